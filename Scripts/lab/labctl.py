@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""castlab's helper: plans the lab from a fixture, talks to the responders, keeps the state.
+
+Standard library only (runs with the system python3). Called by Scripts/castlab; not meant to
+be run by hand. State: $STATE/lab.json (the device list `castlab status` prints), guarded by
+$STATE/lock.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+
+PREFIX = "castlab-"
+SENDER_NS = PREFIX + "sender"
+HUB_NS = PREFIX + "hub"
+SENDER_IPV4 = "10.213.0.1"
+SENDER_IPV6 = "fd00:ca57::1"
+IPV4_PREFIXLEN = 16
+IPV6_PREFIXLEN = 64
+MAX_DEVICE_NS = int(os.environ.get("CASTLAB_MAX_NS", "10"))
+DEFAULT_APPS = ["CC1AD845"]
+
+
+class LabError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- fixtures
+
+def host_address(k: int) -> tuple[str, str]:
+    """The lab's k-th host address pair (lab-only ranges 10.213.0.0/16, fd00:ca57::/64)."""
+    if k >= 250 * 250:
+        raise LabError("too many hosts for the lab's address range")
+    return f"10.213.{1 + k // 250}.{1 + k % 250}", f"fd00:ca57::1:{k + 1:x}"
+
+
+def normalize_entry(raw: dict, base_dir: str) -> dict:
+    """A fixture entry ({"fixture": path}, a device fixture, or inline) -> lab device."""
+    if "fixture" in raw:
+        path = raw["fixture"]
+        if not os.path.isabs(path):
+            path = os.path.join(base_dir, path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                loaded = json.load(f)
+        except OSError as exc:
+            raise LabError(f"cannot read fixture {path}: {exc}") from exc
+        extra = {k: v for k, v in raw.items() if k != "fixture"}
+        return normalize_entry({**loaded, **extra}, os.path.dirname(path))
+    svc = raw.get("service", raw)
+    for key in ("instance", "host", "port"):
+        if key not in svc:
+            raise LabError(f"fixture entry lacks '{key}': {json.dumps(raw)[:200]}")
+    wire = None
+    if "txtWireHex" in svc:  # raw TXT rdata, published byte for byte (may be malformed)
+        wire = str(svc["txtWireHex"]).lower()
+        txt_hex = parse_wire(bytes.fromhex(wire))
+    elif "txtHex" in svc:
+        txt_hex = [str(h).lower() for h in svc["txtHex"]]
+    else:
+        txt_hex = [str(t).encode("utf-8").hex() for t in svc.get("txt", [])]
+    for h in txt_hex:
+        if len(bytes.fromhex(h)) > 255:
+            raise LabError(f"TXT entry longer than 255 bytes in {svc['instance']}")
+    device = {
+        "instance": str(svc["instance"]),
+        "host": str(svc["host"]).rstrip("."),
+        "port": int(svc["port"]),
+        "txtHex": txt_hex,
+        "subtypes": [str(s).upper() for s in svc.get("subtypes", [])],
+    }
+    if wire is not None:
+        device["txtWireHex"] = wire
+    if "ttl" in raw or "ttl" in svc:
+        device["ttl"] = int(raw.get("ttl", svc.get("ttl")))
+    if "description" in raw:
+        device["description"] = raw["description"]
+    return device
+
+
+def parse_wire(wire: bytes) -> list[str]:
+    """TXT rdata -> entries (hex), best effort: a truncated tail is dropped."""
+    out, i = [], 0
+    while i < len(wire):
+        n = wire[i]
+        if i + 1 + n > len(wire):
+            break
+        if n:
+            out.append(wire[i + 1:i + 1 + n].hex())
+        i += 1 + n
+    return out
+
+
+def load_fixture(path: str) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise LabError(f"cannot read fixture {path}: {exc}") from exc
+    base = os.path.dirname(os.path.abspath(path))
+    if isinstance(data, dict) and "devices" in data:
+        entries = data["devices"]
+    elif isinstance(data, list):
+        entries = data
+    else:
+        entries = [data]
+    return [normalize_entry(e, base) for e in entries]
+
+
+def synthetic(i: int) -> dict:
+    """The i-th generated Chromecast-like device: distinct id, name, host."""
+    ident = hashlib.md5(f"castlab-synthetic-{i}".encode()).hexdigest()
+    uuid = f"{ident[:8]}-{ident[8:12]}-{ident[12:16]}-{ident[16:20]}-{ident[20:]}"
+    apps = ["CC1AD845"] + (["233637DE"] if i % 2 == 0 else [])
+    txt = [f"id={ident}", f"cd={ident[:32].upper()}", "rm=", "ve=05", "md=Chromecast",
+           "ic=/setup/icon.png", f"fn=Lab Device {i:03d}", "ca=200709", "st=0",
+           f"bs=FA8F{ident[:8].upper()}", "nf=1", "rs="]
+    return {
+        "instance": f"Chromecast-{ident}",
+        "host": f"{uuid}.local",
+        "port": 8009,
+        "txtHex": [t.encode().hex() for t in txt],
+        "subtypes": apps,
+        "description": "synthetic",
+    }
+
+
+def txt_strings(txt_hex: list[str]) -> list[str]:
+    return [bytes.fromhex(h).decode("utf-8", errors="backslashreplace") for h in txt_hex]
+
+
+# ---------------------------------------------------------------- state
+
+class State:
+    def __init__(self, state_dir: str) -> None:
+        self.dir = state_dir
+        self.path = os.path.join(state_dir, "lab.json")
+
+    @contextlib.contextmanager
+    def locked(self):
+        with open(os.path.join(self.dir, "lock"), "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    def load(self) -> dict:
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                return json.load(f)
+        except FileNotFoundError:
+            raise LabError("the lab is not up (run: Scripts/castlab up FIXTURE)") from None
+
+    def save(self, lab: dict) -> None:
+        tmp = self.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(lab, f, indent=1, ensure_ascii=False)
+        os.replace(tmp, self.path)
+
+
+def control_path(state_dir: str, ns: str) -> str:
+    return os.path.join(state_dir, f"ctl-{ns}.sock")
+
+
+def call(state_dir: str, ns: str, req: dict, timeout: float = 15.0) -> dict:
+    path = control_path(state_dir, ns)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        try:
+            s.connect(path)
+        except OSError as exc:
+            raise LabError(f"responder of {ns} not reachable ({path}): {exc}") from exc
+        s.sendall((json.dumps(req) + "\n").encode())
+        buf = b""
+        while not buf.endswith(b"\n"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+    resp = json.loads(buf or b'{"ok": false, "error": "no answer"}')
+    if not resp.get("ok"):
+        raise LabError(f"responder of {ns}: {resp.get('error')}")
+    return resp
+
+
+def responder_device(d: dict) -> dict:
+    keys = ("instance", "host", "port", "txtHex", "txtWireHex", "subtypes", "ipv4", "ipv6", "ttl")
+    return {k: d[k] for k in keys if k in d}
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_plan(args) -> None:
+    devices: list[dict] = []
+    if args.fixture:
+        devices += load_fixture(args.fixture)
+    devices += [synthetic(i) for i in range(args.devices)]
+    if not devices:
+        raise LabError("no devices: give a fixture file and/or --devices N")
+    seen = set()
+    for d in devices:
+        if d["instance"].lower() in seen:
+            raise LabError(f"duplicate instance {d['instance']}")
+        seen.add(d["instance"].lower())
+
+    hosts: dict[str, dict] = {}
+    order = []
+    for d in devices:
+        key = d["host"].lower()
+        if key not in hosts:
+            hosts[key] = {"host": d["host"]}
+            order.append(key)
+    n_ns = max(1, min(len(order), MAX_DEVICE_NS))
+    namespaces = [{"ns": f"{PREFIX}dev{j}"} for j in range(n_ns)]
+    for k, key in enumerate(order):
+        v4, v6 = host_address(k)
+        hosts[key].update(ns=namespaces[k % n_ns]["ns"], ipv4=v4, ipv6=v6)
+        namespaces[k % n_ns].setdefault("ipv4", v4)
+    for d in devices:
+        h = hosts[d["host"].lower()]
+        d.update(ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
+
+    lab = {
+        "fixture": os.path.abspath(args.fixture) if args.fixture else None,
+        "sender": {"ns": SENDER_NS, "iface": "lab0", "ipv4": SENDER_IPV4, "ipv6": SENDER_IPV6},
+        "hub": HUB_NS,
+        "namespaces": namespaces,
+        "hosts": hosts,
+        "nextHost": len(order),
+        "devices": devices,
+    }
+    os.makedirs(os.path.join(args.state, "ns"), exist_ok=True)
+    for nsd in namespaces:
+        ns = nsd["ns"]
+        with open(os.path.join(args.state, "ns", f"{ns}.json"), "w", encoding="utf-8") as f:
+            json.dump([responder_device(d) for d in devices if d["ns"] == ns], f)
+        with open(os.path.join(args.state, "ns", f"{ns}.ip"), "w") as f:
+            for h in hosts.values():
+                if h["ns"] == ns:
+                    f.write(f"addr add {h['ipv4']}/{IPV4_PREFIXLEN} dev eth0\n")
+                    f.write(f"addr add {h['ipv6']}/{IPV6_PREFIXLEN} dev eth0 nodad\n")
+    State(args.state).save(lab)
+    for nsd in namespaces:
+        print(nsd["ns"], nsd["ipv4"])
+
+
+def find_device(lab: dict, instance: str) -> dict:
+    for d in lab["devices"]:
+        if d["instance"] == instance:
+            return d
+    for d in lab["devices"]:
+        if d["instance"].lower() == instance.lower():
+            return d
+    raise LabError(f"no device named {instance!r} (see: castlab status)")
+
+
+def ensure_host(state_dir: str, lab: dict, host: str) -> dict:
+    """The lab host record for `host`, creating it (new addresses) when it is new."""
+    key = host.rstrip(".").lower()
+    if key in lab["hosts"]:
+        return lab["hosts"][key]
+    counts = {n["ns"]: 0 for n in lab["namespaces"]}
+    for h in lab["hosts"].values():
+        counts[h["ns"]] = counts.get(h["ns"], 0) + 1
+    ns = min(counts, key=lambda n: (counts[n], n))
+    v4, v6 = host_address(lab["nextHost"])
+    lab["nextHost"] += 1
+    for cmd in (["ip", "-n", ns, "addr", "add", f"{v4}/{IPV4_PREFIXLEN}", "dev", "eth0"],
+                ["ip", "-n", ns, "addr", "add", f"{v6}/{IPV6_PREFIXLEN}", "dev", "eth0", "nodad"]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise LabError(f"{' '.join(cmd)}: {r.stderr.strip()}")
+    rec = {"host": host.rstrip("."), "ns": ns, "ipv4": v4, "ipv6": v6}
+    lab["hosts"][key] = rec
+    return rec
+
+
+def read_entry(arg: str) -> list[dict]:
+    if os.path.isfile(arg):
+        return load_fixture(arg)
+    try:
+        data = json.loads(arg)
+    except ValueError as exc:
+        raise LabError(f"not a file nor JSON: {arg[:80]}") from exc
+    entries = data["devices"] if isinstance(data, dict) and "devices" in data else data
+    if not isinstance(entries, list):
+        entries = [entries]
+    return [normalize_entry(e, os.getcwd()) for e in entries]
+
+
+def cmd_add(args) -> None:
+    st = State(args.state)
+    with st.locked():
+        lab = st.load()
+        for d in read_entry(args.entry):
+            if any(x["instance"].lower() == d["instance"].lower() for x in lab["devices"]):
+                raise LabError(f"{d['instance']} is already in the lab")
+            h = ensure_host(args.state, lab, d["host"])
+            d.update(ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
+            st.save(lab)  # the host's addresses exist now even if the responder refuses
+            call(args.state, d["ns"], {"cmd": "add", "device": responder_device(d)})
+            lab["devices"].append(d)
+            st.save(lab)
+            print(f"added {d['instance']} ({d['host']}:{d['port']}, {d['ns']})")
+
+
+def cmd_remove(args, silent: bool) -> None:
+    st = State(args.state)
+    with st.locked():
+        lab = st.load()
+        d = find_device(lab, args.instance)
+        call(args.state, d["ns"], {"cmd": "stop" if silent else "remove", "instance": d["instance"]})
+        lab["devices"].remove(d)
+        st.save(lab)
+        print(f"{'stopped (no goodbye)' if silent else 'removed'} {d['instance']}")
+
+
+def cmd_set_txt(args) -> None:
+    st = State(args.state)
+    with st.locked():
+        lab = st.load()
+        d = find_device(lab, args.instance)
+        entries = [bytes.fromhex(h) for h in d["txtHex"]]
+        for pair in args.pairs:
+            new = pair.encode("utf-8")
+            key = new.split(b"=", 1)[0].lower()
+            for i, e in enumerate(entries):
+                if e.split(b"=", 1)[0].lower() == key:
+                    entries[i] = new
+                    break
+            else:
+                entries.append(new)
+            if len(new) > 255:
+                raise LabError(f"TXT entry longer than 255 bytes: {pair[:40]}...")
+        d["txtHex"] = [e.hex() for e in entries]
+        d.pop("txtWireHex", None)
+        call(args.state, d["ns"], {"cmd": "update", "device": responder_device(d)})
+        st.save(lab)
+        print(f"set-txt {d['instance']}: {' '.join(args.pairs)}")
+
+
+def cmd_move(args) -> None:
+    st = State(args.state)
+    with st.locked():
+        lab = st.load()
+        d = find_device(lab, args.instance)
+        new_host = (args.host or d["host"]).rstrip(".")
+        h = ensure_host(args.state, lab, new_host)
+        moved = dict(d, host=new_host, port=args.port or d["port"],
+                     ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
+        if h["ns"] == d["ns"]:
+            call(args.state, d["ns"], {"cmd": "update", "device": responder_device(moved)})
+        else:
+            # Another namespace serves the new host: the old one goes quiet (the new SRV
+            # carries the cache-flush bit), the new one publishes.
+            call(args.state, d["ns"], {"cmd": "stop", "instance": d["instance"]})
+            call(args.state, h["ns"], {"cmd": "add", "device": responder_device(moved)})
+        d.clear()
+        d.update(moved)
+        st.save(lab)
+        print(f"moved {d['instance']} to {d['host']}:{d['port']} ({d['ns']})")
+
+
+def status_devices(lab: dict) -> list[dict]:
+    return [{
+        "instance": d["instance"], "host": d["host"], "port": d["port"],
+        "ipv4": d["ipv4"], "ipv6": d["ipv6"], "txt": txt_strings(d["txtHex"]),
+        "txtHex": d["txtHex"], "subtypes": d["subtypes"], "namespace": d["ns"],
+        **({"txtWireHex": d["txtWireHex"]} if "txtWireHex" in d else {}),
+    } for d in lab["devices"]]
+
+
+def cmd_status(args) -> None:
+    lab = State(args.state).load()
+    devices = status_devices(lab)
+    if args.json:
+        json.dump({"sender": lab["sender"], "devices": devices}, sys.stdout,
+                  indent=2, ensure_ascii=False)
+        print()
+        return
+    s = lab["sender"]
+    print(f"sender: {s['ns']} {s['iface']} {s['ipv4']} {s['ipv6']}")
+    print(f"devices: {len(devices)} in {len(lab['namespaces'])} namespaces")
+    for d in devices:
+        fn = next((t[3:] for t in d["txt"] if t.lower().startswith("fn=")), "")
+        print(f"  {d['instance']}  {d['host']}:{d['port']}  {d['ipv4']} {d['ipv6']}  "
+              f"{d['namespace']}  fn={fn!r} apps={','.join(d['subtypes'])}")
+
+
+def cmd_namespaces(args) -> None:
+    lab = State(args.state).load()
+    for n in lab["namespaces"]:
+        print(n["ns"], n["ipv4"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="castlab")
+    ap.add_argument("--state", required=True)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan"); p.add_argument("fixture", nargs="?"); p.add_argument("--devices", type=int, default=0)
+    p = sub.add_parser("add"); p.add_argument("entry")
+    p = sub.add_parser("remove"); p.add_argument("instance")
+    p = sub.add_parser("stop"); p.add_argument("instance")
+    p = sub.add_parser("set-txt"); p.add_argument("instance"); p.add_argument("pairs", nargs="+")
+    p = sub.add_parser("move"); p.add_argument("instance"); p.add_argument("--host"); p.add_argument("--port", type=int)
+    p = sub.add_parser("status"); p.add_argument("--json", action="store_true")
+    sub.add_parser("namespaces")
+    args = ap.parse_args()
+    try:
+        {"plan": cmd_plan, "add": cmd_add, "remove": lambda a: cmd_remove(a, False),
+         "stop": lambda a: cmd_remove(a, True), "set-txt": cmd_set_txt, "move": cmd_move,
+         "status": cmd_status, "namespaces": cmd_namespaces}[args.cmd](args)
+    except LabError as exc:
+        print(f"castlab: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

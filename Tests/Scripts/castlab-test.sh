@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# castlab-test.sh: brings the lab up with Fixtures/lab/real-world.json and checks, through the
+# sender namespace's own avahi-daemon (avahi-browse), that every device resolves with the
+# lab's address, its port and its TXT; that a subtype browse returns exactly the devices that
+# support the app; that set-txt, move, remove and stop are seen; that `down` leaves nothing.
+# Needs root (network namespaces). A lab that cannot start is a failure, never a skip.
+# Prints one `ok`/`not ok` line per check and ends with "N passed, M failed".
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+castlab="$here/Scripts/castlab"
+fixture="$here/Fixtures/lab/real-world.json"
+export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+passed=0 failed=0 started=0
+tmp=$(mktemp -d /tmp/castlab-test.XXXXXX)
+
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+notok() { echo "not ok - $*"; failed=$((failed + 1)); }
+diag() { sed 's/^/#   /' >&2; }
+
+finish() {
+  if [ "$started" = 1 ]; then "$castlab" down >/dev/null 2>&1 || true; fi
+  rm -rf "$tmp"
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+trap 'finish; exit $?' EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- avahi-browse -p parser
+cat >"$tmp/check.py" <<'PYEOF'
+import json, re, sys
+
+def unescape(s: str) -> bytes:
+    """avahi's escaping (names and TXT in -p output): \\DDD decimal byte, \\X literal X."""
+    out, i, b = bytearray(), 0, s.encode("latin-1")
+    while i < len(b):
+        if b[i] == 0x5C and i + 4 <= len(b) and b[i+1:i+4].isdigit():
+            out.append(int(b[i+1:i+4])); i += 4
+        elif b[i] == 0x5C and i + 1 < len(b):
+            out.append(b[i+1]); i += 2
+        else:
+            out.append(b[i]); i += 1
+    return bytes(out)
+
+def parse(path):
+    """-> {"added": {name: set(proto)}, "resolved": {name: [dict]}}"""
+    added, resolved = {}, {}
+    raw = open(path, "rb").read().decode("latin-1")
+    for line in raw.splitlines():
+        if line.startswith("+;"):
+            f = line.split(";", 5)
+            added.setdefault(unescape(f[3]), set()).add(f[2])
+        elif line.startswith("=;"):
+            f = line.split(";", 9)
+            txt = [unescape(m) for m in re.findall(r'"((?:[^"\\]|\\.)*)"', f[9])]
+            resolved.setdefault(unescape(f[3]), []).append(
+                {"proto": f[2], "host": unescape(f[6]).decode("utf-8", "replace"),
+                 "address": f[7], "port": int(f[8]), "txt": txt})
+    return added, resolved
+
+def load_status(path):
+    return json.load(open(path, encoding="utf-8"))["devices"]
+
+def dev_txt(d):
+    return [bytes.fromhex(h) for h in d["txtHex"]]
+
+def cmd_resolve(status, browse, quiet):
+    """One line per device: PASS|FAIL <tab> instance <tab> detail."""
+    _, resolved = parse(browse)
+    bad = 0
+    for d in load_status(status):
+        name = d["instance"].encode()
+        rows = resolved.get(name, [])
+        want = dev_txt(d)
+        probs = []
+        if not rows:
+            probs.append("not resolved")
+        for r in rows:
+            if r["address"] not in (d["ipv4"], d["ipv6"]):
+                probs.append(f"{r['proto']}: address {r['address']} not in {d['ipv4']}/{d['ipv6']}")
+            if r["port"] != d["port"]:
+                probs.append(f"{r['proto']}: port {r['port']} != {d['port']}")
+            if r["host"].rstrip(".").lower() != d["host"].rstrip(".").lower():
+                probs.append(f"{r['proto']}: host {r['host']} != {d['host']}")
+            # avahi hands TXT strings over in reverse wire order; accept either order.
+            if r["txt"] != want and r["txt"] != want[::-1]:
+                probs.append(f"{r['proto']}: txt {r['txt']!r} != {want!r}")
+        bad += bool(probs)
+        if not quiet:
+            print("FAIL" if probs else "PASS", d["instance"],
+                  "; ".join(probs) or f"{len(rows)} resolutions, {d['ipv4']}:{d['port']}", sep="\t")
+    return 1 if bad else 0
+
+def cmd_names(browse):
+    added, _ = parse(browse)
+    for n in sorted(added):
+        print(n.decode("utf-8", "replace"))
+    return 0
+
+def cmd_with_app(status, app):
+    for d in sorted(load_status(status), key=lambda d: d["instance"]):
+        if app in d["subtypes"]:
+            print(d["instance"])
+    return 0
+
+def cmd_txt_has(browse, instance, entry):
+    _, resolved = parse(browse)
+    rows = resolved.get(instance.encode(), [])
+    return 0 if rows and all(entry.encode() in r["txt"] for r in rows) else 1
+
+def cmd_srv_is(browse, instance, host, port):
+    _, resolved = parse(browse)
+    rows = resolved.get(instance.encode(), [])
+    return 0 if rows and all(r["host"].rstrip(".").lower() == host.lower() and r["port"] == int(port)
+                             for r in rows) else 1
+
+def cmd_matches_fixture(status, fixture):
+    import os
+    base = os.path.dirname(fixture)
+    want = []
+    for e in json.load(open(fixture, encoding="utf-8"))["devices"]:
+        if "fixture" in e:
+            e = json.load(open(os.path.join(base, e["fixture"]), encoding="utf-8"))
+        want.append(e.get("service", e))
+    got = {d["instance"]: d for d in load_status(status)}
+    probs = []
+    for s in want:
+        d = got.get(s["instance"])
+        if d is None:
+            probs.append(f"missing {s['instance']}"); continue
+        txt = s.get("txt") or [bytes.fromhex(h).decode("utf-8", "backslashreplace") for h in s.get("txtHex", [])]
+        for k, v in (("host", s["host"]), ("port", s["port"]), ("txt", txt),
+                     ("subtypes", [a.upper() for a in s.get("subtypes", [])])):
+            if d[k] != v:
+                probs.append(f"{s['instance']}: {k} {d[k]!r} != {v!r}")
+        if not (d["ipv4"].startswith("10.213.") and d["ipv6"].startswith("fd00:ca57:")):
+            probs.append(f"{s['instance']}: addresses {d['ipv4']} {d['ipv6']} not lab addresses")
+    if len(got) != len(want):
+        probs.append(f"{len(got)} devices in status, {len(want)} in the fixture")
+    for p in probs:
+        print(p)
+    return 1 if probs else 0
+
+cmd, *args = sys.argv[1:]
+sys.exit({"resolve": lambda: cmd_resolve(*args[:2], quiet=len(args) > 2),
+          "names": lambda: cmd_names(*args),
+          "with-app": lambda: cmd_with_app(*args),
+          "txt-has": lambda: cmd_txt_has(*args),
+          "srv-is": lambda: cmd_srv_is(*args),
+          "matches-fixture": lambda: cmd_matches_fixture(*args)}[cmd]())
+PYEOF
+chk() { "$PY" "$tmp/check.py" "$@"; }
+browse() { # OUT ARGS...: avahi-browse -p in the sender namespace
+  local out=$1; shift
+  timeout 30 "$castlab" exec avahi-browse -p -k -t "$@" >"$out" 2>"$out.err"
+}
+# wait_for SECONDS CMD...: retry until CMD succeeds (0) or time runs out (1)
+wait_for() {
+  local end=$((SECONDS + $1)); shift
+  while :; do "$@" && return 0; [ "$SECONDS" -lt "$end" ] || return 1; sleep 0.5; done
+}
+
+# ---------------------------------------------------------------- up
+if [ "$(id -u)" != 0 ]; then
+  notok "castlab needs root (network namespaces); run this test as root"
+  exit 1
+fi
+t0=$SECONDS
+if "$castlab" up "$fixture" >"$tmp/up.out" 2>&1; then
+  started=1
+  ok "castlab up real-world.json ($(grep -o 'in [0-9.]* s$' "$tmp/up.out" || echo "$((SECONDS - t0)) s"))"
+else
+  rc=$?
+  notok "castlab up real-world.json: the lab could not start (exit $rc); its output:"
+  diag <"$tmp/up.out"
+  # up cleans up after itself; a lab already running is someone else's: leave it alone.
+  exit 1
+fi
+
+"$castlab" status --json >"$tmp/status.json" 2>"$tmp/status.err"
+if out=$(chk matches-fixture "$tmp/status.json" "$fixture" 2>&1); then
+  ok "status --json lists the fixture's devices with lab addresses"
+else
+  notok "status --json does not match the fixture"; echo "$out" | diag
+fi
+
+ns_ok=1
+for ns in $("$PY" -c 'import json,sys; print(" ".join(sorted({d["namespace"] for d in json.load(open(sys.argv[1]))["devices"]})))' "$tmp/status.json") castlab-sender castlab-hub; do
+  ip netns list | awk '{print $1}' | grep -qx "$ns" || { ns_ok=0; echo "missing namespace $ns" | diag; }
+done
+[ "$ns_ok" = 1 ] && ok "the lab's namespaces exist" || notok "the lab's namespaces exist"
+
+if out=$(ip -n castlab-sender -br addr show 2>&1) && ! echo "$out" | grep -v '^lo ' | grep -qv '^lab0'; then
+  ok "the sender namespace has only lo and lab0"
+else
+  notok "the sender namespace has only lo and lab0"; echo "$out" | diag
+fi
+
+# ---------------------------------------------------------------- resolve every device
+resolve_all() { browse "$tmp/all.txt" -r _googlecast._tcp && chk resolve "$tmp/status.json" "$tmp/all.txt" quiet; }
+wait_for 15 resolve_all
+chk resolve "$tmp/status.json" "$tmp/all.txt" >"$tmp/resolve.txt"
+while IFS=$'\t' read -r verdict inst detail; do
+  if [ "$verdict" = PASS ]; then ok "resolves $inst ($detail)"; else notok "resolves $inst: $detail"; fi
+done <"$tmp/resolve.txt"
+[ -s "$tmp/resolve.txt" ] || { notok "no device in status to resolve"; diag <"$tmp/all.txt.err"; }
+
+# ---------------------------------------------------------------- subtype browse
+app=233637DE
+chk with-app "$tmp/status.json" "$app" >"$tmp/want-app.txt"
+sub_ok() { browse "$tmp/sub.txt" "_$app._sub._googlecast._tcp" && chk names "$tmp/sub.txt" >"$tmp/got-app.txt" && cmp -s "$tmp/want-app.txt" "$tmp/got-app.txt"; }
+if [ -s "$tmp/want-app.txt" ] && wait_for 10 sub_ok; then
+  ok "subtype _$app._sub browse returns exactly $(paste -sd, "$tmp/want-app.txt")"
+else
+  notok "subtype _$app._sub browse: want [$(paste -sd, "$tmp/want-app.txt")], got [$(paste -sd, "$tmp/got-app.txt" 2>/dev/null)]"
+fi
+other=CC1AD845
+chk with-app "$tmp/status.json" "$other" >"$tmp/want-app2.txt"
+sub2_ok() { browse "$tmp/sub2.txt" "_$other._sub._googlecast._tcp" && chk names "$tmp/sub2.txt" >"$tmp/got-app2.txt" && cmp -s "$tmp/want-app2.txt" "$tmp/got-app2.txt"; }
+if wait_for 10 sub2_ok; then
+  ok "subtype _$other._sub browse returns all $(wc -l <"$tmp/want-app2.txt") devices that run it"
+else
+  notok "subtype _$other._sub browse: want [$(paste -sd, "$tmp/want-app2.txt")], got [$(paste -sd, "$tmp/got-app2.txt" 2>/dev/null)]"
+fi
+
+# ---------------------------------------------------------------- scenario controls
+cc=Chromecast-406c2bcdd5995755059b5bb045326056
+if "$castlab" set-txt "$cc" rs=YouTube st=1 >/dev/null 2>"$tmp/err" &&
+   txt_seen() { browse "$tmp/txt.txt" -r _googlecast._tcp && chk txt-has "$tmp/txt.txt" "$cc" rs=YouTube && chk txt-has "$tmp/txt.txt" "$cc" st=1; } &&
+   wait_for 10 txt_seen; then
+  ok "set-txt rs=YouTube st=1 is seen by avahi"
+else
+  notok "set-txt rs=YouTube st=1 is seen by avahi"; diag <"$tmp/err"
+fi
+
+grp=Google-Cast-Group-7d1e4c2b9a8f4e3db6c5a4f3e2d1c0b9-1
+cchost=406c2bcd-d599-5755-059b-5bb045326056.local
+if "$castlab" move "$grp" --host "$cchost" --port 42316 >/dev/null 2>"$tmp/err" &&
+   moved() { browse "$tmp/mv.txt" -r _googlecast._tcp && chk srv-is "$tmp/mv.txt" "$grp" "$cchost" 42316; } &&
+   wait_for 10 moved; then
+  ok "move puts the group on the Chromecast's host, port 42316"
+else
+  notok "move puts the group on the Chromecast's host, port 42316"; diag <"$tmp/err"
+fi
+
+shield=SHIELD-Android-TV-b7c2d9e4f1a63b58c7d2e9f4a1b6c3d8
+gone() { # FILE INSTANCE TYPE: INSTANCE absent from a browse of TYPE
+  browse "$1" "$3" && ! chk names "$1" | grep -qxF "$2"
+}
+if "$castlab" remove "$shield" >/dev/null 2>"$tmp/err" && wait_for 10 gone "$tmp/rm.txt" "$shield" _googlecast._tcp; then
+  ok "a removed device disappears (goodbye)"
+else
+  notok "a removed device disappears (goodbye)"; diag <"$tmp/err"
+fi
+if wait_for 5 gone "$tmp/rm2.txt" "$shield" "_$app._sub._googlecast._tcp"; then
+  ok "a removed device leaves the subtype browse too"
+else
+  notok "a removed device leaves the subtype browse too"
+fi
+
+emu=Cast-Emulator-0a1b2c3d4e5f
+# stop = no goodbye: avahi keeps the cached records (TTL 120 s); a restarted daemon asks afresh.
+if "$castlab" stop "$emu" >/dev/null 2>"$tmp/err" && sleep 1 && browse "$tmp/stop.txt" _googlecast._tcp &&
+   chk names "$tmp/stop.txt" | grep -qxF "$emu"; then
+  ok "a stopped device (no goodbye) is still cached by avahi"
+else
+  notok "a stopped device (no goodbye) is still cached by avahi"; diag <"$tmp/err"
+fi
+if "$castlab" daemon restart >/dev/null 2>"$tmp/err" && sleep 1 &&
+   browse "$tmp/restart.txt" _googlecast._tcp && ! chk names "$tmp/restart.txt" | grep -qxF "$emu" &&
+   chk names "$tmp/restart.txt" | grep -qxF "$cc"; then
+  ok "after daemon restart the stopped device is gone and the others are back"
+else
+  notok "after daemon restart the stopped device is gone and the others are back"; diag <"$tmp/err"
+fi
+
+if ! "$castlab" up "$fixture" >"$tmp/up2.out" 2>&1 && grep -q "castlab down" "$tmp/up2.out"; then
+  ok "a second up fails and says to run castlab down"
+else
+  notok "a second up fails and says to run castlab down"; diag <"$tmp/up2.out"
+fi
+
+# ---------------------------------------------------------------- down leaves nothing
+pids=$(awk '{print $2}' "$CASTLAB_STATE/pids" 2>/dev/null)
+[ -n "$pids" ] || echo "no PIDs recorded in $CASTLAB_STATE/pids" | diag
+if "$castlab" down >"$tmp/down.out" 2>&1; then
+  started=0; ok "castlab down"
+else
+  notok "castlab down"; diag <"$tmp/down.out"
+fi
+left=$(ip netns list | awk '{print $1}' | grep '^castlab-' || true)
+[ -z "$left" ] && ok "no castlab- namespaces left" || notok "namespaces left: $left"
+alive=""
+for p in $pids; do [ -d "/proc/$p" ] && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
+[ -n "$pids" ] && [ -z "$alive" ] && ok "no lab process alive ($(echo $pids | wc -w) PIDs checked)" || notok "lab processes alive:${alive:- (none recorded)}"
+[ ! -e "$CASTLAB_STATE" ] && ok "state dir $CASTLAB_STATE removed" || notok "state dir $CASTLAB_STATE left behind"
+"$castlab" down >/dev/null 2>&1 && ok "a second down is harmless" || notok "a second down fails"
