@@ -115,10 +115,21 @@ class Responder:
         self.devices: dict[str, dict] = {}  # instance -> device dict
         self.infos: dict[str, AsyncServiceInfo] = {}
         self.tasks: set[asyncio.Future] = set()
+        self.announcing: dict[str, set[asyncio.Future]] = {}  # instance -> pending announcements
 
-    def _keep(self, fut) -> None:
+    def _keep(self, fut, name: str | None = None) -> None:
         self.tasks.add(fut)
         fut.add_done_callback(self.tasks.discard)
+        if name is not None:
+            pending = self.announcing.setdefault(name, set())
+            pending.add(fut)
+            fut.add_done_callback(pending.discard)
+
+    def _cancel_announcements(self, name: str) -> None:
+        """Stops a device's pending (re)announcements, so that an old record announced after
+        a change cannot put the old value back into the listeners' caches."""
+        for fut in self.announcing.pop(name, set()):
+            fut.cancel()
 
     def _subtype_ptrs(self, device: dict, info: AsyncServiceInfo, ttl: int | None):
         return [
@@ -156,20 +167,22 @@ class Responder:
         info = make_info(device)
         # cooperating_responders: skip the probe phase (names are unique by construction);
         # python-zeroconf still sends its three announcements.
-        self._keep(await self.aiozc.async_register_service(info, cooperating_responders=True))
+        self._keep(await self.aiozc.async_register_service(info, cooperating_responders=True), name)
         self._index_subtypes(device, info)
         self.devices[name] = device
         self.infos[name] = info
         self._keep(asyncio.ensure_future(
-            self._announce_subtypes(self._subtype_ptrs(device, info, None))))
+            self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
 
     async def remove(self, name: str) -> None:
+        self._cancel_announcements(name)
         info = self._take(name)
         device = self.devices.pop(name)
         await self._announce_subtypes(self._subtype_ptrs(device, info, 0), ttl_zero=True)
         self._keep(await self.aiozc.async_unregister_service(info))
 
     async def stop(self, name: str) -> None:
+        self._cancel_announcements(name)
         info = self._take(name)
         self.devices.pop(name)
         self.zc.registry.async_remove(info)  # no goodbye: the device just stops answering
@@ -186,18 +199,19 @@ class Responder:
         if name not in self.infos:
             raise KeyError(f"no device {name!r} published here")
         old = self.devices[name]
+        self._cancel_announcements(name)
         info = make_info(device)
         self._unindex_subtypes(self.infos[name])
         gone = set(old.get("subtypes", [])) - set(device.get("subtypes", []))
         if gone:
             await self._announce_subtypes(
                 self._subtype_ptrs({"subtypes": sorted(gone)}, info, 0), ttl_zero=True)
-        self._keep(await self.aiozc.async_update_service(info))
+        self._keep(await self.aiozc.async_update_service(info), name)
         self._index_subtypes(device, info)
         self.devices[name] = device
         self.infos[name] = info
         self._keep(asyncio.ensure_future(
-            self._announce_subtypes(self._subtype_ptrs(device, info, None))))
+            self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
 
     async def handle(self, req: dict) -> dict:
         cmd = req.get("cmd")
