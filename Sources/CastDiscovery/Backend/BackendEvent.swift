@@ -1,0 +1,18 @@
+/// What a discovery backend reports, in the order it happened.
+public enum BackendEvent: Sendable, Hashable {
+    /// The backend's connection state changed.
+    case stateChanged(BackendState)
+    /// A service was resolved for the first time.
+    case found(DiscoveredService)
+    /// A known service changed: TXT, port, host, addresses or the browses reporting it.
+    case updated(DiscoveredService)
+    /// A service is gone: its last interface and address-family copy was removed, or the
+    /// daemon went away. Carries the service as it was last known.
+    case removed(DiscoveredService)
+    /// A browse has delivered everything the daemon had cached.
+    case cacheExhausted(browseType: String)
+    /// A browse expects no more results soon (about a second after it started).
+    case allForNow(browseType: String)
+    /// Resolving one copy of an instance failed (the daemon gives up after about 5 seconds).
+    case resolveFailed(ServiceKey, DiscoveryError)
+}

@@ -1,0 +1,118 @@
+import CastDiscovery
+import Testing
+
+@Suite("ServiceAggregator")
+struct ServiceAggregatorTests {
+    static let base = "_googlecast._tcp"
+    static let youTube = "_233637DE._sub._googlecast._tcp"
+    static let key = ServiceKey(name: "Chromecast-1", type: .googleCast, domain: "local")
+
+    static func copy(_ interface: Int32 = 2, _ transport: ServiceAddress.Family = .ipv4, key: ServiceKey = key) -> ServiceCopyKey {
+        ServiceCopyKey(service: key, interfaceIndex: interface, transport: transport)
+    }
+
+    static func resolution(_ address: String, host: String = "cc.local", port: UInt16 = 8009, txt: TXTRecord = ["id=1", "fn=TV"], interface: Int32 = 2) -> ServiceResolution {
+        ServiceResolution(hostName: host, port: port, address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface), txt: txt)
+    }
+
+    @Test("found on first resolution, not before; a second copy only adds an address")
+    func foundOnce() throws {
+        var aggregator = ServiceAggregator()
+        let first = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base)
+        #expect(first.isNewCopy && first.events.isEmpty)
+        #expect(aggregator.pendingResolves == 1)
+        let found = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"))
+        guard case .found(let service)? = found.first, found.count == 1 else {
+            Issue.record("expected one found, got \(found)"); return
+        }
+        #expect(service.service.addresses.map(\.address) == ["10.0.0.2"])
+        #expect(service.browseTypes == [Self.base])
+
+        let second = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base)
+        #expect(second.isNewCopy && second.events.isEmpty)
+        let updated = aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"))
+        guard case .updated(let merged)? = updated.first, updated.count == 1 else {
+            Issue.record("expected one update, got \(updated)"); return
+        }
+        #expect(merged.service.addresses.map(\.address) == ["10.0.0.2", "fd00::2"])
+        #expect(aggregator.services.count == 1)
+        #expect(aggregator.pendingResolves == 0)
+    }
+
+    @Test("the same copy from a subtype browse needs no new resolver and updates the browses")
+    func subtypeMembership() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(), browseType: Self.base)
+        _ = aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"))
+        let sub = aggregator.add(Self.copy(), browseType: Self.youTube)
+        #expect(!sub.isNewCopy)
+        #expect(sub.events == [.updated(DiscoveredService(service: aggregator.services[0].service, browseTypes: [Self.base, Self.youTube]))])
+        let leave = aggregator.remove(Self.copy(), browseType: Self.youTube)
+        #expect(!leave.isCopyGone)
+        #expect(leave.events.count == 1)
+        #expect(aggregator.services.first?.browseTypes == [Self.base])
+    }
+
+    @Test("removed only after the last copy of every browse goes, carrying the last state")
+    func removal() {
+        var aggregator = ServiceAggregator()
+        for transport in [ServiceAddress.Family.ipv4, .ipv6] {
+            _ = aggregator.add(Self.copy(2, transport), browseType: Self.base)
+        }
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"))
+        let partial = aggregator.remove(Self.copy(2, .ipv4), browseType: Self.base)
+        #expect(partial.isCopyGone)
+        // The IPv4 copy's address leaves with it; the IPv6 copy never resolved.
+        #expect(partial.events.count == 1)
+        if case .removed(let last)? = partial.events.first {
+            #expect(last.service.addresses.map(\.address) == ["10.0.0.2"])
+        } else {
+            Issue.record("expected removal, got \(partial.events)")
+        }
+        let rest = aggregator.remove(Self.copy(2, .ipv6), browseType: Self.base)
+        #expect(rest.isCopyGone && rest.events.isEmpty)
+        #expect(aggregator.services.isEmpty)
+        #expect(aggregator.remove(Self.copy(2, .ipv6), browseType: Self.base).events.isEmpty)
+    }
+
+    @Test("TXT, port and host changes follow the newest answer")
+    func newestWins() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base)
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base)
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2", host: "leader-a.local", port: 32000))
+        _ = aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2", host: "leader-a.local", port: 32000))
+        let moved = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
+        guard case .updated(let service)? = moved.first else { Issue.record("no update: \(moved)"); return }
+        #expect(service.service.hostName == "leader-b.local")
+        #expect(service.service.port == 42000)
+        #expect(service.service.txt.string(forKey: "fn") == "Moved")
+        // The stale IPv6 answer still names the old leader, so its address is not merged.
+        #expect(service.service.addresses.map(\.address) == ["10.0.0.9"])
+        let same = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
+        #expect(same.isEmpty, "an unchanged answer is not an update")
+    }
+
+    @Test("removeAll reports every service once and forgets them")
+    func removeAll() {
+        var aggregator = ServiceAggregator()
+        for name in ["a", "b", "c"] {
+            let key = ServiceKey(name: name, type: .googleCast, domain: "local")
+            _ = aggregator.add(Self.copy(key: key), browseType: Self.base)
+            if name != "c" { _ = aggregator.resolved(Self.copy(key: key), Self.resolution("10.0.0.2")) }
+        }
+        let events = aggregator.removeAll()
+        #expect(events.count == 2)
+        #expect(aggregator.services.isEmpty && aggregator.pendingResolves == 0)
+    }
+
+    @Test("a failed resolve is reported and stops being pending")
+    func failure() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(), browseType: Self.base)
+        let error = DiscoveryError(kind: .daemonError, message: "timeout")
+        #expect(aggregator.resolveFailed(Self.copy(), error) == [.resolveFailed(Self.key, error)])
+        #expect(aggregator.pendingResolves == 0)
+        #expect(aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error).isEmpty)
+    }
+}
