@@ -11,13 +11,16 @@ setup:
 build: setup
 	swift build
 
-# Unit tests, then the lab's own test (real avahi-daemon, real multicast in namespaces).
+# Unit tests, then the lab's own test, then the suites that need the lab (the Avahi backend
+# against a real avahi-daemon hearing simulated devices over real multicast).
 test: setup
 	swift test
 	bash Tests/Scripts/castlab-test.sh
+	bash Tests/Scripts/avahi-lab-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
+	bash Tests/Scripts/avahi-lab-test.sh
 
 demo:
 	@echo "The demo (lab + cast-scan) is coming with the CLI issue." >&2; exit 1

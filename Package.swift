@@ -5,6 +5,7 @@ let package = Package(
     name: "cast-discovery",
     products: [
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
+        .library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]),
     ],
     targets: [
         // Layer 1: the pure-Swift core. Foundation only, no C.
@@ -12,6 +13,18 @@ let package = Package(
         .testTarget(
             name: "CastDiscoveryTests",
             dependencies: ["CastDiscovery"]
+        ),
+
+        // Layer 2: the native Avahi backend. The only module that sees C.
+        .systemLibrary(
+            name: "CAvahi",
+            path: "Sources/CAvahi",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(name: "CastDiscoveryAvahi", dependencies: ["CastDiscovery", "CAvahi"]),
+        .testTarget(
+            name: "CastDiscoveryAvahiTests",
+            dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]
         ),
     ],
     swiftLanguageModes: [.v6]

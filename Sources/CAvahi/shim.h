@@ -1,0 +1,12 @@
+// The parts of libavahi-client and libavahi-common the Avahi backend uses.
+// Imported only by the CastDiscoveryAvahi module.
+#include <avahi-client/client.h>
+#include <avahi-client/lookup.h>
+#include <avahi-common/address.h>
+#include <avahi-common/defs.h>
+#include <avahi-common/error.h>
+#include <avahi-common/strlst.h>
+#include <avahi-common/thread-watch.h>
+#include <avahi-common/timeval.h>
+#include <avahi-common/watch.h>
+#include <net/if.h>

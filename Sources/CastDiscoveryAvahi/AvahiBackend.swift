@@ -1,0 +1,38 @@
+import CastDiscovery
+import Dispatch
+
+/// The native Linux discovery backend: browses and resolves through avahi-daemon with
+/// libavahi-client, one client on its own poll thread per browse.
+public struct AvahiBackend: DiscoveryBackend {
+    /// When true, a missing daemon is waited for (state `connecting`) instead of an error.
+    public var waitForDaemon: Bool
+
+    /// Creates the backend.
+    public init(waitForDaemon: Bool = false) {
+        self.waitForDaemon = waitForDaemon
+    }
+
+    /// Browses `browseTypes` until the iteration ends.
+    ///
+    /// After a daemon restart every known service is reported removed, then found again when
+    /// the daemon has it again. Ending the iteration stops the poll thread and frees every
+    /// Avahi object of the browse.
+    public func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let session = try AvahiBrowseSession(browseTypes: browseTypes, continuation: continuation)
+        continuation.onTermination = { _ in
+            // May run on the poll thread (when the session finishes the stream itself), where
+            // stopping the poll would deadlock: tear down from another thread.
+            Self.teardownQueue.async { session.shutdown() }
+        }
+        do {
+            try session.start(waitForDaemon: waitForDaemon)
+        } catch {
+            session.shutdown()
+            throw error
+        }
+        return stream
+    }
+
+    private static let teardownQueue = DispatchQueue(label: "cast-discovery.avahi.teardown")
+}

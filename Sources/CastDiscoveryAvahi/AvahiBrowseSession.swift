@@ -1,0 +1,275 @@
+import CAvahi
+import CastDiscovery
+import Dispatch
+import Synchronization
+
+/// One browse of a set of types over one client on its own threaded poll: creates the
+/// browsers, resolves every copy of every instance, merges them, and yields events.
+///
+/// Thread rules: everything below `poll` is touched only on the poll thread (callbacks), or
+/// on the creating thread before the poll starts, or after it is stopped.
+final class AvahiBrowseSession: @unchecked Sendable {
+    private let poll: AvahiThreadedPoll
+    private let browseTypes: [String]
+    private let baseTypes: [String: ServiceType]
+    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private var client: AvahiClient?
+    private var browsers: [OpaquePointer: AvahiServiceBrowser] = [:]
+    private var resolvers: [ServiceCopyKey: AvahiServiceResolver] = [:]
+    private var resolverKeys: [OpaquePointer: ServiceCopyKey] = [:]
+    private var aggregator = ServiceAggregator()
+    private var staleCopies: Set<ServiceCopyKey> = []
+    private var answeredResolvers: Set<OpaquePointer> = []
+    private var restartTimer: AvahiTimer?
+    private var finished = false
+    private let shutDown = Mutex(false)
+
+    /// Prepares a browse of `browseTypes`; nothing runs until ``start(waitForDaemon:)``.
+    init(browseTypes: [String], continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+        var bases: [String: ServiceType] = [:]
+        for type in browseTypes {
+            do {
+                bases[type] = try ServiceType(parsing: type).base
+            } catch {
+                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
+            }
+        }
+        self.browseTypes = browseTypes
+        self.baseTypes = bases
+        self.continuation = continuation
+        do {
+            poll = try AvahiThreadedPoll()
+        } catch {
+            throw AvahiDiagnosis.error(for: error)
+        }
+    }
+
+    /// Connects and starts the poll thread. Throws when the daemon or the bus cannot be
+    /// reached; the caller then calls ``shutdown()``.
+    func start(waitForDaemon: Bool) throws(DiscoveryError) {
+        do {
+            restartTimer = try AvahiTimer(poll: poll, callback: restartCallback, userdata: userdata)
+            client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
+            try poll.start()
+        } catch {
+            throw AvahiDiagnosis.error(for: error)
+        }
+    }
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Stops the poll thread and frees every Avahi object. Never call from the poll thread.
+    func shutdown() {
+        let already = shutDown.withLock { done in
+            defer { done = true }
+            return done
+        }
+        guard !already else { return }
+        poll.stop()
+        client?.free()  // frees browsers and resolvers too
+        client = nil
+        restartTimer?.free()
+        restartTimer = nil
+        browsers = [:]
+        resolvers = [:]
+        resolverKeys = [:]
+        answeredResolvers = []
+        finish()
+    }
+
+    // MARK: Callbacks (poll thread, lock held)
+
+    fileprivate func clientChanged(_ pointer: OpaquePointer, state: AvahiClientState) {
+        switch state {
+        case AVAHI_CLIENT_S_RUNNING:
+            emit(.stateChanged(.running))
+            startBrowsers(on: pointer)
+        case AVAHI_CLIENT_CONNECTING:
+            emit(.stateChanged(.connecting))
+        case AVAHI_CLIENT_FAILURE:
+            let error = AvahiError(code: avahi_client_errno(pointer))
+            if error == .disconnected {
+                reconnect(after: pointer)
+            } else {
+                fail(AvahiDiagnosis.error(for: error))
+            }
+        default:
+            break  // registering / collision concern publishing only
+        }
+    }
+
+    fileprivate func browserEvent(
+        _ browser: OpaquePointer, interface: AvahiIfIndex, protocol: AvahiProtocol,
+        event: AvahiBrowserEvent, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?
+    ) {
+        guard let browseType = browsers[browser]?.browseType else { return }
+        switch event {
+        case AVAHI_BROWSER_NEW, AVAHI_BROWSER_REMOVE:
+            guard let name, let domain, let base = baseTypes[browseType] else { return }
+            let domainString = String(cString: domain)
+            let key = ServiceCopyKey(
+                service: ServiceKey(name: String(cString: name), type: base, domain: domainString),
+                interfaceIndex: interface, transport: .init(avahiProtocol: `protocol`))
+            if event == AVAHI_BROWSER_NEW {
+                let (isNew, events) = aggregator.add(key, browseType: browseType)
+                events.forEach(emit)
+                if isNew { startResolver(for: key, interface: interface, protocol: `protocol`, domain: domainString) }
+            } else {
+                let (gone, events) = aggregator.remove(key, browseType: browseType)
+                if gone, let resolver = resolvers.removeValue(forKey: key) {
+                    resolverKeys[resolver.pointer] = nil
+                    answeredResolvers.remove(resolver.pointer)
+                    resolver.free()
+                }
+                events.forEach(emit)
+            }
+        case AVAHI_BROWSER_CACHE_EXHAUSTED:
+            emit(.cacheExhausted(browseType: browseType))
+        case AVAHI_BROWSER_ALL_FOR_NOW:
+            emit(.allForNow(browseType: browseType))
+        case AVAHI_BROWSER_FAILURE:
+            fail(AvahiDiagnosis.error(for: client?.lastError ?? .failure, browsing: browseType))
+        default:
+            break
+        }
+    }
+
+    fileprivate func resolverEvent(
+        _ resolver: OpaquePointer, interface: AvahiIfIndex, event: AvahiResolverEvent,
+        hostName: UnsafePointer<CChar>?, address: UnsafePointer<AvahiAddress>?, port: UInt16,
+        txt: UnsafeMutablePointer<AvahiStringList>?
+    ) {
+        guard let key = resolverKeys[resolver] else { return }
+        if event == AVAHI_RESOLVER_FOUND {
+            let resolution = ServiceResolution(
+                hostName: hostName.map { String(cString: $0) } ?? "",
+                port: port,
+                address: address.flatMap { serviceAddress($0, interfaceIndex: interface) },
+                txt: TXTRecord(strings: txtStrings(txt)))
+            let isFirstAnswer = answeredResolvers.insert(resolver).inserted
+            if !isFirstAnswer, let previous = aggregator.resolution(of: key), previous.hostName != resolution.hostName {
+                // The SRV moved to another host (a group's new leader). The open resolver
+                // reports the new host with the old host's address and never corrects it, and a
+                // new resolver made at once can still read the old SRV, which the cache keeps for
+                // a second after the flush (RFC 6762 section 10.2). So drop this answer and
+                // resolve the copy afresh once that second is over.
+                answeredResolvers.remove(resolver)
+                resolverKeys[resolver] = nil
+                resolvers.removeValue(forKey: key)?.free()
+                staleCopies.insert(key)
+                restartTimer?.arm(milliseconds: Self.cacheFlushDelay)
+                return
+            }
+            aggregator.resolved(key, resolution).forEach(emit)
+        } else {
+            let error = client?.lastError ?? .failure
+            resolverKeys[resolver] = nil
+            answeredResolvers.remove(resolver)
+            resolvers[key]?.free()
+            resolvers[key] = nil
+            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+        }
+    }
+
+    fileprivate func restartStaleResolvers() {
+        let stale = staleCopies
+        staleCopies = []
+        for key in stale where resolvers[key] == nil && aggregator.resolution(of: key) != nil {
+            startResolver(for: key, interface: key.interfaceIndex, protocol: key.transport.avahiProtocol, domain: key.service.domain)
+        }
+    }
+
+    /// How long after a cache-flushing answer the old record may still be read (1 s), plus margin.
+    private static let cacheFlushDelay: UInt32 = 1500
+
+    // MARK: Helpers (poll thread, or creating thread before the poll starts)
+
+    private func startBrowsers(on pointer: OpaquePointer) {
+        for type in browseTypes {
+            do {
+                let browser = try AvahiServiceBrowser(
+                    client: pointer, browseType: type, callback: browserCallback, userdata: userdata)
+                browsers[browser.pointer] = browser
+            } catch {
+                fail(AvahiDiagnosis.error(for: error, browsing: type))
+                return
+            }
+        }
+    }
+
+    private func startResolver(for key: ServiceCopyKey, interface: AvahiIfIndex, protocol: AvahiProtocol, domain: String) {
+        guard let pointer = client?.pointer else { return }
+        do {
+            let resolver = try AvahiServiceResolver(
+                client: pointer, interface: interface, protocol: `protocol`, name: key.service.name,
+                type: key.service.type.description, domain: domain, callback: resolverCallback, userdata: userdata)
+            resolvers[key] = resolver
+            resolverKeys[resolver.pointer] = key
+        } catch {
+            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+        }
+    }
+
+    /// The daemon went away: report everything removed, free the dead client, and wait for
+    /// the daemon to come back on a new client that does not give up.
+    private func reconnect(after pointer: OpaquePointer) {
+        emit(.stateChanged(.daemonLost))
+        aggregator.removeAll().forEach(emit)
+        browsers = [:]
+        resolvers = [:]
+        resolverKeys = [:]
+        answeredResolvers = []
+        staleCopies = []
+        client?.free()
+        client = nil
+        do {
+            client = try AvahiClient(poll: poll, waitForDaemon: true, callback: clientCallback, userdata: userdata)
+        } catch {
+            fail(AvahiDiagnosis.error(for: error))
+        }
+    }
+
+    private func fail(_ error: DiscoveryError) {
+        emit(.stateChanged(.failed(error)))
+        finish()
+    }
+
+    private func emit(_ event: BackendEvent) {
+        guard !finished else { return }
+        continuation.yield(event)
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        continuation.finish()
+    }
+
+    fileprivate static func from(_ userdata: UnsafeMutableRawPointer?) -> AvahiBrowseSession? {
+        userdata.map { Unmanaged<AvahiBrowseSession>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+// The C callbacks: plain functions, never actor-isolated, forwarding to the session.
+
+private let clientCallback: AvahiClientCallback = { client, state, userdata in
+    guard let client, let session = AvahiBrowseSession.from(userdata) else { return }
+    session.clientChanged(client, state: state)
+}
+
+private let browserCallback: AvahiServiceBrowserCallback = {
+    browser, interface, proto, event, name, _, domain, _, userdata in
+    guard let browser, let session = AvahiBrowseSession.from(userdata) else { return }
+    session.browserEvent(browser, interface: interface, protocol: proto, event: event, name: name, domain: domain)
+}
+
+private let restartCallback: AvahiTimeoutCallback = { _, userdata in
+    AvahiBrowseSession.from(userdata)?.restartStaleResolvers()
+}
+
+private let resolverCallback: AvahiServiceResolverCallback = {
+    resolver, interface, _, event, _, _, _, hostName, address, port, txt, _, userdata in
+    guard let resolver, let session = AvahiBrowseSession.from(userdata) else { return }
+    session.resolverEvent(
+        resolver, interface: interface, event: event, hostName: hostName, address: address, port: port, txt: txt)
+}

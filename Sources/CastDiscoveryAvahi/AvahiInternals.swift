@@ -1,0 +1,68 @@
+import CAvahi
+import CastDiscovery
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Avahi's C constants, converted once to the types its functions take.
+enum AvahiConstant {
+    static let interfaceUnspecified = AvahiIfIndex(AVAHI_IF_UNSPEC)
+    static let protocolUnspecified = AvahiProtocol(AVAHI_PROTO_UNSPEC)
+    static let protocolIPv4 = AvahiProtocol(AVAHI_PROTO_INET)
+    static let protocolIPv6 = AvahiProtocol(AVAHI_PROTO_INET6)
+    static let noLookupFlags = AvahiLookupFlags(rawValue: 0)
+    static let noClientFlags = AvahiClientFlags(rawValue: 0)
+    static let addressStringMaximum = 40  // AVAHI_ADDRESS_STR_MAX
+}
+
+extension ServiceAddress.Family {
+    /// The family of an Avahi protocol value (IPv4 unless it is `AVAHI_PROTO_INET6`).
+    init(avahiProtocol: AvahiProtocol) {
+        self = avahiProtocol == AvahiConstant.protocolIPv6 ? .ipv6 : .ipv4
+    }
+
+    /// The Avahi protocol value of the family.
+    var avahiProtocol: AvahiProtocol {
+        self == .ipv6 ? AvahiConstant.protocolIPv6 : AvahiConstant.protocolIPv4
+    }
+}
+
+/// The name of the interface with index `index` (`eth0`), or nil.
+func interfaceName(index: AvahiIfIndex) -> String? {
+    guard index >= 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+    guard if_indextoname(UInt32(index), &buffer) != nil else { return nil }
+    return string(fromCString: buffer)
+}
+
+/// An Avahi address in presentation form, with `%ifname` added to link-local IPv6.
+func serviceAddress(_ address: UnsafePointer<AvahiAddress>, interfaceIndex: AvahiIfIndex) -> ServiceAddress? {
+    var buffer = [CChar](repeating: 0, count: AvahiConstant.addressStringMaximum + 1)
+    guard avahi_address_snprint(&buffer, buffer.count, address) != nil else { return nil }
+    let name = interfaceName(index: interfaceIndex)
+    var result = ServiceAddress(string(fromCString: buffer), interfaceName: name, interfaceIndex: interfaceIndex)
+    if result.isLinkLocalIPv6, let name, !result.address.contains("%") {
+        result.address += "%\(name)"
+    }
+    return result
+}
+
+/// The strings of an Avahi TXT list as raw bytes, in list order.
+func txtStrings(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [[UInt8]] {
+    var strings: [[UInt8]] = []
+    var node = list
+    while let current = node {
+        let size = Int(current.pointee.size)
+        let bytes = withUnsafePointer(to: &current.pointee.text) { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
+        }
+        strings.append(bytes)
+        node = current.pointee.next
+    }
+    return strings
+}
+
+/// The text of a NUL-terminated C buffer, UTF-8 with invalid bytes replaced.
+func string(fromCString buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

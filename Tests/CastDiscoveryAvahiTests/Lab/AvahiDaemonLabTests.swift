@@ -1,0 +1,74 @@
+import CastDiscovery
+import CastDiscoveryAvahi
+import Foundation
+import Testing
+
+/// The Avahi backend while the lab's avahi-daemon is killed, restarted and stopped.
+/// Run by `Tests/Scripts/avahi-lab-test.sh` inside the lab's sender namespace, after the
+/// other lab suites (it disturbs the daemon they use).
+@Suite("Avahi backend across daemon restarts", .serialized, .enabled(if: Lab.isRunning))
+struct AvahiDaemonLabTests {
+    static let base = "_googlecast._tcp"
+
+    static func count(_ collector: EventCollector, _ match: (BackendEvent) -> Bool) -> Int {
+        collector.all.filter(match).count
+    }
+
+    @Test("a killed and restarted daemon: loss reported, every device removed, then found again once")
+    func restart() async throws {
+        let lab = Set(try Lab.devices().map(\.instance))
+        let collector = EventCollector(try AvahiBackend().events(browsing: [Self.base]))
+        defer { collector.cancel() }
+        #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
+
+        try Lab.castlab("daemon", "kill")
+        #expect(await collector.wait(seconds: 10) { $0.all.contains(.stateChanged(.daemonLost)) }, "loss not reported")
+        #expect(await collector.wait(seconds: 5) { $0.services.isEmpty }, "services not cleared after the loss")
+
+        try Lab.castlab("daemon", "start")
+        #expect(await collector.wait(seconds: 30) { Set($0.services.keys) == lab }, "devices not back: \(collector.services.keys.sorted())")
+
+        let events = collector.all
+        let lossIndex = try #require(events.firstIndex(of: .stateChanged(.daemonLost)))
+        for name in lab {
+            let found = Self.count(collector) { if case .found(let s) = $0 { s.service.instanceName == name } else { false } }
+            let removed = Self.count(collector) { if case .removed(let s) = $0 { s.service.instanceName == name } else { false } }
+            #expect(found == 2 && removed == 1, "\(name): found \(found) times, removed \(removed) times")
+        }
+        // Every removal comes after the loss and before the reconnection's first found.
+        let removals = events.indices.filter { if case .removed = events[$0] { true } else { false } }
+        #expect(removals.allSatisfy { $0 > lossIndex })
+        #expect(events[lossIndex...].contains(.stateChanged(.running)))
+        // No instance is ever found twice without a removal in between.
+        var listed = Set<String>()
+        for event in events {
+            switch event {
+            case .found(let s): #expect(listed.insert(s.service.instanceName).inserted, "duplicate found")
+            case .removed(let s): #expect(listed.remove(s.service.instanceName) != nil, "removal of an unknown service")
+            default: break
+            }
+        }
+    }
+
+    @Test("no daemon: a typed error that says how to start it, at once; waiting mode connects when it comes")
+    func noDaemon() async throws {
+        try Lab.castlab("daemon", "stop")
+        defer { _ = try? Lab.castlab("daemon", "start") }
+        do {
+            _ = try AvahiBackend().events(browsing: [Self.base])
+            Issue.record("browsing without a daemon did not throw")
+        } catch {
+            #expect(error.kind == .daemonUnavailable)
+            #expect(error.description.contains("avahi-daemon is not running"))
+            #expect(error.fix?.contains("start it with") == true)
+        }
+
+        let lab = Set(try Lab.devices().map(\.instance))
+        let collector = EventCollector(try AvahiBackend(waitForDaemon: true).events(browsing: [Self.base]))
+        defer { collector.cancel() }
+        #expect(await collector.wait(seconds: 5) { $0.all.contains(.stateChanged(.connecting)) })
+        try Lab.castlab("daemon", "start")
+        #expect(await collector.wait(seconds: 30) { Set($0.services.keys) == lab })
+        #expect(collector.all.contains(.stateChanged(.running)))
+    }
+}
