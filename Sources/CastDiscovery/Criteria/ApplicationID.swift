@@ -67,11 +67,7 @@ public struct ApplicationID: Hashable, Sendable, Comparable, Codable, CustomStri
         do {
             try self.init(string)
         } catch {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: error.description,
-                    underlyingError: error))
+            throw DecodingError.invalidValue(error, codingPath: container.codingPath)
         }
     }
 

@@ -175,11 +175,7 @@ public struct DiscoveryCriteria: Hashable, Sendable, Codable {
         do {
             try self.init(applicationIDs: ids, namespaces: namespaces)
         } catch {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: error.description,
-                    underlyingError: error))
+            throw DecodingError.invalidValue(error, codingPath: container.codingPath)
         }
     }
 
