@@ -52,4 +52,5 @@ run_suite() {
 }
 
 run_suite 'CastDiscoveryAvahiTests.AvahiBackendLabTests' 'Avahi backend in the lab'
+run_suite 'CastDiscoveryAvahiTests.DiscoveryManagerLabTests' 'Discovery manager over Avahi in the lab'
 run_suite 'CastDiscoveryAvahiTests.AvahiDaemonLabTests' 'Avahi backend across daemon restarts'

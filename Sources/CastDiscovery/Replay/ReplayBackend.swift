@@ -1,0 +1,76 @@
+import Foundation
+
+/// A backend that plays a recorded event stream, for deterministic tests and demos.
+///
+/// Each service is reported only through the requested browse types it was recorded in (a
+/// service recorded in none of them is not reported); all-for-now and cache-exhausted events of
+/// other browse types are dropped. Events keep their recorded spacing divided by ``speed``.
+public struct ReplayBackend: DiscoveryBackend {
+    /// What happens after the last event.
+    public enum Ending: Sendable, Hashable {
+        /// The stream stays open, quiet, until the iteration ends (like a network with no news).
+        case holdOpen
+        /// The stream finishes.
+        case finish
+    }
+
+    /// The recording played.
+    public let recording: ReplayRecording
+    /// How many times faster than recorded to play; 0 (or any value that is not finite and
+    /// positive) plays without waiting.
+    public var speed: Double
+    /// What happens after the last event. A recorded ``BackendState/failed(_:)`` always
+    /// finishes the stream.
+    public var ending: Ending
+
+    /// Creates a backend playing `recording`.
+    public init(recording: ReplayRecording, speed: Double = 1, ending: Ending = .holdOpen) {
+        self.recording = recording
+        self.speed = speed
+        self.ending = ending
+    }
+
+    /// Creates a backend playing the recording in a JSON file.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput` (see ``ReplayRecording/init(contentsOf:)``).
+    public init(contentsOf url: URL, speed: Double = 1, ending: Ending = .holdOpen) throws(DiscoveryError) {
+        self.init(recording: try ReplayRecording(contentsOf: url), speed: speed, ending: ending)
+    }
+
+    public func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        guard !browseTypes.isEmpty else {
+            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: BackendEvent.self, bufferingPolicy: .unbounded)
+        let events = recording.events
+        let speed = speed.isFinite && speed > 0 ? speed : 0
+        let ending = ending
+        let task = Task {
+            var filter = ReplayBrowseFilter(browseTypes: browseTypes)
+            var last = 0.0
+            for replayEvent in events {
+                if speed > 0, replayEvent.time > last {
+                    try? await Task.sleep(for: .seconds((replayEvent.time - last) / speed))
+                }
+                last = replayEvent.time
+                if Task.isCancelled { return }
+                guard let event = filter.filter(replayEvent.event) else { continue }
+                continuation.yield(event)
+                if case .stateChanged(.failed) = event {
+                    continuation.finish()
+                    return
+                }
+            }
+            if ending == .finish {
+                continuation.finish()
+                return
+            }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(3600))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

@@ -1,0 +1,122 @@
+/// The JSON form of a ``ReplayEvent``: `at`, `kind`, and the fields of that kind.
+struct ReplayEventCoding: Codable, Sendable {
+    struct ErrorCoding: Codable, Sendable {
+        var kind: String
+        var message: String
+        var fix: String?
+        var code: Int32?
+
+        init(_ error: DiscoveryError) {
+            kind = error.kind.rawValue
+            message = error.message
+            fix = error.fix
+            code = error.code
+        }
+
+        func error(path: String) throws(DiscoveryError) -> DiscoveryError {
+            guard let errorKind = DiscoveryError.Kind(rawValue: kind) else {
+                throw ReplayRecording.badInput("\(path).kind: unknown error kind \"\(kind)\"")
+            }
+            return DiscoveryError(kind: errorKind, message: message, fix: fix, code: code)
+        }
+    }
+
+    var at: Double
+    var kind: String
+    var state: String?
+    var service: ReplayService?
+    var browseType: String?
+    var instance: String?
+    var type: String?
+    var domain: String?
+    var error: ErrorCoding?
+
+    init(_ event: ReplayEvent) {
+        at = event.time
+        switch event.event {
+        case .stateChanged(let backendState):
+            kind = "state"
+            switch backendState {
+            case .connecting: state = "connecting"
+            case .running: state = "running"
+            case .daemonLost: state = "daemonLost"
+            case .failed(let failure):
+                state = "failed"
+                error = ErrorCoding(failure)
+            }
+        case .found(let discovered):
+            kind = "found"
+            service = ReplayService(discovered)
+        case .updated(let discovered):
+            kind = "updated"
+            service = ReplayService(discovered)
+        case .removed(let discovered):
+            kind = "removed"
+            service = ReplayService(discovered)
+        case .cacheExhausted(let browse):
+            kind = "cacheExhausted"
+            browseType = browse
+        case .allForNow(let browse):
+            kind = "allForNow"
+            browseType = browse
+        case .resolveFailed(let key, let failure):
+            kind = "resolveFailed"
+            instance = key.name
+            type = key.type == .googleCast ? nil : key.type.typeString
+            domain = key.domain == "local" ? nil : key.domain
+            error = ErrorCoding(failure)
+        }
+    }
+
+    /// The event; `path` names it in messages (`events[3]`).
+    func replayEvent(path: String) throws(DiscoveryError) -> ReplayEvent {
+        guard at.isFinite, at >= 0 else {
+            throw ReplayRecording.badInput("\(path).at: \(at) is not a time in seconds (finite, 0 or more)")
+        }
+        func required<T>(_ value: T?, _ field: String) throws(DiscoveryError) -> T {
+            guard let value else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"\(field)\"") }
+            return value
+        }
+        let event: BackendEvent
+        switch kind {
+        case "state":
+            switch try required(state, "state") {
+            case "connecting": event = .stateChanged(.connecting)
+            case "running": event = .stateChanged(.running)
+            case "daemonLost": event = .stateChanged(.daemonLost)
+            case "failed":
+                event = .stateChanged(.failed(try required(error, "error").error(path: "\(path).error")))
+            case let other:
+                throw ReplayRecording.badInput(
+                    "\(path).state: unknown state \"\(other)\" (expected one of \(ReplayEvent.states.joined(separator: ", ")))")
+            }
+        case "found":
+            event = .found(try required(service, "service").discoveredService(path: "\(path).service"))
+        case "updated":
+            event = .updated(try required(service, "service").discoveredService(path: "\(path).service"))
+        case "removed":
+            event = .removed(try required(service, "service").discoveredService(path: "\(path).service"))
+        case "cacheExhausted":
+            event = .cacheExhausted(browseType: try required(browseType, "browseType"))
+        case "allForNow":
+            event = .allForNow(browseType: try required(browseType, "browseType"))
+        case "resolveFailed":
+            let serviceType: ServiceType
+            if let type {
+                do throws(DNSSDNameError) {
+                    serviceType = try ServiceType(parsing: type).base
+                } catch {
+                    throw ReplayRecording.badInput("\(path).type: \(error)")
+                }
+            } else {
+                serviceType = .googleCast
+            }
+            let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
+            event = .resolveFailed(key, try required(error, "error").error(path: "\(path).error"))
+        default:
+            throw ReplayRecording.badInput(
+                "\(path).kind: unknown event kind \"\(kind)\" (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))")
+        }
+        return ReplayEvent(time: at, event: event)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// A recorded stream of backend events with their timings: what a ``ReplayBackend`` plays.
+///
+/// Read from and written to JSON (`{"version": 1, "description": ..., "events": [...]}`); see the
+/// README for the format. Times never go backwards.
+public struct ReplayRecording: Sendable, Hashable {
+    /// The only file format version.
+    public static let version = 1
+    /// The largest file read, in bytes.
+    public static let maximumFileSize = 16 * 1024 * 1024
+    /// The most events a recording may hold.
+    public static let maximumEventCount = 100_000
+
+    /// What the recording shows, for people.
+    public var description: String?
+    /// The events, in time order.
+    public var events: [ReplayEvent]
+
+    /// Creates a recording.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput` when a time is negative, not finite or
+    ///   earlier than the one before, or when there are more than ``maximumEventCount`` events.
+    public init(description: String? = nil, events: [ReplayEvent]) throws(DiscoveryError) {
+        guard events.count <= Self.maximumEventCount else {
+            throw Self.badInput("\(events.count) events, more than \(Self.maximumEventCount)")
+        }
+        var last = 0.0
+        for (index, event) in events.enumerated() {
+            guard event.time.isFinite, event.time >= 0 else {
+                throw Self.badInput("events[\(index)].at: \(event.time) is not a time in seconds (finite, 0 or more)")
+            }
+            guard event.time >= last else {
+                throw Self.badInput("events[\(index)].at: \(event.time) is earlier than the event before (\(last))")
+            }
+            last = event.time
+        }
+        self.description = description
+        self.events = events
+    }
+
+    /// Reads a recording from JSON.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput`, saying where and what is wrong: too large,
+    ///   not JSON, a missing or mistyped field, an unknown event kind or state, bad times.
+    public init(json data: Data) throws(DiscoveryError) {
+        guard data.count <= Self.maximumFileSize else {
+            throw Self.badInput("\(data.count) bytes, more than \(Self.maximumFileSize)")
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+            {
+                throw Self.badInput("a number is out of range or not a number")
+            }
+            throw Self.badInput(Self.describe(error))
+        } catch {
+            throw Self.badInput("not JSON: \(error)")
+        }
+        guard file.version == Self.version else {
+            throw Self.badInput("version: \(file.version) is not supported (expected \(Self.version))")
+        }
+        guard file.events.count <= Self.maximumEventCount else {
+            throw Self.badInput("\(file.events.count) events, more than \(Self.maximumEventCount)")
+        }
+        var events: [ReplayEvent] = []
+        events.reserveCapacity(file.events.count)
+        for (index, coding) in file.events.enumerated() {
+            events.append(try coding.replayEvent(path: "events[\(index)]"))
+        }
+        try self.init(description: file.description, events: events)
+    }
+
+    /// Reads a recording from a JSON file.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput`: the file is missing, unreadable, a
+    ///   directory, larger than ``maximumFileSize``, or not a valid recording (the message starts
+    ///   with the path).
+    public init(contentsOf url: URL) throws(DiscoveryError) {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Self.badInput("\(path): no such file", fix: "check the path of the replay file")
+        }
+        guard !isDirectory.boolValue else { throw Self.badInput("\(path): is a directory, not a replay file") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.int64Value > Int64(Self.maximumFileSize)
+        {
+            throw Self.badInput("\(path): \(size.int64Value) bytes, more than \(Self.maximumFileSize)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw Self.badInput("\(path): cannot be read (\((error as NSError).localizedDescription))")
+        }
+        do throws(DiscoveryError) {
+            try self.init(json: data)
+        } catch {
+            let message = error.message.hasPrefix(Self.messagePrefix)
+                ? String(error.message.dropFirst(Self.messagePrefix.count)) : error.message
+            throw Self.badInput("\(path): \(message)", fix: error.fix)
+        }
+    }
+
+    /// The recording as JSON, in the format ``init(json:)`` reads.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let file = File(version: Self.version, description: description, events: events.map(ReplayEventCoding.init))
+        return (try? encoder.encode(file)) ?? Data()
+    }
+
+    private struct File: Codable {
+        var version: Int
+        var description: String?
+        var events: [ReplayEventCoding]
+    }
+
+    private static let messagePrefix = "bad replay file: "
+
+    static func badInput(_ message: String, fix: String? = nil) -> DiscoveryError {
+        DiscoveryError(kind: .badInput, message: messagePrefix + message, fix: fix)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "top level" : text
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not JSON"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(type)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// The JSON form of a ``DiscoveredService`` in a replay file.
+struct ReplayService: Codable, Sendable {
+    struct Address: Codable, Sendable {
+        var address: String
+        var interface: String?
+        var interfaceIndex: Int32?
+    }
+
+    var instance: String
+    var type: String?
+    var domain: String?
+    var host: String
+    var port: Int
+    var addresses: [Address]?
+    var txt: [String]?
+    var txtHex: [String]?
+    var browseTypes: [String]?
+
+    init(_ discovered: DiscoveredService) {
+        let service = discovered.service
+        instance = service.instanceName
+        type = service.serviceType == .googleCast ? nil : service.serviceType.typeString
+        domain = service.domain == "local" ? nil : service.domain
+        host = service.hostName
+        port = Int(service.port)
+        addresses = service.addresses.map {
+            Address(address: $0.address, interface: $0.interfaceName, interfaceIndex: $0.interfaceIndex)
+        }
+        let strings = service.txt.entries.map(\.bytes)
+        if strings.allSatisfy({ String(validating: $0, as: UTF8.self) != nil }) {
+            txt = strings.map { String(decoding: $0, as: UTF8.self) }
+        } else {
+            txtHex = strings.map { $0.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() }
+        }
+        browseTypes = discovered.browseTypes.sorted()
+    }
+
+    /// The service; `path` names the field in messages.
+    func discoveredService(path: String) throws(DiscoveryError) -> DiscoveredService {
+        let serviceType: ServiceType
+        if let type {
+            do throws(DNSSDNameError) {
+                serviceType = try ServiceType(parsing: type).base
+            } catch {
+                throw ReplayRecording.badInput("\(path).type: \(error)")
+            }
+        } else {
+            serviceType = .googleCast
+        }
+        guard let port = UInt16(exactly: port) else {
+            throw ReplayRecording.badInput("\(path).port: \(self.port) is not a port number (0-65535)")
+        }
+        let record: TXTRecord
+        switch (txt, txtHex) {
+        case (_?, _?):
+            throw ReplayRecording.badInput("\(path): give txt or txtHex, not both")
+        case (let strings?, nil):
+            record = TXTRecord(strings: strings.map { Array($0.utf8) })
+        case (nil, let hex?):
+            var strings: [[UInt8]] = []
+            for (index, text) in hex.enumerated() {
+                guard let bytes = Self.bytes(hex: text) else {
+                    throw ReplayRecording.badInput("\(path).txtHex[\(index)]: not an even number of hex digits")
+                }
+                strings.append(bytes)
+            }
+            record = TXTRecord(strings: strings)
+        case (nil, nil):
+            record = TXTRecord(strings: [])
+        }
+        let resolved = ResolvedService(
+            instanceName: instance, serviceType: serviceType, domain: domain ?? "local", hostName: host, port: port,
+            addresses: (addresses ?? []).map {
+                ServiceAddress($0.address, interfaceName: $0.interface, interfaceIndex: $0.interfaceIndex)
+            },
+            txt: record)
+        return DiscoveredService(service: resolved, browseTypes: Set(browseTypes ?? [DiscoveryCriteria.serviceType]))
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
