@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]),
+        .library(name: "CastSender", targets: ["CastSender"]),
     ],
     targets: [
         // Layer 1: the pure-Swift core. Foundation only, no C.
@@ -26,6 +27,8 @@ let package = Package(
             name: "CastDiscoveryAvahiTests",
             dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]
         ),
+        .target(name: "CastSender", dependencies: ["CastDiscovery"]),
+        .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
     ],
     swiftLanguageModes: [.v6]
 )

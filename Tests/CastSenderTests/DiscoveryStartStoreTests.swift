@@ -1,0 +1,100 @@
+import CastSender
+import Foundation
+import Testing
+
+@Suite("DiscoveryStartStore")
+struct DiscoveryStartStoreTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("start-store-\(UUID())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func error(_ body: () throws(DiscoveryStartStoreError) -> Void) -> DiscoveryStartStoreError? {
+        do throws(DiscoveryStartStoreError) {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("absent means not started; saved facts load back; writes leave no temporary files")
+    func roundTrip() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = DiscoveryStartStore(url: directory.appendingPathComponent("sub/dir/discovery.json"))
+        #expect(try store.load() == .init(discoveryHasStartedOnce: false, problem: nil))
+        try store.save(discoveryHasStartedOnce: true)
+        #expect(try store.load() == .init(discoveryHasStartedOnce: true, problem: nil))
+        try store.save(discoveryHasStartedOnce: false)
+        #expect(try store.load().discoveryHasStartedOnce == false)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("sub/dir").path)
+        #expect(files == ["discovery.json"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: store.url)) as? [String: Any]
+        #expect(json?["version"] as? Int == 1)
+    }
+
+    @Test("a corrupt file is reported and treated as absent", arguments: [
+        "{", "", "[]", "{\"version\": 2, \"discoveryHasStartedOnce\": true}", "{\"version\": 1}",
+        "{\"version\": 1, \"discoveryHasStartedOnce\": \"yes\"}",
+    ])
+    func corrupt(text: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("discovery.json")
+        try Data(text.utf8).write(to: url)
+        let loaded = try DiscoveryStartStore(url: url).load()
+        #expect(!loaded.discoveryHasStartedOnce)
+        #expect(loaded.problem?.kind == .corrupt)
+        #expect(loaded.problem?.description.contains("treated as absent") == true)
+    }
+
+    @Test("a huge file is corrupt, not read as a store")
+    func huge() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("discovery.json")
+        try Data(repeating: UInt8(ascii: " "), count: DiscoveryStartStore.maximumFileSize + 1).write(to: url)
+        #expect(try DiscoveryStartStore(url: url).load().problem?.kind == .corrupt)
+    }
+
+    @Test("unreadable and unwritable paths give clear errors")
+    func badPaths() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unreadable = Self.error { () throws(DiscoveryStartStoreError) in _ = try DiscoveryStartStore(url: directory).load() }
+        #expect(unreadable?.kind == .unreadable)
+        #expect(unreadable?.description.contains("is a directory") == true)
+
+        let file = directory.appendingPathComponent("plain")
+        try Data("x".utf8).write(to: file)
+        let underFile = DiscoveryStartStore(url: file.appendingPathComponent("discovery.json"))
+        let unwritable = Self.error { () throws(DiscoveryStartStoreError) in try underFile.save(discoveryHasStartedOnce: true) }
+        #expect(unwritable?.kind == .unwritable)
+        #expect(unwritable?.description.hasPrefix("cannot write discovery start file \(underFile.url.path)") == true)
+
+        let onDirectory = Self.error { () throws(DiscoveryStartStoreError) in
+            try DiscoveryStartStore(url: directory).save(discoveryHasStartedOnce: true)
+        }
+        #expect(onDirectory?.kind == .unwritable)
+    }
+
+    @Test("two launches through the store: the first tap is remembered")
+    func twoLaunches() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = DiscoveryStartStore(url: directory.appendingPathComponent("discovery.json"))
+        let options = CastOptions(platform: .iOS(major: 17))
+
+        var first = DiscoverySession(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        #expect(!first.handle(.appLaunched).shouldDiscover)
+        #expect(first.handle(.castButtonTapped).showInterstitial)
+        let dismissed = first.handle(.interstitialDismissed)
+        #expect(dismissed.shouldDiscover && dismissed.rememberDiscoveryStarted)
+        if dismissed.rememberDiscoveryStarted { try store.save(discoveryHasStartedOnce: true) }
+
+        var second = DiscoverySession(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        #expect(second.handle(.appLaunched) == .init(shouldDiscover: true))
+    }
+}
