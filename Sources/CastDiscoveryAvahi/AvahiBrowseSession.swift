@@ -20,6 +20,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var aggregator = ServiceAggregator()
     private var staleCopies: Set<ServiceCopyKey> = []
     private var answeredResolvers: Set<OpaquePointer> = []
+    private var reportedPending = 0
     private var restartTimer: AvahiTimer?
     private var finished = false
     private let shutDown = Mutex(false)
@@ -103,6 +104,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         event: AvahiBrowserEvent, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?
     ) {
         guard let browseType = browsers[browser]?.browseType else { return }
+        defer { reportPendingResolves() }
         switch event {
         case AVAHI_BROWSER_NEW, AVAHI_BROWSER_REMOVE:
             guard let name, let domain, let base = baseTypes[browseType] else { return }
@@ -140,6 +142,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         txt: UnsafeMutablePointer<AvahiStringList>?
     ) {
         guard let key = resolverKeys[resolver] else { return }
+        defer { reportPendingResolves() }
         if event == AVAHI_RESOLVER_FOUND {
             let resolution = ServiceResolution(
                 hostName: hostName.map { String(cString: $0) } ?? "",
@@ -215,6 +218,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func reconnect(after pointer: OpaquePointer) {
         emit(.stateChanged(.daemonLost))
         aggregator.removeAll().forEach(emit)
+        reportPendingResolves()
         browsers = [:]
         resolvers = [:]
         resolverKeys = [:]
@@ -237,6 +241,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func emit(_ event: BackendEvent) {
         guard !finished else { return }
         continuation.yield(event)
+    }
+
+    /// Reports the number of copies waiting for a resolution when it changed.
+    private func reportPendingResolves() {
+        let pending = aggregator.pendingResolves
+        guard pending != reportedPending else { return }
+        reportedPending = pending
+        emit(.resolvesPending(pending))
     }
 
     private func finish() {

@@ -15,4 +15,7 @@ public enum BackendEvent: Sendable, Hashable {
     case allForNow(browseType: String)
     /// Resolving one copy of an instance failed (the daemon gives up after about 5 seconds).
     case resolveFailed(ServiceKey, DiscoveryError)
+    /// How many instance copies are waiting for their first resolution; sent whenever the
+    /// number changes, so a scan can tell when every resolve has finished.
+    case resolvesPending(Int)
 }

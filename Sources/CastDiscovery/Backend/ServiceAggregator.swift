@@ -22,6 +22,7 @@ public struct ServiceAggregator: Sendable {
 
     private var instances: [ServiceKey: Instance] = [:]
     private var sequence = 0
+    private var pending: Set<ServiceCopyKey> = []
 
     /// Creates an empty aggregator.
     public init() {}
@@ -32,11 +33,7 @@ public struct ServiceAggregator: Sendable {
     }
 
     /// How many copies are waiting for their first resolution (neither resolved nor failed).
-    public var pendingResolves: Int {
-        instances.values.reduce(0) { total, instance in
-            total + instance.copies.filter { instance.resolutions[$0] == nil && !instance.failed.contains($0) }.count
-        }
-    }
+    public var pendingResolves: Int { pending.count }
 
     /// The latest resolution of `copy`, if it has resolved.
     public func resolution(of copy: ServiceCopyKey) -> ServiceResolution? {
@@ -50,6 +47,7 @@ public struct ServiceAggregator: Sendable {
         let c = Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)
         let isNew = !instance.copies.contains(c)
         instance.browses[browseType, default: []].insert(c)
+        if isNew { pending.insert(copy) }
         return (isNew, commit(instance, for: copy.service))
     }
 
@@ -64,6 +62,7 @@ public struct ServiceAggregator: Sendable {
         if gone {
             instance.resolutions[c] = nil
             instance.failed.remove(c)
+            pending.remove(copy)
         }
         return (gone, commit(instance, for: copy.service))
     }
@@ -76,6 +75,7 @@ public struct ServiceAggregator: Sendable {
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
         instance.failed.remove(c)
+        pending.remove(copy)
         return commit(instance, for: copy.service)
     }
 
@@ -86,6 +86,7 @@ public struct ServiceAggregator: Sendable {
         guard instance.copies.contains(c) else { return [] }
         instance.failed.insert(c)
         instances[copy.service] = instance
+        pending.remove(copy)
         return [.resolveFailed(copy.service, error)]
     }
 
@@ -93,6 +94,7 @@ public struct ServiceAggregator: Sendable {
     public mutating func removeAll() -> [BackendEvent] {
         let events = services.map { BackendEvent.removed($0) }
         instances = [:]
+        pending = []
         return events
     }
 

@@ -78,7 +78,7 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed:
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending:
             return []
         }
     }

@@ -31,6 +31,8 @@ extension DiscoveryEvent {
             delegate.discoveryManager(manager, didReceiveAllForNowFor: browseType)
         case .resolveFailed(let key, let error):
             delegate.discoveryManager(manager, didFailToResolve: key, error: error)
+        case .scanCompleted:
+            delegate.discoveryManagerDidCompleteScan(manager)
         }
     }
 }

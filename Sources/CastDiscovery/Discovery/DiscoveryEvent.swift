@@ -32,6 +32,9 @@ public enum DiscoveryEvent: Sendable, Hashable {
     case allForNow(browseType: String)
     /// Resolving one copy of an instance failed; other copies may still resolve.
     case resolveFailed(ServiceKey, DiscoveryError)
+    /// The scan has everything the network had to say for now (see ``ScanProgress``); sent
+    /// once per run, after the list changes that completed it.
+    case scanCompleted
 
     /// The list change this event carries, if it is one.
     public var listChange: DeviceListChange? {

@@ -33,6 +33,7 @@ public final class DiscoveryManager: Sendable {
         var nextSubscriber = 0
         weak var delegate: (any DiscoveryManagerDelegate)?
         var find: PendingFind?
+        var progress: ScanProgress?
         var findTokens = 0
     }
 
@@ -100,6 +101,9 @@ public final class DiscoveryManager: Sendable {
         get { state.withLock { $0.passiveScan } }
         set { state.withLock { $0.passiveScan = newValue } }
     }
+
+    /// Whether the current (or last) run's scan has completed (see ``ScanProgress``).
+    public var isScanComplete: Bool { state.withLock { $0.progress?.isComplete ?? false } }
 
     /// Whether at least one device is listed.
     public var hasDiscoveredDevices: Bool { state.withLock { $0.list.count > 0 } }
@@ -170,6 +174,7 @@ public final class DiscoveryManager: Sendable {
             s.run += 1
             s.discoveryState = .running
             s.backendState = nil
+            s.progress = ScanProgress(browseTypes: browseTypes)
             var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
             if s.list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: s.list.count)) }
             emit(events, &s)
@@ -231,9 +236,10 @@ public final class DiscoveryManager: Sendable {
                 emit([.allForNow(browseType: browseType)], &s)
             case .resolveFailed(let key, let error):
                 emit([.resolveFailed(key, error)], &s)
-            case .found, .updated, .removed:
+            case .found, .updated, .removed, .resolvesPending:
                 break
             }
+            if s.progress?.record(event) == true { emit([.scanCompleted], &s) }
             return nil
         }
         task?.cancel()

@@ -35,6 +35,8 @@ public protocol DiscoveryManagerDelegate: AnyObject, Sendable {
     func discoveryManager(_ manager: DiscoveryManager, didReceiveAllForNowFor browseType: String)
     /// ``DiscoveryEvent/resolveFailed(_:_:)``.
     func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError)
+    /// ``DiscoveryEvent/scanCompleted``.
+    func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager)
 }
 
 extension DiscoveryManagerDelegate {
@@ -57,4 +59,5 @@ extension DiscoveryManagerDelegate {
     public func discoveryManager(
         _ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError
     ) {}
+    public func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager) {}
 }

@@ -25,7 +25,7 @@ struct ReplayBrowseFilter: Sendable {
             return .removed(old)
         case .cacheExhausted(let browseType), .allForNow(let browseType):
             return requested.contains(browseType.lowercased()) ? event : nil
-        case .stateChanged, .resolveFailed:
+        case .stateChanged, .resolveFailed, .resolvesPending:
             return event
         }
     }

@@ -30,6 +30,7 @@ struct ReplayEventCoding: Codable, Sendable {
     var type: String?
     var domain: String?
     var error: ErrorCoding?
+    var pending: Int?
 
     init(_ event: ReplayEvent) {
         at = event.time
@@ -65,6 +66,9 @@ struct ReplayEventCoding: Codable, Sendable {
             type = key.type == .googleCast ? nil : key.type.typeString
             domain = key.domain == "local" ? nil : key.domain
             error = ErrorCoding(failure)
+        case .resolvesPending(let count):
+            kind = "resolvesPending"
+            pending = count
         }
     }
 
@@ -100,6 +104,10 @@ struct ReplayEventCoding: Codable, Sendable {
             event = .cacheExhausted(browseType: try required(browseType, "browseType"))
         case "allForNow":
             event = .allForNow(browseType: try required(browseType, "browseType"))
+        case "resolvesPending":
+            let count = try required(pending, "pending")
+            guard count >= 0 else { throw ReplayRecording.badInput("\(path).pending: must not be negative") }
+            event = .resolvesPending(count)
         case "resolveFailed":
             let serviceType: ServiceType
             if let type {

@@ -46,7 +46,7 @@ struct DiscoveryManagerTests {
             backend, .updated(S.make("a-1", id: S.uuid(1), name: "Omega")), .allForNow(browseType: S.base),
             .resolveFailed(S.make("x", id: "1", name: "x").key, DiscoveryError(kind: .daemonError, message: "timeout")))
         #expect(third.map(\.summary) == [
-            "will", "move Omega@0->1", "did", "all for now \(S.base)", "resolve failed x",
+            "will", "move Omega@0->1", "did", "all for now \(S.base)", "complete", "resolve failed x",
         ])
         #expect(manager.deviceCount == 2)
         #expect(manager.hasDiscoveredDevices)
@@ -92,7 +92,7 @@ struct DiscoveryManagerTests {
         #expect(manager.deviceCount == 2)
         let sweep = await reader.exchange(
             backend, .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base))
-        #expect(sweep.map(\.summary) == ["will", "remove B@1", "did", "all for now \(S.base)"])
+        #expect(sweep.map(\.summary) == ["will", "remove B@1", "did", "all for now \(S.base)", "complete"])
         #expect(manager.devices.map(\.friendlyName) == ["A"])
 
         // No devices: no report.
@@ -176,6 +176,7 @@ struct DiscoveryManagerTests {
         func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError) {
             record("resolve failed \(service.name)")
         }
+        func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager) { record("complete") }
     }
 
     @Test("the delegate gets the same events as the stream, in order, both removal calls included")

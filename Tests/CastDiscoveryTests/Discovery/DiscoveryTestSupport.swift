@@ -120,6 +120,7 @@ extension DiscoveryEvent {
         case .cacheExhausted(let browseType): "cache \(browseType)"
         case .allForNow(let browseType): "all for now \(browseType)"
         case .resolveFailed(let key, _): "resolve failed \(key.name)"
+        case .scanCompleted: "complete"
         }
     }
 }
