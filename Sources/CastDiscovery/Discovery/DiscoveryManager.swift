@@ -34,6 +34,8 @@ public final class DiscoveryManager: Sendable {
         weak var delegate: (any DiscoveryManagerDelegate)?
         var find: PendingFind?
         var progress: ScanProgress?
+        var quietTimer: Task<Void, Never>?
+        var scanCompletedSent = false
         var findTokens = 0
     }
 
@@ -175,6 +177,7 @@ public final class DiscoveryManager: Sendable {
             s.discoveryState = .running
             s.backendState = nil
             s.progress = ScanProgress(browseTypes: browseTypes)
+            s.scanCompletedSent = false
             var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
             if s.list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: s.list.count)) }
             emit(events, &s)
@@ -210,6 +213,8 @@ public final class DiscoveryManager: Sendable {
     private func stop(reason: DiscoveryStopReason, _ s: inout State) -> Task<Void, Never>? {
         s.discoveryState = .stopped
         s.run += 1
+        s.quietTimer?.cancel()
+        s.quietTimer = nil
         s.list.endRun()
         let task = s.runTask
         s.runTask = nil
@@ -239,10 +244,36 @@ public final class DiscoveryManager: Sendable {
             case .found, .updated, .removed, .resolvesPending:
                 break
             }
-            if s.progress?.record(event) == true { emit([.scanCompleted], &s) }
+            track(s.progress?.record(event, at: .now), run: run, &s)
             return nil
         }
         task?.cancel()
+    }
+
+    // MARK: - Scan completion
+
+    /// Sends ``DiscoveryEvent/scanCompleted`` once the scan is complete, re-checking when a
+    /// quiet period ends without further events.
+    private func track(_ status: ScanProgress.Status?, run: Int, _ s: inout State) {
+        s.quietTimer?.cancel()
+        s.quietTimer = nil
+        switch status {
+        case .complete?:
+            guard !s.scanCompletedSent else { return }
+            s.scanCompletedSent = true
+            emit([.scanCompleted], &s)
+        case .quietUntil(let deadline)?:
+            s.quietTimer = Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled, let self else { return }
+                self.state.withLock { s in
+                    guard s.run == run, s.discoveryState == .running else { return }
+                    self.track(s.progress?.status(at: .now), run: run, &s)
+                }
+            }
+        case .waiting?, nil:
+            break
+        }
     }
 
     // MARK: - Find

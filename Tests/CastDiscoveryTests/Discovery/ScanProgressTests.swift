@@ -5,43 +5,59 @@ import Testing
 struct ScanProgressTests {
     static let base = "_googlecast._tcp"
     static let sub = "_233637DE._sub._googlecast._tcp"
+    static let t0 = ContinuousClock.now
 
-    static func found(_ browses: Set<String>) -> BackendEvent {
+    static func found(_ name: String, _ browses: Set<String> = [base]) -> BackendEvent {
         .found(DiscoveredService(
-            service: ResolvedService(instanceName: "x", hostName: "x.local", port: 8009, addresses: [], txt: []),
+            service: ResolvedService(instanceName: name, hostName: "x.local", port: 8009, addresses: [], txt: []),
             browseTypes: browses))
     }
 
-    /// Feeds `events` in order and returns after which ones (by index) the scan became complete.
-    static func completions(_ browseTypes: [String], _ events: [BackendEvent]) -> [Int] {
+    /// Feeds `(milliseconds, event)` pairs and returns the status after each.
+    static func statuses(_ browseTypes: [String], _ events: [(Int, BackendEvent)]) -> [ScanProgress.Status] {
         var progress = ScanProgress(browseTypes: browseTypes)
-        return events.indices.filter { progress.record(events[$0]) }
+        return events.map { progress.record($0.1, at: t0 + .milliseconds($0.0)) }
     }
+
+    static func quiet(_ ms: Int) -> ScanProgress.Status { .quietUntil(t0 + .milliseconds(ms)) }
 
     @Test("cold daemon: an empty cache is not enough; all-for-now is, once resolves finish")
     func cold() {
-        let events: [BackendEvent] = [
-            .cacheExhausted(browseType: Self.base), .resolvesPending(1), Self.found([Self.base]),
-            .allForNow(browseType: Self.base), .resolvesPending(0), .resolvesPending(0),
-        ]
-        #expect(Self.completions([Self.base], events) == [4])
+        let result = Self.statuses([Self.base], [
+            (0, .cacheExhausted(browseType: Self.base)), (50, .resolvesPending(1)), (60, Self.found("a")),
+            (1000, .allForNow(browseType: Self.base)), (1000, .resolvesPending(0)),
+        ])
+        #expect(result == [.waiting, .waiting, .waiting, .waiting, .complete])
     }
 
-    @Test("warm daemon: a delivered cache with results completes once resolves finish")
+    @Test("warm daemon: a delivered cache with results completes after a quiet period")
     func warm() {
-        let events: [BackendEvent] = [
-            .resolvesPending(2), .cacheExhausted(browseType: Self.base), .resolvesPending(1),
-            Self.found([Self.base]), .resolvesPending(0), .allForNow(browseType: Self.base),
-        ]
-        #expect(Self.completions([Self.base], events) == [4])
+        var progress = ScanProgress(browseTypes: [Self.base])
+        #expect(progress.record(.resolvesPending(2), at: Self.t0) == .waiting)
+        #expect(progress.record(.cacheExhausted(browseType: Self.base), at: Self.t0 + .milliseconds(1)) == .waiting)
+        #expect(progress.record(Self.found("a"), at: Self.t0 + .milliseconds(5)) == .waiting)
+        #expect(progress.record(.resolvesPending(0), at: Self.t0 + .milliseconds(6)) == Self.quiet(150))
+        #expect(progress.status(at: Self.t0 + .milliseconds(100)) == Self.quiet(150))
+        #expect(!progress.isComplete)
+        #expect(progress.status(at: Self.t0 + .milliseconds(150)) == .complete)
+        #expect(progress.isComplete)
+    }
+
+    @Test("answers still arriving after the cache push the quiet period back")
+    func trickle() {
+        let result = Self.statuses([Self.base], [
+            (0, .resolvesPending(1)), (1, .cacheExhausted(browseType: Self.base)), (5, Self.found("a")),
+            (5, .resolvesPending(0)), (90, .resolvesPending(1)), (95, Self.found("b")), (95, .resolvesPending(0)),
+        ])
+        #expect(result == [.waiting, .waiting, .waiting, Self.quiet(150), .waiting, .waiting, Self.quiet(245)])
     }
 
     @Test("every browse must settle; a subtype without results only by all-for-now")
     func everyBrowse() {
-        let events: [BackendEvent] = [
-            Self.found([Self.base]), .cacheExhausted(browseType: Self.base),
-            .cacheExhausted(browseType: Self.sub), .allForNow(browseType: Self.sub),
-        ]
-        #expect(Self.completions([Self.base, Self.sub], events) == [3])
+        let result = Self.statuses([Self.base, Self.sub], [
+            (0, Self.found("a")), (1, .cacheExhausted(browseType: Self.base)),
+            (2, .cacheExhausted(browseType: Self.sub)), (1000, .allForNow(browseType: Self.sub)),
+        ])
+        #expect(result == [.waiting, .waiting, .waiting, .complete])
     }
 }
