@@ -36,10 +36,11 @@ struct ScanProgressTests {
         #expect(progress.record(.resolvesPending(2), at: Self.t0) == .waiting)
         #expect(progress.record(.cacheExhausted(browseType: Self.base), at: Self.t0 + .milliseconds(1)) == .waiting)
         #expect(progress.record(Self.found("a"), at: Self.t0 + .milliseconds(5)) == .waiting)
-        #expect(progress.record(.resolvesPending(0), at: Self.t0 + .milliseconds(6)) == Self.quiet(150))
-        #expect(progress.status(at: Self.t0 + .milliseconds(100)) == Self.quiet(150))
+        // Quiet from the last new service (found at 5 ms) for 150 ms.
+        #expect(progress.record(.resolvesPending(0), at: Self.t0 + .milliseconds(6)) == Self.quiet(155))
+        #expect(progress.status(at: Self.t0 + .milliseconds(154)) == Self.quiet(155))
         #expect(!progress.isComplete)
-        #expect(progress.status(at: Self.t0 + .milliseconds(150)) == .complete)
+        #expect(progress.status(at: Self.t0 + .milliseconds(155)) == .complete)
         #expect(progress.isComplete)
     }
 
@@ -49,7 +50,7 @@ struct ScanProgressTests {
             (0, .resolvesPending(1)), (1, .cacheExhausted(browseType: Self.base)), (5, Self.found("a")),
             (5, .resolvesPending(0)), (90, .resolvesPending(1)), (95, Self.found("b")), (95, .resolvesPending(0)),
         ])
-        #expect(result == [.waiting, .waiting, .waiting, Self.quiet(150), .waiting, .waiting, Self.quiet(245)])
+        #expect(result == [.waiting, .waiting, .waiting, Self.quiet(155), .waiting, .waiting, Self.quiet(245)])
     }
 
     @Test("every browse must settle; a subtype without results only by all-for-now")
