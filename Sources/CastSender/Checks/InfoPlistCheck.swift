@@ -1,0 +1,133 @@
+import CastDiscovery
+import Foundation
+
+/// Checks an iOS Cast sender app's Info.plist against what discovery needs on iOS 14 and
+/// later, for given discovery criteria.
+///
+/// It reads XML, binary and OpenStep property lists and reports, as ``CheckFinding``s:
+/// - `NSBonjourServices`: missing, not an array, entries that are not strings or not service
+///   types, a missing `_googlecast._tcp`, a missing `_<APPID>._googlecast._tcp` for each of the
+///   criteria's application IDs, entries written with `_sub`, lower-case application IDs;
+/// - `NSLocalNetworkUsageDescription`: missing, not a string, empty or blank;
+/// - `NSBluetoothAlwaysUsageDescription`: missing when ``SDKAdvice`` says it is needed, or
+///   present when it is not (with no ``project``, one `bluetooth-need-unknown` note).
+///
+/// Inputs that cannot be checked at all throw ``InfoPlistError``: unreadable or non-regular
+/// files, more than ``maximumSize`` bytes (checked before reading the whole file), input that
+/// is not a property list, nesting deeper than ``maximumNestingDepth``, binary lists expanding to
+/// more than ``maximumObjectCount`` values, and top levels that are not dictionaries.
+public struct InfoPlistCheck: Sendable, Hashable {
+    /// The largest input read, in bytes: 8 MiB (real Info.plists are a few KiB).
+    public static let maximumSize = 8 * 1024 * 1024
+    /// The deepest nesting of arrays and dictionaries accepted.
+    public static let maximumNestingDepth = 64
+    /// The most values a binary property list may expand to.
+    public static let maximumObjectCount = 200_000
+
+    /// The `NSBonjourServices` key.
+    public static let bonjourServicesKey = "NSBonjourServices"
+    /// The `NSLocalNetworkUsageDescription` key.
+    public static let localNetworkUsageDescriptionKey = "NSLocalNetworkUsageDescription"
+    /// The `NSBluetoothAlwaysUsageDescription` key.
+    public static let bluetoothUsageDescriptionKey = "NSBluetoothAlwaysUsageDescription"
+
+    /// The criteria whose application IDs must be declared.
+    public var criteria: DiscoveryCriteria
+    /// The app's SDK, Xcode and deployment target, used to decide whether Bluetooth is needed;
+    /// `nil` when unknown.
+    public var project: SenderProject?
+
+    /// Creates a check for `criteria` and, when known, the app's `project`.
+    public init(
+        criteria: DiscoveryCriteria = .defaultMediaReceiver,
+        project: SenderProject? = nil
+    ) {
+        self.criteria = criteria
+        self.project = project
+    }
+
+    /// Checks the Info.plist at `path`.
+    ///
+    /// - Throws: ``InfoPlistError`` when the file cannot be checked at all.
+    public func check(fileAt path: String) throws(InfoPlistError) -> InfoPlistReport {
+        try check(data: Self.read(path: path))
+    }
+
+    /// Checks an Info.plist's bytes (XML, binary or OpenStep).
+    ///
+    /// - Throws: ``InfoPlistError`` when the input cannot be checked at all.
+    public func check(data: Data) throws(InfoPlistError) -> InfoPlistReport {
+        if data.isEmpty { throw .empty }
+        if data.count > Self.maximumSize {
+            throw .tooLarge(size: data.count, limit: Self.maximumSize)
+        }
+        try PropertyListGuard.check(
+            data, maximumDepth: Self.maximumNestingDepth, maximumObjects: Self.maximumObjectCount)
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw .notAPropertyList(reason: Self.reason(of: error))
+        }
+        guard let dictionary = root as? [String: Any] else {
+            throw .notADictionary(actualType: Self.typeName(of: root))
+        }
+        return report(for: dictionary)
+    }
+
+    /// Reads at most ``maximumSize`` + 1 bytes of a regular file.
+    private static func read(path: String) throws(InfoPlistError) -> Data {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw .unreadable(path: path, reason: reason(of: error))
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            if type == .typeDirectory {
+                throw .unreadable(path: path, reason: "it is a directory")
+            }
+            throw .notARegularFile(path: path)
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumSize {
+            throw .tooLarge(size: size, limit: maximumSize)
+        }
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            // The file may have grown since it was measured: never read past the limit.
+            let data = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            if data.count > maximumSize {
+                throw InfoPlistError.tooLarge(size: data.count, limit: maximumSize)
+            }
+            return data
+        } catch let error as InfoPlistError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: reason(of: error))
+        }
+    }
+
+    /// Foundation's explanation of `error`, preferring its debug description.
+    private static func reason(of error: any Error) -> String {
+        let nsError = error as NSError
+        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty {
+            return debug
+        }
+        return nsError.localizedDescription
+    }
+
+    /// A phrase naming the property list type of `value`, such as "a string".
+    static func typeName(of value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case is [String: Any]: "a dictionary"
+        case is [AnyHashable: Any]: "a dictionary whose keys are not all strings"
+        case is [Any]: "an array"
+        case is Data: "data"
+        case is Date: "a date"
+        case is Bool, is NSNumber, is Int, is Double: "a number or boolean"
+        default: "a value of an unexpected type"
+        }
+    }
+}

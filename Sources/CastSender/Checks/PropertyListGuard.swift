@@ -1,0 +1,191 @@
+import Foundation
+
+/// Structural checks run on raw property list bytes before Foundation parses them, so that
+/// hostile input fails with a clear error instead of exhausting time, memory or the stack.
+///
+/// - XML: the nesting of `<array>` and `<dict>` elements is measured with a byte scan.
+/// - Binary (`bplist`): the object graph is walked without building it; cycles, references out
+///   of range, nesting deeper than the limit and graphs that expand (through shared references)
+///   to more objects than the limit are rejected. Foundation's own parser expands shared
+///   references, so a small file can otherwise describe billions of objects.
+enum PropertyListGuard {
+    static func check(_ data: Data, maximumDepth: Int, maximumObjects: Int)
+        throws(InfoPlistError)
+    {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: Array("bplist".utf8)) {
+            try checkBinary(bytes, maximumDepth: maximumDepth, maximumObjects: maximumObjects)
+        } else {
+            try checkXMLDepth(bytes, maximumDepth: maximumDepth)
+        }
+    }
+
+    // MARK: XML
+
+    private static func checkXMLDepth(_ bytes: [UInt8], maximumDepth: Int) throws(InfoPlistError) {
+        let opens = [Array("<array".utf8), Array("<dict".utf8)]
+        let closes = [Array("</array".utf8), Array("</dict".utf8)]
+        var depth = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if let open = opens.first(where: { matches($0, in: bytes, at: index) }) {
+                var end = index + open.count
+                // Only `<array>`/`<array ...>`, not `<arrayx>`; `<array/>` opens nothing.
+                guard end < bytes.count, [UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A,
+                    0x0D].contains(bytes[end])
+                else {
+                    index += 1
+                    continue
+                }
+                while end < bytes.count && bytes[end] != UInt8(ascii: ">") { end += 1 }
+                let selfClosing = end > 0 && end < bytes.count && bytes[end - 1] == UInt8(ascii: "/")
+                if !selfClosing {
+                    depth += 1
+                    if depth > maximumDepth { throw .tooDeeplyNested(limit: maximumDepth) }
+                }
+                index = end
+            } else if closes.contains(where: { matches($0, in: bytes, at: index) }) {
+                depth = max(0, depth - 1)
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private static func matches(_ pattern: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
+        guard index + pattern.count <= bytes.count else { return false }
+        for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] {
+            return false
+        }
+        return true
+    }
+
+    // MARK: Binary
+
+    private static func malformed(_ why: String) -> InfoPlistError {
+        .notAPropertyList(reason: "malformed binary property list: \(why)")
+    }
+
+    private static func readInt(_ bytes: [UInt8], at offset: Int, size: Int) -> Int? {
+        guard size >= 1, size <= 8, offset >= 0, offset + size <= bytes.count else { return nil }
+        var value: UInt64 = 0
+        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+        return value > UInt64(Int.max) ? nil : Int(value)
+    }
+
+    private static func checkBinary(_ bytes: [UInt8], maximumDepth: Int, maximumObjects: Int)
+        throws(InfoPlistError)
+    {
+        guard bytes.count >= 8 + 32 else { throw malformed("too short") }
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let refSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetSize), (1...8).contains(refSize),
+            let objectCount = readInt(bytes, at: trailer + 8, size: 8),
+            let top = readInt(bytes, at: trailer + 16, size: 8),
+            let tableOffset = readInt(bytes, at: trailer + 24, size: 8)
+        else { throw malformed("bad trailer") }
+        guard objectCount >= 1, top < objectCount,
+            objectCount <= (trailer - tableOffset) / offsetSize, tableOffset >= 8
+        else { throw malformed("bad object table") }
+
+        // One entry per reachable collection: its nesting depth and expanded object count.
+        var done: [Int: (depth: Int, size: Int)] = [:]
+        var onPath = Set<Int>()
+        // The collections on the path from the top object, each with its children and the
+        // depth and expanded size found so far.
+        struct Frame {
+            var object: Int
+            var children: [Int]
+            var next = 0
+            var depth = 1
+            var size = 1
+        }
+
+        func children(of object: Int) throws(InfoPlistError) -> [Int] {
+            guard let offset = readInt(bytes, at: tableOffset + object * offsetSize, size: offsetSize),
+                offset >= 8, offset < tableOffset
+            else { throw malformed("bad object offset") }
+            let marker = bytes[offset]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
+            var count = Int(marker & 0x0F)
+            var start = offset + 1
+            if count == 0x0F {
+                guard start < tableOffset, bytes[start] >> 4 == 0x1 else {
+                    throw malformed("bad collection size")
+                }
+                let size = 1 << Int(bytes[start] & 0x0F)
+                guard let value = readInt(bytes, at: start + 1, size: size) else {
+                    throw malformed("bad collection size")
+                }
+                count = value
+                start += 1 + size
+            }
+            let refs = kind == 0xD ? 2 : 1
+            guard count <= (tableOffset - start) / (refSize * refs) else {
+                throw malformed("collection larger than the file")
+            }
+            var result: [Int] = []
+            result.reserveCapacity(count * refs)
+            for index in 0..<(count * refs) {
+                guard let ref = readInt(bytes, at: start + index * refSize, size: refSize),
+                    ref < objectCount
+                else { throw malformed("object reference out of range") }
+                result.append(ref)
+            }
+            return result
+        }
+
+        var stack = [Frame(object: top, children: try children(of: top))]
+        onPath.insert(top)
+        while !stack.isEmpty {
+            let frame = stack[stack.count - 1]
+            if frame.next < frame.children.count {
+                let child = frame.children[frame.next]
+                stack[stack.count - 1].next += 1
+                if let known = done[child] {
+                    if stack.count + known.depth > maximumDepth {
+                        throw .tooDeeplyNested(limit: maximumDepth)
+                    }
+                    stack[stack.count - 1].depth = max(frame.depth, known.depth + 1)
+                    stack[stack.count - 1].size = frame.size + known.size
+                } else if onPath.contains(child) {
+                    throw malformed("a collection contains itself")
+                } else {
+                    let grandchildren = try children(of: child)
+                    if grandchildren.isEmpty {
+                        done[child] = (1, 1)
+                        stack[stack.count - 1].size = frame.size + 1
+                        stack[stack.count - 1].depth = max(frame.depth, 2)
+                    } else {
+                        if stack.count + 1 > maximumDepth {
+                            throw .tooDeeplyNested(limit: maximumDepth)
+                        }
+                        onPath.insert(child)
+                        stack.append(Frame(object: child, children: grandchildren))
+                    }
+                }
+                if stack[stack.count - 1].size > maximumObjects {
+                    throw .tooManyObjects(limit: maximumObjects)
+                }
+            } else {
+                stack.removeLast()
+                onPath.remove(frame.object)
+                done[frame.object] = (frame.depth, frame.size)
+                if !stack.isEmpty {
+                    stack[stack.count - 1].depth = max(stack[stack.count - 1].depth, frame.depth + 1)
+                    stack[stack.count - 1].size += frame.size
+                    if stack[stack.count - 1].size > maximumObjects {
+                        throw .tooManyObjects(limit: maximumObjects)
+                    }
+                }
+            }
+        }
+    }
+}

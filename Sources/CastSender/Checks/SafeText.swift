@@ -1,0 +1,59 @@
+/// Quoting of untrusted text (values read from a file, user input) for messages.
+///
+/// The result is a double-quoted string in which nothing can act on a terminal or hide text:
+/// control characters (C0, DEL, C1, so also the escape character that starts terminal
+/// sequences), format characters (bidirectional overrides, zero-width characters), line and
+/// paragraph separators, private-use and unassigned code points, the quote and the backslash
+/// are written as Swift escapes (`\n`, `\t`, `\r`, `\"`, `\\`, `\u{1B}`).
+enum SafeText {
+    /// The number of characters kept before a quoted value is shortened with `…`.
+    static let defaultLimit = 64
+
+    /// `text` quoted and escaped as described on ``SafeText``, shortened to `limit` characters.
+    static func quoted(_ text: String, limit: Int = defaultLimit) -> String {
+        var out = "\""
+        var count = 0
+        for character in text {
+            if count == limit {
+                out += "…"
+                break
+            }
+            count += 1
+            for scalar in character.unicodeScalars {
+                out += escaped(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Whether `text` contains a scalar ``quoted(_:limit:)`` would escape (other than `"` and `\`).
+    static func containsUnsafeScalars(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isUnsafe)
+    }
+
+    /// Whether `scalar` is a control, format, separator, private-use or unassigned code point.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
+            .surrogate:
+            true
+        default:
+            false
+        }
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\t": return "\\t"
+        case "\r": return "\\r"
+        default:
+            if isUnsafe(scalar) {
+                return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+            return String(scalar)
+        }
+    }
+}
