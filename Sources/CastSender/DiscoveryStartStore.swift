@@ -1,9 +1,10 @@
 import Foundation
 
-/// A JSON file remembering whether discovery has started once, across launches.
+/// The "discovery has started once" fact of a sender app, kept across launches.
 ///
-/// The file is `{"version": 1, "discoveryHasStartedOnce": true}`, written atomically. A missing
-/// file means "not yet"; a corrupt one is reported in ``Loaded/problem`` and counts as missing.
+/// A view of the sender's state file (``SenderFlowStore``) that reads and writes only that
+/// fact: saving it keeps the permission answers stored beside it. A missing file means "not
+/// yet"; a corrupt one is reported in ``Loaded/problem`` and counts as missing.
 public struct DiscoveryStartStore: Sendable, Hashable {
     /// What ``load()`` found.
     public struct Loaded: Sendable, Hashable {
@@ -19,20 +20,17 @@ public struct DiscoveryStartStore: Sendable, Hashable {
         }
     }
 
-    private struct Contents: Codable {
-        var version: Int
-        var discoveryHasStartedOnce: Bool
-    }
-
     /// The largest file read, in bytes; a larger one counts as corrupt.
     public static let maximumFileSize = 64 * 1024
 
     /// Where the file is.
-    public let url: URL
+    public var url: URL { store.url }
+
+    private let store: SenderFlowStore
 
     /// Creates a store at `url` (nothing is read or written yet).
     public init(url: URL) {
-        self.url = url
+        store = SenderFlowStore(url: url)
     }
 
     /// Reads the stored fact.
@@ -40,60 +38,18 @@ public struct DiscoveryStartStore: Sendable, Hashable {
     /// - Throws: ``DiscoveryStartStoreError`` of kind `unreadable` when the path exists but
     ///   cannot be read (a directory, no permission).
     public func load() throws(DiscoveryStartStoreError) -> Loaded {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return Loaded(discoveryHasStartedOnce: false, problem: nil)
-        }
-        if isDirectory.boolValue {
-            throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "is a directory")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: Self.reason(error))
-        }
-        if data.count > Self.maximumFileSize {
-            return corrupt("\(data.count) bytes, more than \(Self.maximumFileSize)")
-        }
-        do {
-            let contents = try JSONDecoder().decode(Contents.self, from: data)
-            guard contents.version == 1 else { return corrupt("unknown version \(contents.version)") }
-            return Loaded(discoveryHasStartedOnce: contents.discoveryHasStartedOnce, problem: nil)
-        } catch {
-            return corrupt("not a discovery start file")
-        }
+        let loaded = try store.load()
+        return Loaded(discoveryHasStartedOnce: loaded.state.discoveryHasStartedOnce, problem: loaded.problem)
     }
 
-    /// Stores the fact, replacing the file atomically; creates missing parent directories.
+    /// Stores the fact, keeping the rest of the stored state, replacing the file atomically;
+    /// creates missing parent directories.
     ///
     /// - Throws: ``DiscoveryStartStoreError`` of kind `unwritable`.
     public func save(discoveryHasStartedOnce: Bool) throws(DiscoveryStartStoreError) {
-        let path = url.path
-        do {
-            let data = try JSONEncoder().encode(Contents(version: 1, discoveryHasStartedOnce: discoveryHasStartedOnce))
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw DiscoveryStartStoreError(kind: .unwritable, path: path, message: Self.reason(error))
-        }
-    }
-
-    private func corrupt(_ message: String) -> Loaded {
-        Loaded(
-            discoveryHasStartedOnce: false,
-            problem: DiscoveryStartStoreError(kind: .corrupt, path: url.path, message: message))
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            let posix = POSIXErrorCode(rawValue: Int32(underlying.code)), underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(posix.rawValue))
-        }
-        return nsError.localizedDescription
+        // What cannot be read is not kept; writing then fails or starts the file afresh.
+        var state = (try? store.load().state) ?? SenderFlowState()
+        state.discoveryHasStartedOnce = discoveryHasStartedOnce
+        try store.save(state)
     }
 }

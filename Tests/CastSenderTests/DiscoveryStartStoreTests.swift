@@ -32,11 +32,22 @@ struct DiscoveryStartStoreTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("sub/dir").path)
         #expect(files == ["discovery.json"])
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: store.url)) as? [String: Any]
-        #expect(json?["version"] as? Int == 1)
+        #expect(json?["version"] as? Int == SenderFlowStore.currentVersion)
+    }
+
+    @Test("saving the fact keeps the permission answers stored beside it")
+    func keepsAnswers() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("sender.json")
+        try SenderFlowStore(url: url).save(SenderFlowState(localNetworkPermission: .denied))
+        try DiscoveryStartStore(url: url).save(discoveryHasStartedOnce: true)
+        let state = try SenderFlowStore(url: url).load().state
+        #expect(state == SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied))
     }
 
     @Test("a corrupt file is reported and treated as absent", arguments: [
-        "{", "", "[]", "{\"version\": 2, \"discoveryHasStartedOnce\": true}", "{\"version\": 1}",
+        "{", "", "[]", "{\"version\": 3, \"discoveryHasStartedOnce\": true}", "{\"version\": 1}",
         "{\"version\": 1, \"discoveryHasStartedOnce\": \"yes\"}",
     ])
     func corrupt(text: String) throws {
