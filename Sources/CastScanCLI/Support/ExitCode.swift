@@ -1,0 +1,31 @@
+/// The process exit statuses of `cast-scan`.
+///
+/// The values follow BSD `sysexits.h` where one applies, so scripts can tell a mistyped command
+/// line from a missing daemon from a bug.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Success: the command did what was asked.
+    case ok = 0
+
+    /// The scan completed but found no devices, and `--fail-if-empty` was given.
+    ///
+    /// Never returned without that flag: an empty network is otherwise a successful scan.
+    case noDevices = 1
+
+    /// A check (`plist check`) found at least one error-severity finding.
+    case checkFailed = 2
+
+    /// The command line was wrong: unknown option, missing or invalid value, unexpected
+    /// argument (`EX_USAGE`). A one-line `UsageError` message is printed to standard error.
+    case usage = 64
+
+    /// An input file given on the command line (a replay file, a device list, an Info.plist)
+    /// could not be read or is malformed (`EX_DATAERR`).
+    case dataError = 65
+
+    /// A service the command needs is unavailable, typically avahi-daemon is not running or
+    /// cannot be reached over D-Bus (`EX_UNAVAILABLE`).
+    case unavailable = 69
+
+    /// An internal error: a state the tool should never reach (`EX_SOFTWARE`).
+    case software = 70
+}

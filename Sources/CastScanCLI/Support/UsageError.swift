@@ -1,0 +1,72 @@
+/// A mistake on the command line. Its `message` is one line, safe to print to a terminal;
+/// the tool exits with `ExitCode.usage` (64).
+public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An option that the command does not declare, with the closest declared one if any.
+    case unknownOption(String, suggestion: String?)
+    /// A word in subcommand position that names no subcommand, with the closest one if any.
+    case unknownSubcommand(String, suggestion: String?)
+    /// An option that needs a value was given none (`--app-id` at the end of the line, or
+    /// followed by another option). `usage` is how it should be written (`--app-id <id>`).
+    case missingValue(option: String, usage: String)
+    /// A flag was given a value (`--json=yes`).
+    case unexpectedValue(option: String)
+    /// An option that may appear only once appeared again.
+    case repeatedOption(String)
+    /// A positional argument the command does not take.
+    case unexpectedArgument(String)
+    /// A required positional argument is missing; the payload is its name.
+    case missingArgument(String)
+    /// An option's value is not acceptable. `expected` completes "… must be": e.g.
+    /// `one of granted, denied, undetermined` or `a number of seconds`.
+    case invalidValue(option: String, value: String, expected: String)
+    /// Two options that cannot be combined.
+    case conflictingOptions(String, String)
+    /// An option given before a subcommand that does not take it.
+    case optionNotAccepted(option: String, command: String)
+
+    /// The value error for `value` when only `allowed` values are accepted.
+    public static func invalidValue(option: String, value: String, allowed: [String]) -> UsageError {
+        .invalidValue(option: option, value: value, expected: "one of " + allowed.joined(separator: ", "))
+    }
+
+    /// One line explaining the mistake, e.g.
+    /// `--permission must be one of granted, denied, undetermined (got 'maybe')`.
+    ///
+    /// Whatever the user typed is passed through `TerminalText`, so the line holds no control
+    /// characters.
+    public var message: String {
+        switch self {
+        case .unknownOption(let option, let suggestion):
+            return "unknown option \(quoted(option))" + didYouMean(suggestion)
+        case .unknownSubcommand(let word, let suggestion):
+            return "unknown subcommand \(quoted(word))" + didYouMean(suggestion)
+        case .missingValue(_, let usage):
+            return "missing value for \(quoted(usage))"
+        case .unexpectedValue(let option):
+            return "option \(quoted(option)) does not take a value"
+        case .repeatedOption(let option):
+            return "option \(quoted(option)) given more than once"
+        case .unexpectedArgument(let argument):
+            return "unexpected argument \(quoted(argument))"
+        case .missingArgument(let name):
+            return "missing argument <\(safe(name))>"
+        case .invalidValue(let option, let value, let expected):
+            return "\(safe(option)) must be \(safe(expected)) (got \(quoted(value)))"
+        case .conflictingOptions(let first, let second):
+            return "\(quoted(first)) and \(quoted(second)) cannot be used together"
+        case .optionNotAccepted(let option, let command):
+            return "option \(quoted(option)) does not apply to \(quoted(command))"
+        }
+    }
+
+    /// Same as `message`.
+    public var description: String { message }
+
+    private func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { " (did you mean \(quoted($0))?)" } ?? ""
+    }
+
+    private func quoted(_ text: String) -> String { "'" + safe(text) + "'" }
+
+    private func safe(_ text: String) -> String { TerminalText.sanitize(text) }
+}
