@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]),
         .library(name: "CastSender", targets: ["CastSender"]),
+        .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
+        .executable(name: "cast-scan", targets: ["cast-scan"]),
     ],
     targets: [
         // Layer 1: the pure-Swift core. Foundation only, no C.
@@ -27,8 +29,15 @@ let package = Package(
             name: "CastDiscoveryAvahiTests",
             dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]
         ),
+
+        // Layer 3: the sender model, on the core.
         .target(name: "CastSender", dependencies: ["CastDiscovery"]),
         .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
+
+        // Layer 4: the command-line tool: a library of commands and a thin executable.
+        .target(name: "CastScanCLI", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastSender"]),
+        .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
+        .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
     ],
     swiftLanguageModes: [.v6]
 )

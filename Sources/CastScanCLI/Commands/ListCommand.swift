@@ -1,0 +1,78 @@
+import CastDiscovery
+import CastSender
+
+/// `cast-scan` with no subcommand: one scan, then the devices beside the simulated sender.
+struct ListCommand {
+    let context: CommandContext
+
+    init(_ context: CommandContext) { self.context = context }
+
+    func run() async throws -> ExitCode {
+        let arguments = context.arguments
+        let console = context.console
+        let scanOptions = try ScanOptions(arguments)
+        let sender = try SenderOptions(arguments, environment: context.environment)
+        let json = arguments.isSet(CastScanCommand.json)
+
+        let backend: any DiscoveryBackend
+        do {
+            backend = try scanOptions.backend(live: false)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let style = console.errorStyle
+        let scanner = Scanner(backend: backend, criteria: scanOptions.criteria, timeout: scanOptions.timeout)
+        let result: ScanResult
+        do {
+            result = try await scanner.scan { count in
+                console.writeError(style.progress("scanning… \(count) device\(count == 1 ? "" : "s")"))
+            }
+        } catch {
+            console.writeError(style.clearProgress())
+            throw CommandFailure(error)
+        }
+        console.writeError(style.clearProgress())
+        let devices = result.devices.compactMap(scanOptions.filter)
+        let (step, warnings) = sender.simulate(devices: devices)
+        let visible = Set(step.visibleDevices.map(\.uniqueID))
+
+        if json {
+            let options = sender.configuration.options
+            let report = ScanReport(
+                scan: .init(complete: result.complete, elapsedSeconds: (result.elapsed * 1000).rounded() / 1000,
+                            timeoutSeconds: Double(scanOptions.timeout.components.seconds)
+                                + Double(scanOptions.timeout.components.attoseconds) / 1e18,
+                            browseTypes: scanOptions.criteria.browseTypes,
+                            backend: scanOptions.replayFile == nil ? "avahi" : "replay",
+                            resolveFailures: result.resolveFailures),
+                sender: .init(platform: options.platform.description, sdkVersion: sender.configuration.sdkVersion.description,
+                              disableDiscoveryAutostart: options.disableDiscoveryAutostart,
+                              startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
+                              stateFile: sender.stateFile.path, step: step, warnings: warnings),
+                devices: devices.map(DeviceReport.init), visibleDeviceCount: visible.count,
+                problemCount: devices.reduce(0) { $0 + $1.problems.count })
+            console.write(try JSONOutput.string(report, format: .pretty))
+        } else {
+            for warning in warnings { console.errorLine("cast-scan: \(TerminalText.sanitize(warning))") }
+            SenderHeader(console: console, sender: sender, step: step).print()
+            let shown = devices.filter { visible.contains($0.uniqueID) }
+            if !shown.isEmpty { console.write(DeviceTable.render(shown)) }
+            let timing = result.complete
+                ? "scan complete in \(Self.seconds(result.elapsed))"
+                : "scan stopped at the \(Self.seconds(result.elapsed)) timeout; the list may be incomplete"
+            if shown.count == devices.count {
+                console.line("\(devices.count) device\(devices.count == 1 ? "" : "s") (\(timing))")
+            } else {
+                console.line("The app sees \(shown.count) of the \(devices.count) Cast device\(devices.count == 1 ? "" : "s") on the network (\(timing)).")
+                console.line(SenderHeader.howToSee(step: step, sender: sender))
+            }
+            for failure in result.resolveFailures { console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(failure))") }
+        }
+        if arguments.isSet(CastScanCommand.failIfEmpty) && devices.isEmpty { return .noDevices }
+        return .ok
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Int((value * 1000).rounded())) ms" : String(format: "%.2f s", value)
+    }
+}

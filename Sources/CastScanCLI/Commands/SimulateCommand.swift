@@ -1,0 +1,44 @@
+import CastSender
+import Foundation
+
+/// `cast-scan simulate SCRIPT`: runs a sender scenario and prints each step.
+struct SimulateCommand {
+    let context: CommandContext
+
+    init(_ context: CommandContext) { self.context = context }
+
+    func run() async throws -> ExitCode {
+        guard let path = context.arguments.value(of: CastScanCommand.scriptFile) else {
+            throw UsageError.missingArgument(CastScanCommand.scriptFile.name)
+        }
+        let scenario: SenderScenario
+        do {
+            scenario = try await SenderScenario.load(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: .dataError)
+        }
+        let json = context.arguments.isSet(CastScanCommand.json)
+        let console = context.console
+        let run = scenario.run { index, step, snapshot in
+            guard !json else { return }
+            console.line("\(index + 1). \(step.input)")
+            console.line("   " + Self.sanitizeLines(snapshot.description, indent: "   "))
+        }
+        if json {
+            console.write(try JSONOutput.string(run.steps, format: .pretty))
+        }
+        if let mismatch = run.mismatch {
+            console.errorLine("cast-scan: " + Self.sanitizeLines(String(describing: mismatch)))
+            return .checkFailed
+        }
+        return .ok
+    }
+
+    /// `text` made safe line by line, its own line breaks kept (followed by `indent`): a line
+    /// break inside a value is escaped by `TerminalText`, so it cannot start a line of its own.
+    static func sanitizeLines(_ text: String, indent: String = "") -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.sanitize(String($0)) }
+            .joined(separator: "\n" + indent)
+    }
+}

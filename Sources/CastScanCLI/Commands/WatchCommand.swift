@@ -1,0 +1,116 @@
+import CastDiscovery
+import Foundation
+
+/// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
+struct WatchCommand {
+    let context: CommandContext
+
+    init(_ context: CommandContext) { self.context = context }
+
+    /// One line of `--jsonl` output.
+    struct Line: Encodable {
+        var time: Date
+        var event: String
+        var index: Int?
+        var toIndex: Int?
+        var device: DeviceReport?
+        var detail: String?
+    }
+
+    func run() async throws -> ExitCode {
+        let options = try ScanOptions(context.arguments)
+        let jsonLines = context.arguments.isSet(CastScanCommand.jsonLines)
+        let backend: any DiscoveryBackend
+        do {
+            backend = try options.backend(live: true)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let manager = DiscoveryManager(backend: backend, criteria: options.criteria)
+        let events = manager.events()
+        let signals = SignalStream.termination()
+        manager.startDiscovery()
+        defer { manager.stopDiscovery() }
+
+        let printer = Printer(console: context.console, jsonLines: jsonLines, options: options)
+        let outcome = await withTaskGroup(of: ExitCode?.self) { group in
+            group.addTask {
+                for await event in events {
+                    if let exit = printer.print(event, manager: manager) { return exit }
+                }
+                return .ok
+            }
+            group.addTask {
+                for await _ in signals { return .ok }
+                return nil
+            }
+            var result: ExitCode = .ok
+            for await exit in group {
+                if let exit { result = exit; break }
+            }
+            group.cancelAll()
+            return result
+        }
+        return outcome
+    }
+
+    struct Printer: Sendable {
+        let console: Console
+        let jsonLines: Bool
+        let options: ScanOptions
+
+        /// Prints one event; returns an exit status when the watch must end.
+        func print(_ event: DiscoveryEvent, manager: DiscoveryManager) -> ExitCode? {
+            switch event {
+            case .inserted(let device, let index): emit("inserted", "+", device, index: index)
+            case .updated(let device, let index): emit("updated", "~", device, index: index)
+            case .updatedAndMoved(let device, let from, let to): emit("moved", "~", device, index: from, toIndex: to)
+            case .removed(let device, let index): emit("removed", "-", device, index: index)
+            case .backendStateChanged(let state): note("backend", "backend \(state)")
+            case .scanCompleted: note("scanCompleted", "scan complete: \(manager.deviceCount) device\(manager.deviceCount == 1 ? "" : "s")")
+            case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
+            case .discoveryFailedToStart(let error):
+                console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
+                return CommandFailure(error).exitCode
+            case .discoveryStopped(.backendFailed(let error)):
+                console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
+                return CommandFailure(error).exitCode
+            case .discoveryStopped:
+                note("stopped", "discovery stopped")
+                return .ok
+            case .discoveryStarted, .hadDiscoveredDevicesWhenStarting, .willUpdateDeviceList, .didUpdateDeviceList,
+                 .cacheExhausted, .allForNow:
+                break
+            }
+            return nil
+        }
+
+        private func emit(_ kind: String, _ mark: String, _ device: CastDevice, index: Int, toIndex: Int? = nil) {
+            guard let device = options.filter(device) else { return }
+            if jsonLines {
+                line(Line(time: Date(), event: kind, index: index, toIndex: toIndex, device: DeviceReport(device)))
+                return
+            }
+            let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""
+            let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
+            let text = "\(mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
+            console.line("\(Self.clock()) \(TerminalText.sanitize(text))")
+        }
+
+        private func note(_ kind: String, _ text: String) {
+            if jsonLines {
+                line(Line(time: Date(), event: kind, detail: text))
+            } else {
+                console.line("\(Self.clock()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
+            }
+        }
+
+        private func line(_ value: Line) {
+            if let text = try? JSONOutput.string(value, format: .lines) { console.write(text) }
+        }
+
+        static func clock() -> String {
+            Date().formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
+        }
+    }
+}

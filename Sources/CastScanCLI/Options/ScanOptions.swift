@@ -1,0 +1,60 @@
+import CastDiscovery
+import CastDiscoveryAvahi
+import Foundation
+
+/// What to scan for and how, from the command line.
+struct ScanOptions: Sendable {
+    var criteria: DiscoveryCriteria
+    var interface: String?
+    var family: ServiceAddress.Family?
+    var timeout: Duration
+    var replayFile: String?
+
+    static let defaultTimeout = 5.0
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let c = CastScanCommand.self
+        do {
+            criteria = try DiscoveryCriteria(applicationIDs: arguments.values(of: c.appID), namespaces: arguments.values(of: c.namespace))
+        } catch {
+            switch error {
+            case .emptyNamespace, .namespaceMissingCastPrefix, .namespaceMissingSuffix, .namespaceTooLong:
+                throw UsageError.invalidValue(option: c.namespace.displayName, value: error.input,
+                                              expected: "a Cast namespace such as urn:x-cast:com.example.app")
+            default:
+                throw UsageError.invalidValue(option: c.appID.displayName, value: error.input,
+                                              expected: "a hexadecimal receiver app ID such as CC1AD845")
+            }
+        }
+        interface = arguments.value(of: c.interface)
+        switch (arguments.isSet(c.ipv4), arguments.isSet(c.ipv6)) {
+        case (true, true): throw UsageError.conflictingOptions("-4", "-6")
+        case (true, false): family = .ipv4
+        case (false, true): family = .ipv6
+        case (false, false): family = nil
+        }
+        let seconds = try arguments.value(of: c.timeout, expected: "a number of seconds from 0.1 to 3600") { text -> Double? in
+            guard let value = Double(text), value.isFinite, value >= 0.1, value <= 3600 else { return nil }
+            return value
+        } ?? Self.defaultTimeout
+        timeout = .milliseconds(Int64(seconds * 1000))
+        replayFile = arguments.value(of: c.replay)
+    }
+
+    /// The backend: a replay of `--replay FILE` (played as fast as possible, or at recorded
+    /// speed for a live watch), else avahi-daemon.
+    func backend(live: Bool) throws(DiscoveryError) -> any DiscoveryBackend {
+        guard let replayFile else { return AvahiBackend() }
+        return try ReplayBackend(contentsOf: URL(fileURLWithPath: replayFile), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
+    }
+
+    /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.
+    func filter(_ device: CastDevice) -> CastDevice? {
+        guard interface != nil || family != nil else { return device }
+        var filtered = device
+        filtered.addresses = device.addresses.filter { address in
+            (interface == nil || address.interfaceName == interface) && (family == nil || address.family == family)
+        }
+        return filtered.addresses.isEmpty ? nil : filtered
+    }
+}

@@ -1,0 +1,81 @@
+import CastDiscovery
+import CastSender
+import Foundation
+
+/// The simulated sender app described on the command line.
+struct SenderOptions {
+    var configuration: SenderAppConfiguration
+    var permission: LocalNetworkPermission?
+    var tap: Bool
+    var stateFile: URL
+
+    init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
+        let c = CastScanCommand.self
+        let platform: SenderPlatform
+        if let ios = arguments.value(of: c.ios) {
+            do {
+                platform = try SenderPlatform(parsing: ios)
+            } catch {
+                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
+            }
+            if platform == .linux {
+                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
+            }
+        } else {
+            platform = .linux
+        }
+        let sdk = try SenderProjectOptions.version(arguments, c.sdk) ?? SDKVersion(4, 8, 3)
+        var options = CastOptions(platform: platform)
+        options.disableDiscoveryAutostart = arguments.isSet(c.disableAutostart)
+        options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(c.noFirstTap)
+        configuration = SenderAppConfiguration(sdkVersion: sdk, options: options)
+        switch arguments.value(of: c.permission) {
+        case "granted": permission = .granted
+        case "denied": permission = .denied
+        case "undetermined": permission = .notDetermined
+        default: permission = nil
+        }
+        tap = arguments.isSet(c.tap)
+        if let path = arguments.value(of: c.state) {
+            stateFile = URL(fileURLWithPath: path)
+        } else {
+            let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? ((environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/state")
+            stateFile = URL(fileURLWithPath: base).appendingPathComponent("cast-scan/sender.json")
+        }
+    }
+
+    /// Runs the app's launch (and a tap when asked) on a network with `devices`, from the
+    /// stored state, saves what the app remembers, and returns the last snapshot and any
+    /// problem with the state file (reported, never fatal).
+    func simulate(devices: [CastDevice]) -> (step: SenderFlowStep, warnings: [String]) {
+        var warnings: [String] = []
+        let store = SenderFlowStore(url: stateFile)
+        var state = SenderFlowState()
+        do {
+            let loaded = try store.load()
+            state = loaded.state
+            if let problem = loaded.problem { warnings.append("state file: \(problem); starting from a fresh install") }
+        } catch {
+            warnings.append("state file: \(error); starting from a fresh install")
+        }
+        if let permission {
+            state.localNetworkPermission = permission
+            // The prompt is answered only once discovery has run: an answer implies it.
+            if permission != .notDetermined { state.discoveryHasStartedOnce = true }
+        }
+        var flow = SenderFlow(configuration: configuration, state: state, wifi: true, networkDevices: devices)
+        var step = flow.handle(.appLaunched)
+        if tap {
+            step = flow.handle(.castButtonTapped)
+            if step.screen == .sdkInterstitial { step = flow.handle(.interstitialDismissed) }
+        }
+        do {
+            try FileManager.default.createDirectory(at: stateFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try store.save(flow.state)
+        } catch {
+            warnings.append("state file: not saved: \(error)")
+        }
+        return (step, warnings)
+    }
+}

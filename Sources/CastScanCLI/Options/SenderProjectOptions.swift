@@ -1,0 +1,33 @@
+import CastSender
+
+/// The app project described on the command line: `--sdk`, `--xcode`, `--ios` (the deployment
+/// target) and `--no-bluetooth-variant`.
+struct SenderProjectOptions {
+    var sdk: SDKVersion?
+    var xcode: SDKVersion?
+    var deploymentTarget: SDKVersion?
+    var noBluetoothVariant: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let c = CastScanCommand.self
+        sdk = try Self.version(arguments, c.sdk)
+        xcode = try Self.version(arguments, c.xcode)
+        deploymentTarget = try Self.version(arguments, c.ios)
+        noBluetoothVariant = arguments.isSet(c.noBluetoothVariant)
+    }
+
+    /// The project; nil when no SDK version was given and none is required.
+    func project(requireSDK: Bool) throws(UsageError) -> SenderProject? {
+        guard let sdk else {
+            if requireSDK { throw UsageError.missingValue(option: "--sdk", usage: "--sdk <version>") }
+            return nil
+        }
+        return SenderProject(
+            sdkVersion: sdk, xcodeVersion: xcode, deploymentTarget: deploymentTarget ?? SDKVersion(14, 0, 0),
+            usesNoBluetoothVariant: noBluetoothVariant)
+    }
+
+    static func version(_ arguments: ParsedArguments, _ option: OptionDeclaration) throws(UsageError) -> SDKVersion? {
+        try arguments.value(of: option, expected: "a version such as 4.8.3") { try? SDKVersion(parsing: $0) }
+    }
+}
