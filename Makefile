@@ -11,16 +11,19 @@ setup:
 build: setup
 	swift build
 
-# Unit tests, then the lab's own test, then the suites that need the lab (the Avahi backend
-# against a real avahi-daemon hearing simulated devices over real multicast).
+# Unit tests, then the lab's own test, then what needs the lab: the Avahi backend against a
+# real avahi-daemon hearing simulated devices over real multicast, and cast-scan end to end.
 test: setup
 	swift test
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/avahi-lab-test.sh
+	bash Tests/Scripts/cast-scan-lab-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/avahi-lab-test.sh
+	bash Tests/Scripts/cast-scan-lab-test.sh
 
-demo:
-	@echo "The demo (lab + cast-scan) is coming with the CLI issue." >&2; exit 1
+# The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
+demo: setup
+	Scripts/demo

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `cast-scan watch`: live changes until the replay ends or the user interrupts.
+@Suite("cast-scan watch, end to end")
+struct EndToEndWatchTests {
+    @Test("watch --jsonl: every line is JSON, the events come in the recorded order, exit 0 when the replay ends")
+    func jsonLines() async throws {
+        let directory = try TestDirectory()
+        // The living-room recording at four times its speed: the same events, 1.75 s instead of 7.
+        let replay = try directory.write("living-room-fast.json", try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25))
+        let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"], timeout: .seconds(20))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+
+        var objects: [[String: Any]] = []
+        for line in result.stdoutLines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                                      "not a JSON object: \(line)")
+            objects.append(object)
+        }
+        let events = objects.compactMap { $0["event"] as? String }
+        #expect(events == [
+            "backend", "backend",
+            "inserted", "inserted", "inserted", "updated", "inserted",  // TV, Nest Mini, group, group's 2nd name, emulator
+            "scanCompleted",
+            "updated",  // the TV starts YouTube
+            "moved",  // Kitchen speaker renamed Attic speaker
+            "updated",  // the group's leader moves
+            "resolveFailed",
+            "removed",  // the emulator leaves
+            "stopped",
+        ], "\(result)")
+
+        // Times never go backwards.
+        let times = objects.compactMap { $0["time"] as? String }
+        #expect(times.count == objects.count)
+        #expect(times == times.sorted(), "\(times)")
+
+        // Following the indices of every change rebuilds the list as it ends.
+        var list: [String] = []
+        for object in objects {
+            guard let device = object["device"] as? [String: Any], let name = device["friendlyName"] as? String,
+                  let index = object["index"] as? Int
+            else { continue }
+            switch object["event"] as? String {
+            case "inserted": list.insert(name, at: index)
+            case "updated": list[index] = name
+            case "moved":
+                let to = try #require(object["toIndex"] as? Int)
+                list.remove(at: index)
+                list.insert(name, at: to)
+            case "removed": list.remove(at: index)
+            default: Issue.record("unexpected event with a device: \(object)")
+            }
+        }
+        #expect(list == ["Attic speaker", "Downstairs", "Living Room TV"])
+        let scan = objects.first { $0["event"] as? String == "scanCompleted" }
+        #expect(scan?["detail"] as? String == "scan complete: 4 devices")
+    }
+
+    @Test("watch ended by SIGINT after its first output exits 0 at once")
+    func interrupted() async throws {
+        // The recording at its own speed lasts 7 s; the interrupt must end it long before.
+        let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom])
+        let sawOutput = await child.waitForFirstLine(timeout: .seconds(10))
+        #expect(sawOutput, "watch printed nothing")
+        child.send(SIGINT)
+        let result = await child.wait(timeout: .seconds(10))
+        #expect(result.exitedNormally, "watch died of a signal instead of ending cleanly\n\(result)")
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.elapsed < .seconds(5), "watch took \(result.elapsed) to stop\n\(result)")
+        #expect(!result.stdout.contains("discovery stopped"), "the replay ran to its end\n\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+    }
+
+    @Test("watch ended by SIGTERM exits 0 too")
+    func terminated() async throws {
+        let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom, "--jsonl"])
+        #expect(await child.waitForFirstLine(timeout: .seconds(10)))
+        child.send(SIGTERM)
+        let result = await child.wait(timeout: .seconds(10))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.elapsed < .seconds(5), "\(result)")
+        for line in result.stdoutLines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+    }
+
+    @Test("watch rejects a mistyped option and a conflicting address family")
+    func usage() async throws {
+        let typo = try await CastScanProcess.run(["watch", "--replay", FixturePaths.livingRoom, "--jsonll"])
+        #expect(typo.exitCode == 64, "\(typo)")
+        #expect(typo.stdoutData.isEmpty, "\(typo)")
+        #expect(typo.stderrLines.first == "cast-scan: unknown option '--jsonll' (did you mean '--jsonl'?)", "\(typo)")
+
+        let family = try await CastScanProcess.run(["watch", "--replay", FixturePaths.livingRoom, "-4", "-6"])
+        #expect(family.exitCode == 64, "\(family)")
+        #expect(family.stderrLines == ["cast-scan: '-4' and '-6' cannot be used together", "Run 'cast-scan watch --help' for usage."],
+                "\(family)")
+    }
+}
