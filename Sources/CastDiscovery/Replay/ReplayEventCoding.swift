@@ -109,16 +109,7 @@ struct ReplayEventCoding: Codable, Sendable {
             guard count >= 0 else { throw ReplayRecording.badInput("\(path).pending: must not be negative") }
             event = .resolvesPending(count)
         case "resolveFailed":
-            let serviceType: ServiceType
-            if let type {
-                do throws(DNSSDNameError) {
-                    serviceType = try ServiceType(parsing: type).base
-                } catch {
-                    throw ReplayRecording.badInput("\(path).type: \(error)")
-                }
-            } else {
-                serviceType = .googleCast
-            }
+            let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
             let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
             event = .resolveFailed(key, try required(error, "error").error(path: "\(path).error"))
         default:

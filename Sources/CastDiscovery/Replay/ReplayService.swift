@@ -37,16 +37,7 @@ struct ReplayService: Codable, Sendable {
 
     /// The service; `path` names the field in messages.
     func discoveredService(path: String) throws(DiscoveryError) -> DiscoveredService {
-        let serviceType: ServiceType
-        if let type {
-            do throws(DNSSDNameError) {
-                serviceType = try ServiceType(parsing: type).base
-            } catch {
-                throw ReplayRecording.badInput("\(path).type: \(error)")
-            }
-        } else {
-            serviceType = .googleCast
-        }
+        let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
         guard let port = UInt16(exactly: port) else {
             throw ReplayRecording.badInput("\(path).port: \(self.port) is not a port number (0-65535)")
         }
