@@ -84,7 +84,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         switch state {
         case AVAHI_CLIENT_S_RUNNING:
             emit(.stateChanged(.running))
-            startBrowsers(on: pointer)
+            // The daemon returns to running after a host name change too: browse only once
+            // per client.
+            if browsers.isEmpty { startBrowsers(on: pointer) }
         case AVAHI_CLIENT_CONNECTING:
             emit(.stateChanged(.connecting))
         case AVAHI_CLIENT_FAILURE:
