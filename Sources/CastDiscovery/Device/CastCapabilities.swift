@@ -51,11 +51,14 @@ public struct CastCapabilities: OptionSet, Sendable, Hashable, Codable, CustomSt
     /// Whether every bit of `capabilities` is set (the SDK's `hasCapabilities`).
     public func has(_ capabilities: CastCapabilities) -> Bool { isSuperset(of: capabilities) }
 
-    /// The documented names, then unknown bits as `bitN`, joined by `,`.
-    public var description: String {
-        var parts = names
+    /// The names of the documented bits set here, then the unknown bits as `bitN`.
+    public var allNames: [String] {
         let unknown = unknownBits.rawValue
-        for bit in 0..<64 where unknown & (1 << UInt64(bit)) != 0 { parts.append("bit\(bit)") }
-        return parts.isEmpty ? "none" : parts.joined(separator: ",")
+        return names + (0..<64).filter { unknown & (1 << UInt64($0)) != 0 }.map { "bit\($0)" }
+    }
+
+    /// ``allNames`` joined by `,`, or `none`.
+    public var description: String {
+        allNames.isEmpty ? "none" : allNames.joined(separator: ",")
     }
 }

@@ -45,7 +45,7 @@ struct DeviceReport: Encodable, Sendable {
         status = device.status.description
         statusText = device.statusText
         capabilities = device.capabilities.rawValue
-        capabilityNames = device.capabilities.description == "none" ? [] : device.capabilities.description.split(separator: ",").map(String.init)
+        capabilityNames = device.capabilities.allNames
         protocolVersion = device.protocolVersion
         iconPath = device.iconPath
         instanceName = device.instanceName

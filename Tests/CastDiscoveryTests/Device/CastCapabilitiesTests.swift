@@ -38,6 +38,8 @@ struct CastCapabilitiesTests {
         #expect(withBit9.unknownBits.rawValue == 1 << 9)
         #expect(withBit9.description == "audioOut,bit9")
         #expect(CastCapabilities().description == "none")
+        #expect(CastCapabilities().allNames.isEmpty)
+        #expect(shield.allNames == ["videoOut", "audioOut", "attenuationOrFixedVolume", "dynamicGroupingSupported", "bit17", "bit18"])
     }
 
     @Test("has() is true only when every bit is set")
