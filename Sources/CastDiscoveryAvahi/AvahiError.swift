@@ -25,6 +25,67 @@ public struct AvahiError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An invalid service subtype (`AVAHI_ERR_INVALID_SERVICE_SUBTYPE`).
     public static let invalidServiceSubtype = AvahiError(code: -33)
 
+    /// The code's Swift-style name (`disconnected` for `AVAHI_ERR_DISCONNECTED`), or `code-N`
+    /// for a code this table does not know.
+    public var name: String { Self.names[code] ?? "code\(code)" }
+
+    /// Every `AVAHI_ERR_*` code of Avahi 0.8 and its name.
+    static let names: [Int32: String] = [
+        -1: "failure",
+        -2: "badState",
+        -3: "invalidHostName",
+        -4: "invalidDomainName",
+        -5: "noNetwork",
+        -6: "invalidTtl",
+        -7: "isPattern",
+        -8: "collision",
+        -9: "invalidRecord",
+        -10: "invalidServiceName",
+        -11: "invalidServiceType",
+        -12: "invalidPort",
+        -13: "invalidKey",
+        -14: "invalidAddress",
+        -15: "timeout",
+        -16: "tooManyClients",
+        -17: "tooManyObjects",
+        -18: "tooManyEntries",
+        -19: "os",
+        -20: "accessDenied",
+        -21: "invalidOperation",
+        -22: "dbusError",
+        -23: "disconnected",
+        -24: "noMemory",
+        -25: "invalidObject",
+        -26: "noDaemon",
+        -27: "invalidInterface",
+        -28: "invalidProtocol",
+        -29: "invalidFlags",
+        -30: "notFound",
+        -31: "invalidConfig",
+        -32: "versionMismatch",
+        -33: "invalidServiceSubtype",
+        -34: "invalidPacket",
+        -35: "invalidDnsError",
+        -36: "dnsFormerr",
+        -37: "dnsServfail",
+        -38: "dnsNxdomain",
+        -39: "dnsNotimp",
+        -40: "dnsRefused",
+        -41: "dnsYxdomain",
+        -42: "dnsYxrrset",
+        -43: "dnsNxrrset",
+        -44: "dnsNotauth",
+        -45: "dnsNotzone",
+        -46: "invalidRdata",
+        -47: "invalidDnsClass",
+        -48: "invalidDnsType",
+        -49: "notSupported",
+        -50: "notPermitted",
+        -51: "invalidArgument",
+        -52: "isEmpty",
+        -53: "noChange",
+    ]
+
     /// Avahi's message for the code, with the swapped messages of -47 and -48 put right.
     public var message: String {
         switch code {
@@ -34,5 +95,5 @@ public struct AvahiError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(message) (Avahi error \(code))" }
+    public var description: String { "\(message) (Avahi error \(code), \(name))" }
 }
