@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: test build setup demo lab-test
+.PHONY: test build setup demo lab-test bench
 
 # Everything the tests need: build headers, the lab's daemons and tools, its python venv.
 setup:
@@ -12,12 +12,14 @@ build: setup
 	swift build
 
 # Unit tests, then the lab's own test, then what needs the lab: the Avahi backend against a
-# real avahi-daemon hearing simulated devices over real multicast, and cast-scan end to end.
+# real avahi-daemon hearing simulated devices over real multicast, cast-scan end to end, and a
+# smoke run of the benchmarks (so they cannot rot).
 test: setup
 	swift test
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/avahi-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
+	bash Tests/Scripts/benchmark-smoke-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
@@ -27,3 +29,7 @@ lab-test: setup
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup
 	Scripts/demo
+
+# The benchmarks against the peers (minutes; not part of make test, which runs a smoke run).
+bench: setup
+	Benchmarks/run --sizes 1,50,500 --runs 5

@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "CastScanCLI", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastSender"]),
         .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
         .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
+
+        // Layer 5: benchmarks
+        .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery"], path: "Benchmarks/cast-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

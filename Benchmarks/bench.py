@@ -1,0 +1,717 @@
+#!/usr/bin/env python3
+"""The benchmark's measuring side; Benchmarks/run drives it (builds, venv, lab up/down).
+
+  bench.py lab --size N --runs R --bin DIR --out PART.json     inside the sender namespace
+  bench.py offline --runs R --bin DIR --out PART.json [--smoke]  parsing and watch memory
+  bench.py report --out FILE PART.json... [--smoke]            table, targets, JSON; checks
+
+Runs with the benchmark venv's python (.build/bench-venv: zeroconf, pychromecast). Every
+figure is a median of R runs; wall times are from spawn to exit of a fresh process, peak RSS
+and CPU time from os.wait4 of that process.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import queue
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+CASTLAB = os.path.join(REPO, "Scripts", "castlab")
+PEERS = os.path.join(HERE, "peers")
+PY = sys.executable
+CAST_TYPE = "_googlecast._tcp"
+
+
+def log(msg: str) -> None:
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def stats(samples: list[float]) -> dict:
+    return {"median": statistics.median(samples) if samples else None, "samples": samples}
+
+
+# ---------------------------------------------------------------- processes
+
+def timed(cmd: list[str], timeout: float = 120.0) -> dict:
+    """Runs cmd to its end: wall seconds, exit code, peak RSS (KiB), CPU seconds, stdout."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        deadline = t0 + timeout
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                p.kill()
+                pid, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.001)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return {"wall": wall, "rc": p.returncode, "maxRssKB": ru.ru_maxrss,
+                "cpu": ru.ru_utime + ru.ru_stime, "stdout": out.read().decode("utf-8", "replace"),
+                "stderr": err.read().decode("utf-8", "replace")[-2000:]}
+
+
+def castlab(*args: str) -> str:
+    r = subprocess.run([CASTLAB, *args], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"castlab {' '.join(args)} failed: {r.stderr.strip()}")
+    return r.stdout
+
+
+# ---------------------------------------------------------------- the three listers
+
+def run_cast_scan(bin_dir: str, n: int, state: str) -> dict:
+    r = timed([os.path.join(bin_dir, "cast-scan"), "--json", "--state", state, "--timeout", "30"])
+    try:
+        doc = json.loads(r["stdout"])
+        names = {d["instanceName"] for d in doc["devices"]}
+        complete = bool(doc["scan"]["complete"])
+    except (ValueError, KeyError):
+        names, complete = set(), False
+    return {"wall": r["wall"], "rc": r["rc"], "count": len(names), "recall": len(names) / n,
+            "complete": complete, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"]}
+
+
+def run_avahi_browse(n: int) -> dict:
+    r = timed(["avahi-browse", "-rpkt", CAST_TYPE])
+    names = {line.split(";")[3] for line in r["stdout"].splitlines() if line.startswith("=;")}
+    return {"wall": r["wall"], "rc": r["rc"], "count": len(names), "recall": len(names) / n,
+            "maxRssKB": r["maxRssKB"], "cpu": r["cpu"]}
+
+
+def run_pychromecast(n: int, mode: str) -> dict:
+    cmd = [PY, os.path.join(PEERS, "pychromecast_scan.py"), "--mode", mode]
+    cmd += ["--timeout", "5"] if mode == "fixed" else ["--timeout", "30", "--expect", str(n)]
+    r = timed(cmd, timeout=60)
+    try:
+        doc = json.loads(r["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        doc = {"count": 0, "apiSeconds": None, "importSeconds": None}
+        log(f"pychromecast {mode} failed: {r['stderr'][-500:]}")
+    return {"wall": r["wall"], "rc": r["rc"], "count": doc["count"], "recall": doc["count"] / n,
+            "apiSeconds": doc["apiSeconds"], "importSeconds": doc["importSeconds"],
+            "maxRssKB": r["maxRssKB"], "cpu": r["cpu"]}
+
+
+def summarize(runs: list[dict]) -> dict:
+    out = {"runs": len(runs)}
+    for key in ("wall", "recall", "maxRssKB", "cpu", "apiSeconds", "importSeconds", "count"):
+        vals = [r[key] for r in runs if r.get(key) is not None]
+        if vals:
+            out[key] = stats(vals)
+    if runs and "complete" in runs[0]:
+        out["allComplete"] = all(r["complete"] for r in runs)
+    out["minRecall"] = min(r["recall"] for r in runs) if runs else None
+    out["exitCodes"] = sorted({r["rc"] for r in runs})
+    return out
+
+
+def one_shot(args, tmp: str, cold: bool) -> dict:
+    n = args.size
+    tools = {"castScan": [], "avahiBrowse": [], "pychromecastUntilAll": []}
+    if not cold:
+        tools["pychromecastFixed"] = []
+    for i in range(args.runs):
+        for tool in list(tools):
+            if cold and tool != "pychromecastUntilAll":
+                castlab("daemon", "restart")  # an empty cache; returns once the daemon is up
+            elif cold:
+                time.sleep(1.0)  # responders answer a record at most once a second
+            if tool == "castScan":
+                r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-{i}.json"))
+            elif tool == "avahiBrowse":
+                r = run_avahi_browse(n)
+            elif tool == "pychromecastUntilAll":
+                r = run_pychromecast(n, "until-all")
+            else:
+                r = run_pychromecast(n, "fixed")
+            tools[tool].append(r)
+            log(f"{n} devices, {'cold' if cold else 'warm'} run {i + 1}: {tool} {r['wall']:.3f} s, "
+                f"{r['count']}/{n} listed")
+    if cold:
+        time.sleep(1.0)
+    return {tool: summarize(runs) for tool, runs in tools.items()}
+
+
+# ---------------------------------------------------------------- latency (live watchers)
+
+class Sniffer(threading.Thread):
+    """Timestamps mDNS responses on the lab interface: the first announcement and the goodbye
+    of each instance name (its PTR record with TTL > 0, and with TTL 0)."""
+
+    def __init__(self, iface_ip: str):
+        super().__init__(daemon=True)
+        from zeroconf._protocol.incoming import DNSIncoming  # the peer's parser, not ours
+        self.DNSIncoming = DNSIncoming
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        self.sock.bind(("", 5353))
+        mreq = socket.inet_aton("224.0.0.251") + socket.inet_aton(iface_ip)
+        self.sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
+        self.sock.settimeout(0.2)
+        self.announced: dict[str, float] = {}
+        self.goodbye: dict[str, float] = {}
+        self.stop = threading.Event()
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                data = self.sock.recv(9000)
+            except socket.timeout:
+                continue
+            now = time.time()
+            try:
+                msg = self.DNSIncoming(data)
+                if not msg.is_response():
+                    continue
+                for rec in msg.answers():
+                    alias = getattr(rec, "alias", None)
+                    if rec.type != 12 or not alias:  # PTR
+                        continue
+                    inst = alias.split("._googlecast._tcp", 1)[0]
+                    book = self.goodbye if rec.ttl == 0 else self.announced
+                    book.setdefault(inst, now)
+            except Exception:  # noqa: BLE001 - a packet we cannot parse is not ours
+                continue
+
+
+class Watcher(threading.Thread):
+    """A live lister's output, line by line, with the arrival time of each insert and remove."""
+
+    def __init__(self, name: str, cmd: list[str], parse):
+        super().__init__(daemon=True)
+        self.name_, self.parse = name, parse
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     stdin=subprocess.DEVNULL, text=True, bufsize=1)
+        self.inserted: dict[str, float] = {}
+        self.removed: dict[str, float] = {}
+        self.ready = threading.Event()
+        self.copies: dict[str, set] = {}
+        self.lock = threading.Lock()
+
+    def run(self):
+        for line in self.proc.stdout:
+            now = time.time()
+            with self.lock:
+                self.parse(self, line, now)
+
+    def end(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def parse_cast_scan(w: Watcher, line: str, now: float):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        return
+    if e["event"] == "inserted":
+        w.inserted.setdefault(e["device"]["instanceName"], now)
+    elif e["event"] == "removed":
+        w.removed.setdefault(e["device"]["instanceName"], now)
+    elif e["event"] == "scanCompleted":
+        w.ready.set()
+
+
+def avahi_unescape(s: str) -> str:
+    out, i, b = bytearray(), 0, s.encode()
+    while i < len(b):
+        if b[i] == 0x5C and b[i + 1:i + 4].isdigit() and len(b[i + 1:i + 4]) == 3:
+            out.append(int(b[i + 1:i + 4])); i += 4
+        elif b[i] == 0x5C and i + 1 < len(b):
+            out.append(b[i + 1]); i += 2
+        else:
+            out.append(b[i]); i += 1
+    return out.decode("utf-8", "replace")
+
+
+def parse_avahi(w: Watcher, line: str, now: float):
+    f = line.rstrip("\n").split(";")
+    if len(f) < 4:
+        return
+    inst, copy = avahi_unescape(f[3]), (f[1], f[2])
+    if f[0] == "+":
+        w.copies.setdefault(inst, set()).add(copy)
+    elif f[0] == "=":
+        w.inserted.setdefault(inst, now)  # resolved: what a device list needs
+    elif f[0] == "-":
+        w.copies.get(inst, set()).discard(copy)
+        if not w.copies.get(inst):
+            w.removed.setdefault(inst, now)  # the last copy is gone
+
+
+def parse_pychromecast(w: Watcher, line: str, now: float):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        return
+    book = w.inserted if e["event"] == "inserted" else w.removed
+    book.setdefault(e["instance"], now)
+
+
+def wait_for(pred, timeout: float) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+def latency(args, tmp: str) -> dict:
+    n = args.size
+    sniffer = Sniffer("10.213.0.1")
+    sniffer.start()
+    watchers = [
+        Watcher("castScan", [os.path.join(args.bin, "cast-scan"), "watch", "--jsonl"], parse_cast_scan),
+        Watcher("avahiBrowse", ["avahi-browse", "-rpk", CAST_TYPE], parse_avahi),
+        Watcher("pychromecast", [PY, "-u", os.path.join(PEERS, "pychromecast_watch.py")], parse_pychromecast),
+    ]
+    for w in watchers:
+        w.start()
+    result: dict = {}
+    try:
+        # Every watcher has listed the lab before the first new device appears.
+        ok = wait_for(lambda: all(len(w.inserted) >= n for w in watchers), 60)
+        if not ok:
+            log("warning: not every watcher listed the lab within 60 s: "
+                + ", ".join(f"{w.name_} {len(w.inserted)}" for w in watchers))
+        time.sleep(1.5)
+        samples = {w.name_: {"insertMs": [], "removeMs": []} for w in watchers}
+        missed = {w.name_: 0 for w in watchers}
+        for k in range(args.runs):
+            ident = hashlib.md5(f"bench-{n}-{k}-{time.time()}".encode()).hexdigest()
+            uuid = f"{ident[:8]}-{ident[8:12]}-{ident[12:16]}-{ident[16:20]}-{ident[20:]}"
+            inst = f"Chromecast-{ident}"
+            device = {"instance": inst, "host": f"{uuid}.local", "port": 8009, "subtypes": ["CC1AD845"],
+                      "txt": [f"id={ident}", "ve=05", "md=Chromecast", f"fn=Bench Device {k}",
+                              "ca=200709", "st=0", "rs=", "nf=1"]}
+            castlab("add", json.dumps(device))
+            wait_for(lambda: inst in sniffer.announced and all(inst in w.inserted for w in watchers), 15)
+            time.sleep(1.5)
+            castlab("remove", inst)
+            wait_for(lambda: inst in sniffer.goodbye and all(inst in w.removed for w in watchers), 15)
+            for w in watchers:
+                with w.lock:
+                    a, g = sniffer.announced.get(inst), sniffer.goodbye.get(inst)
+                    if a is not None and inst in w.inserted:
+                        samples[w.name_]["insertMs"].append((w.inserted[inst] - a) * 1000)
+                    else:
+                        missed[w.name_] += 1
+                    if g is not None and inst in w.removed:
+                        samples[w.name_]["removeMs"].append((w.removed[inst] - g) * 1000)
+                    else:
+                        missed[w.name_] += 1
+            log(f"{n} devices, add/remove {k + 1}: " + ", ".join(
+                f"{name} insert {s['insertMs'][-1]:.0f} ms, remove {s['removeMs'][-1]:.0f} ms"
+                for name, s in samples.items() if s["insertMs"] and s["removeMs"]))
+            time.sleep(1.2)
+        for name, s in samples.items():
+            result[name] = {"insertMs": stats(s["insertMs"]), "removeMs": stats(s["removeMs"]),
+                            "missed": missed[name]}
+    finally:
+        for w in watchers:
+            w.end()
+        sniffer.stop.set()
+    return result
+
+
+def cmd_lab(args) -> int:
+    tmp = tempfile.mkdtemp(prefix="cast-bench.")
+    lab = json.loads(castlab("status", "--json"))
+    if len(lab["devices"]) != args.size:
+        log(f"the lab has {len(lab['devices'])} devices, expected {args.size}")
+        return 1
+    part = {"size": args.size}
+    part["warm"] = one_shot(args, tmp, cold=False)
+    part["latency"] = latency(args, tmp)
+    part["cold"] = one_shot(args, tmp, cold=True)
+    with open(args.out, "w") as f:
+        json.dump({"lab": {str(args.size): part}}, f, indent=1)
+    return 0
+
+
+# ---------------------------------------------------------------- offline figures
+
+def synthetic_record(i: int) -> tuple:
+    """Same shape as the lab's synthetic devices (Scripts/lab/labctl.py synthetic)."""
+    ident = hashlib.md5(f"castlab-synthetic-{i}".encode()).hexdigest()
+    uuid = f"{ident[:8]}-{ident[8:12]}-{ident[12:16]}-{ident[16:20]}-{ident[20:]}"
+    txt = [f"id={ident}", f"cd={ident[:32].upper()}", "rm=", "ve=05", "md=Chromecast",
+           "ic=/setup/icon.png", f"fn=Lab Device {i:03d}", "ca=200709", "st=0",
+           f"bs=FA8F{ident[:8].upper()}", "nf=1", "rs="]
+    return f"Chromecast-{ident}", f"{uuid}.local", 8009, [t.encode() for t in txt]
+
+
+def records_file(path: str) -> int:
+    """Real-world records (Fixtures/devices, malformed ones left out) and 50 synthetic ones."""
+    rows = []
+    fixtures = os.path.join(REPO, "Fixtures", "devices")
+    for name in sorted(os.listdir(fixtures)):
+        if not name.endswith(".json") or name.startswith("malformed"):
+            continue
+        s = json.load(open(os.path.join(fixtures, name), encoding="utf-8"))["service"]
+        if "txtWireHex" in s:
+            wire = bytes.fromhex(s["txtWireHex"])
+        else:
+            txt = [t.encode() for t in s["txt"]] if "txt" in s else [bytes.fromhex(h) for h in s["txtHex"]]
+            wire = b"".join(bytes([len(t)]) + t for t in txt)
+        rows.append((s["instance"], s["host"], s["port"], wire))
+    for i in range(50):
+        inst, host, port, txt = synthetic_record(i)
+        rows.append((inst, host, port, b"".join(bytes([len(t)]) + t for t in txt)))
+    with open(path, "w", encoding="utf-8") as f:
+        for inst, host, port, wire in rows:
+            f.write(f"{inst}\t{host}\t{port}\t{wire.hex()}\n")
+    return len(rows)
+
+
+def replay_file(path: str, events: int, spacing: float) -> None:
+    """`events` add/remove events (found X, removed X, each device new), then the end."""
+    out = [{"at": 0.0, "kind": "state", "state": "running"},
+           {"at": 0.0, "kind": "allForNow", "browseType": CAST_TYPE}]
+    for k in range(events // 2):
+        ident = hashlib.md5(f"replay-{k}".encode()).hexdigest()
+        svc = {"instance": f"Chromecast-{ident}", "host": f"{ident}.local", "port": 8009}
+        at = round(2 * k * spacing, 6)
+        out.append({"at": at, "kind": "found", "service": {
+            **svc, "addresses": [{"address": f"10.213.{1 + k % 250}.{1 + (k // 250) % 250}",
+                                   "interface": "lab0", "interfaceIndex": 2}],
+            "txt": [f"id={ident}", "ve=05", "md=Chromecast", f"fn=Replay Device {k}", "ca=200709",
+                    "st=0", "rs=", "nf=1", "ic=/setup/icon.png", f"cd={ident.upper()}"],
+            "browseTypes": [CAST_TYPE]}})
+        out.append({"at": round(at + spacing, 6), "kind": "removed", "service": svc})
+    with open(path, "w") as f:
+        json.dump({"version": 1, "description": f"{events} add/remove events", "events": out}, f)
+
+
+def rss_during_watch(cast_scan: str, path: str) -> dict:
+    """RSS (VmRSS) of one `cast-scan watch --jsonl --replay` when its 1,000th and 10,000th
+    insert/remove line arrives."""
+    proc = subprocess.Popen([cast_scan, "watch", "--jsonl", "--replay", path], stdout=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def rss():
+        with open(f"/proc/{proc.pid}/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+    seen, marks = 0, {}
+    for line in proc.stdout:
+        if '"event":"inserted"' in line or '"event":"removed"' in line:
+            seen += 1
+            if seen in (1000, 10000):
+                marks[seen] = rss()
+    proc.wait()
+    return {"after1000KB": marks.get(1000), "after10000KB": marks.get(10000),
+            "ratio": marks[10000] / marks[1000] if len(marks) == 2 else None, "events": seen}
+
+
+def cmd_offline(args) -> int:
+    tmp = tempfile.mkdtemp(prefix="cast-bench.")
+    result: dict = {}
+    # Watch memory: the same process type through 1,000 and 10,000 add/remove events.
+    spacing = 0.0005
+    mem = {}
+    for events in (1000, 10000):
+        path = os.path.join(tmp, f"replay-{events}.json")
+        replay_file(path, events, spacing)
+        runs = []
+        for _ in range(1 if args.smoke else args.runs):
+            r = timed([os.path.join(args.bin, "cast-scan"), "watch", "--jsonl", "--replay", path], timeout=300)
+            lines = r["stdout"].splitlines()
+            ins = sum(1 for l in lines if '"event":"inserted"' in l)
+            rem = sum(1 for l in lines if '"event":"removed"' in l)
+            runs.append({"maxRssKB": r["maxRssKB"], "cpu": r["cpu"], "wall": r["wall"], "rc": r["rc"],
+                         "inserted": ins, "removed": rem})
+            log(f"watch through {events} replayed events: {r['maxRssKB'] / 1024:.1f} MiB peak, "
+                f"{ins} inserted, {rem} removed, exit {r['rc']}")
+        mem[str(events)] = {"maxRssKB": stats([r["maxRssKB"] for r in runs]),
+                            "cpu": stats([r["cpu"] for r in runs]), "wall": stats([r["wall"] for r in runs]),
+                            "inserted": runs[-1]["inserted"], "removed": runs[-1]["removed"],
+                            "exitCodes": sorted({r["rc"] for r in runs})}
+    mem["ratio10000to1000"] = mem["10000"]["maxRssKB"]["median"] / mem["1000"]["maxRssKB"]["median"]
+    # The same process after 1,000 and after 10,000 events: the replay backend holds its whole
+    # file, so the peak of separate processes grows with the file; within one run, it must not.
+    path = os.path.join(tmp, "replay-10200.json")
+    replay_file(path, 10200, spacing)
+    inproc = []
+    for _ in range(1 if args.smoke else args.runs):
+        inproc.append(rss_during_watch(os.path.join(args.bin, "cast-scan"), path))
+        log(f"one watch through 10,200 events: RSS {inproc[-1]['after1000KB'] / 1024:.1f} MiB after 1,000, "
+            f"{inproc[-1]['after10000KB'] / 1024:.1f} MiB after 10,000")
+    mem["inProcess"] = {k: stats([r[k] for r in inproc]) for k in ("after1000KB", "after10000KB", "ratio")}
+    result["watchMemory"] = mem
+    # Parsing: cast-bench against python-zeroconf (+ pychromecast's CastInfo) on the same records.
+    recs = os.path.join(tmp, "records.tsv")
+    distinct = records_file(recs)
+    count = "20000" if args.smoke else "300000"
+    ours, peer = [], []
+    for _ in range(1 if args.smoke else args.runs):
+        r = subprocess.run([os.path.join(args.bin, "cast-bench"), recs, "--count", count],
+                           capture_output=True, text=True, check=True)
+        ours.append(json.loads(r.stdout))
+        r = subprocess.run([PY, os.path.join(PEERS, "txt_decode.py"), recs, "--count", count],
+                           capture_output=True, text=True, check=True)
+        peer.append(json.loads(r.stdout))
+    result["parsing"] = {
+        "distinctRecords": distinct, "recordsPerRun": int(count),
+        "castBench": stats([o["recordsPerSecond"] for o in ours]),
+        "castBenchTXTOnly": stats([o["txtOnly"]["recordsPerSecond"] for o in ours]),
+        "zeroconfPychromecast": stats([p["recordsPerSecond"] for p in peer]),
+        "zeroconfOnly": stats([p["zeroconfOnly"]["recordsPerSecond"] for p in peer]),
+    }
+    p = result["parsing"]
+    p["ratio"] = p["castBench"]["median"] / p["zeroconfPychromecast"]["median"]
+    p["ratioTXTOnly"] = p["castBenchTXTOnly"]["median"] / p["zeroconfOnly"]["median"]
+    log(f"parsing: cast-bench {p['castBench']['median']:.0f}/s, zeroconf+pychromecast "
+        f"{p['zeroconfPychromecast']['median']:.0f}/s")
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+    return 0
+
+
+# ---------------------------------------------------------------- report
+
+def machine() -> dict:
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, shell=True).stdout.strip()
+        except OSError:
+            return None
+    import zeroconf
+    try:
+        from importlib.metadata import version
+        pcc = version("pychromecast")
+    except Exception:  # noqa: BLE001
+        pcc = None
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": sh("sed -n 's/^model name\\s*: //p' /proc/cpuinfo | head -1"),
+        "memory": sh("free -h | awk '/^Mem:/ {print $2}'"),
+        "kernel": platform.release(),
+        "os": sh(". /etc/os-release && echo $PRETTY_NAME"),
+        "swift": sh("swift --version 2>&1 | head -1"),
+        "avahi": sh("avahi-daemon --version 2>&1"),
+        "python": platform.python_version(),
+        "zeroconf": zeroconf.__version__,
+        "pychromecast": pcc,
+    }
+
+
+def fmt_s(x):
+    return "-" if x is None else f"{x:.3f}"
+
+
+def med(d, *path):
+    for p in path:
+        if d is None:
+            return None
+        d = d.get(p)
+    return d
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+def report(doc: dict) -> tuple[str, list[str]]:
+    """The table (text), and the list of missing or malformed figures."""
+    missing: list[str] = []
+    lines = []
+    sizes = sorted(doc.get("lab", {}), key=int)
+    if not sizes:
+        missing.append("lab: no sizes measured")
+    lines.append("One-shot complete listing: wall time of a fresh process, median s (recall: lowest of the runs)")
+    lines.append(f"{'devices':>7} {'daemon':<6} {'cast-scan':>16} {'avahi-browse -rpkt':>20} "
+                 f"{'pychromecast all':>18} {'pychromecast 5 s':>18} {'vs avahi':>8} {'vs pcc all':>10}")
+    for n in sizes:
+        part = doc["lab"][n]
+        for phase in ("warm", "cold"):
+            ph = part.get(phase)
+            if not ph:
+                missing.append(f"lab.{n}.{phase}")
+                continue
+            cells = []
+            for tool in ("castScan", "avahiBrowse", "pychromecastUntilAll", "pychromecastFixed"):
+                t = ph.get(tool)
+                w = med(t, "wall", "median")
+                if t is None:
+                    if not (phase == "cold" and tool == "pychromecastFixed"):
+                        missing.append(f"lab.{n}.{phase}.{tool}")
+                    cells.append("-")
+                    continue
+                if w is None or t.get("minRecall") is None:
+                    missing.append(f"lab.{n}.{phase}.{tool}.wall")
+                cells.append(f"{fmt_s(w)} ({100 * (t.get('minRecall') or 0):.0f}%)")
+            cs = med(ph, "castScan", "wall", "median")
+            r1 = ratio(cs, med(ph, "avahiBrowse", "wall", "median"))
+            r2 = ratio(cs, med(ph, "pychromecastUntilAll", "wall", "median"))
+            ph["ratios"] = {"castScanToAvahiBrowse": r1, "castScanToPychromecastUntilAll": r2}
+            lines.append(f"{n:>7} {phase:<6} {cells[0]:>16} {cells[1]:>20} {cells[2]:>18} {cells[3]:>18} "
+                         f"{fmt_s(r1):>8} {fmt_s(r2):>10}")
+    lines.append("")
+    lines.append("Live events: from the device's first announcement (insert) or goodbye (remove) on the wire, median ms")
+    lines.append(f"{'devices':>7} {'cast-scan watch +/-':>22} {'avahi-browse -rpk +/-':>24} {'pychromecast +/-':>20}")
+    for n in sizes:
+        lat = doc["lab"][n].get("latency")
+        if not lat:
+            missing.append(f"lab.{n}.latency")
+            continue
+        cells = []
+        for tool in ("castScan", "avahiBrowse", "pychromecast"):
+            i, r = med(lat, tool, "insertMs", "median"), med(lat, tool, "removeMs", "median")
+            if i is None or r is None:
+                missing.append(f"lab.{n}.latency.{tool}")
+            cells.append("-" if i is None or r is None else f"{i:.0f} / {r:.0f}")
+        lines.append(f"{n:>7} {cells[0]:>22} {cells[1]:>24} {cells[2]:>20}")
+    lines.append("")
+    lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
+    lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
+    for n in sizes:
+        part = doc["lab"][n]
+        rss = med(part, "warm", "castScan", "maxRssKB", "median")
+        rssc = med(part, "cold", "castScan", "maxRssKB", "median")
+        cpu = med(part, "warm", "castScan", "cpu", "median")
+        cpuc = med(part, "cold", "castScan", "cpu", "median")
+        ab = med(part, "warm", "avahiBrowse", "maxRssKB", "median")
+        pc = med(part, "warm", "pychromecastUntilAll", "maxRssKB", "median")
+        if None in (rss, cpu, rssc, cpuc):
+            missing.append(f"lab.{n}.resources")
+            continue
+        lines.append(f"{n:>7} {f'{rss / 1024:.1f} [{rssc / 1024:.1f}]':>18} {f'{cpu:.3f} [{cpuc:.3f}]':>16} "
+                     f"{(ab or 0) / 1024:>17.1f} {(pc or 0) / 1024:>17.1f}")
+    lines.append("")
+    wm = doc.get("watchMemory")
+    if not wm or not wm.get("ratio10000to1000"):
+        missing.append("watchMemory")
+    else:
+        a, b = wm["1000"], wm["10000"]
+        lines.append(f"watch memory, peak RSS of separate processes (replayed add/remove events; the replay file is resident): 1,000 -> {a['maxRssKB']['median'] / 1024:.1f} MiB, "
+                     f"10,000 -> {b['maxRssKB']['median'] / 1024:.1f} MiB peak RSS (ratio {wm['ratio10000to1000']:.2f}); "
+                     f"{b['inserted']} inserted, {b['removed']} removed")
+        ip = wm.get("inProcess", {})
+        if med(ip, "ratio", "median") is None:
+            missing.append("watchMemory.inProcess")
+        else:
+            lines.append(f"one watch process: {ip['after1000KB']['median'] / 1024:.1f} MiB RSS after 1,000 events, "
+                         f"{ip['after10000KB']['median'] / 1024:.1f} MiB after 10,000 (ratio {ip['ratio']['median']:.3f})")
+        if b["inserted"] != 5000 or b["removed"] != 5000:
+            missing.append("watchMemory: the 10,000-event watch did not report every event")
+    p = doc.get("parsing")
+    if not p or not p.get("ratio"):
+        missing.append("parsing")
+    else:
+        lines.append(f"TXT records decoded per second: cast-bench (TXTRecord + CastDevice) {p['castBench']['median']:,.0f}, "
+                     f"python-zeroconf + pychromecast CastInfo {p['zeroconfPychromecast']['median']:,.0f} "
+                     f"(ratio {p['ratio']:.2f}); TXT alone: {p['castBenchTXTOnly']['median']:,.0f} vs zeroconf "
+                     f"{p['zeroconfOnly']['median']:,.0f} (ratio {p['ratioTXTOnly']:.2f})")
+    # Targets
+    t = {}
+    w50 = doc.get("lab", {}).get("50")
+    if w50:
+        r = med(w50, "warm", "ratios", "castScanToAvahiBrowse")
+        rec = med(w50, "warm", "castScan", "minRecall")
+        t["warm50"] = {"ratio": r, "minRecall": rec, "target": "<= 0.2 with 100% recall",
+                       "reached": r is not None and r <= 0.2 and rec == 1.0}
+        r = med(w50, "cold", "ratios", "castScanToAvahiBrowse")
+        t["cold50"] = {"ratio": r, "target": "<= 1.05", "reached": r is not None and r <= 1.05}
+    cold_all = {n: med(doc["lab"][n], "cold", "ratios", "castScanToAvahiBrowse") for n in sizes}
+    t["coldAllSizes"] = {"ratios": cold_all, "target": "<= 1.05",
+                         "reached": all(v is not None and v <= 1.05 for v in cold_all.values())}
+    w500 = doc.get("lab", {}).get("500")
+    if w500:
+        rss = max(med(w500, "warm", "castScan", "maxRssKB", "median") or 0,
+                  med(w500, "cold", "castScan", "maxRssKB", "median") or 0)
+        t["memory500"] = {"peakRssMiB": rss / 1024, "target": "< 20 MiB", "reached": 0 < rss < 20 * 1024}
+    r = med(wm, "inProcess", "ratio", "median")
+    if r is not None:
+        t["watchFlat"] = {"ratio": r, "target": "flat: RSS after 10,000 events <= 1.1 x after 1,000",
+                          "reached": r <= 1.1}
+    doc["targets"] = t
+    lines.append("")
+    lines.append("Targets: " + "; ".join(
+        f"{k} {'REACHED' if v['reached'] else 'MISSED'} ({', '.join(f'{a}={fmt_s(b) if isinstance(b, float) else b}' for a, b in v.items() if a not in ('reached', 'target'))}; target {v['target']})"
+        for k, v in t.items()))
+    return "\n".join(lines), missing
+
+
+def cmd_report(args) -> int:
+    doc = {"schemaVersion": 1, "tool": "Benchmarks/run",
+           "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "command": args.command,
+           "runs": args.runs, "smoke": args.smoke, "machine": machine(), "lab": {}}
+    for path in args.parts:
+        try:
+            part = json.load(open(path))
+        except (OSError, ValueError) as exc:
+            log(f"part {path} unreadable: {exc}")
+            continue
+        doc["lab"].update(part.pop("lab", {}))
+        doc.update(part)
+    doc["sizes"] = sorted((int(n) for n in doc["lab"]), key=int)
+    table, missing = report(doc)
+    doc["table"] = table.splitlines()
+    doc["missing"] = missing
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(table)
+    print(f"\nresults: {args.out}")
+    for want in args.expect_sizes.split(",") if args.expect_sizes else []:
+        if want not in doc["lab"]:
+            missing.append(f"lab.{want}: size not measured")
+    if missing:
+        log("missing or malformed figures: " + ", ".join(missing))
+        return 1
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="bench.py")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("lab")
+    p.add_argument("--size", type=int, required=True)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("offline")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--smoke", action="store_true")
+    p = sub.add_parser("report")
+    p.add_argument("--out", required=True)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--smoke", action="store_true")
+    p.add_argument("--command", default="")
+    p.add_argument("--expect-sizes", default="")
+    p.add_argument("parts", nargs="*")
+    args = ap.parse_args()
+    return {"lab": cmd_lab, "offline": cmd_offline, "report": cmd_report}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
