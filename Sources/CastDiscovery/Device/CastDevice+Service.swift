@@ -10,11 +10,13 @@ extension CastDevice {
 
         func text(_ key: String) -> String? {
             guard case .bytes(let bytes)? = txt[key] else { return nil }
-            let decoded = String(decoding: bytes, as: UTF8.self)
-            if String(validating: bytes, as: UTF8.self) == nil { problems.append(.invalidUTF8(key: key)) }
-            if decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                problems.append(.controlCharacters(key: key))
+            if let valid = String(validating: bytes, as: UTF8.self) {
+                if Self.containsControlCharacter(bytes) { problems.append(.controlCharacters(key: key)) }
+                return valid
             }
+            problems.append(.invalidUTF8(key: key))
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            if Self.containsControlCharacter(Array(decoded.utf8)) { problems.append(.controlCharacters(key: key)) }
             return decoded
         }
         // A key written as a boolean attribute has no value: one problem, not also "missing".
@@ -87,7 +89,9 @@ extension CastDevice {
         hostName = service.hostName
         port = service.port
         addresses = service.addresses
-        undocumentedEntries = txt.entries.filter { !Self.documentedKeys.contains($0.keyString.lowercased()) }
+        undocumentedEntries = txt.entries.filter { entry in
+            !Self.documentedKeyBytes.contains { entry.hasKey($0) }
+        }
         self.txt = txt
         self.problems = problems
 
@@ -95,6 +99,20 @@ extension CastDevice {
             let broken = problems.filter(\.violatesReceiverRules)
             if !broken.isEmpty { throw DeviceRejection(instanceName: service.instanceName, reasons: broken) }
         }
+    }
+
+    /// ``documentedKeys`` as bytes, for matching TXT entries without decoding their keys.
+    private static let documentedKeyBytes = documentedKeys.map { Array($0.utf8) }
+
+    /// Whether valid UTF-8 `bytes` hold a control character (general category Cc: C0, DEL,
+    /// and C1, which UTF-8 writes as 0xC2 0x80-0x9F).
+    static func containsControlCharacter(_ bytes: [UInt8]) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The value of a non-empty string of ASCII digits (leading zeros allowed), else nil.
