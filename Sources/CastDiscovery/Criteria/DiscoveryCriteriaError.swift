@@ -2,8 +2,8 @@
 /// ``DiscoveryCriteria`` is rejected.
 ///
 /// Every case carries the input exactly as it was given, so callers can report it. The
-/// ``description`` quotes that input with Swift string escaping (so whitespace and control
-/// characters are visible) and shortens inputs longer than 64 characters.
+/// ``description`` quotes that input with control and invisible characters escaped (see
+/// `SafeText`) and shortens inputs longer than 64 characters.
 public enum DiscoveryCriteriaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The application ID was the empty string.
     case emptyApplicationID
@@ -60,11 +60,8 @@ public enum DiscoveryCriteriaError: Error, Hashable, Sendable, CustomStringConve
         }
     }
 
-    /// Quotes `input` with Swift escaping, keeping the first 64 characters of longer inputs.
+    /// Quotes `input` with unsafe characters escaped, keeping the first 64 characters.
     private static func quoted(_ input: String) -> String {
-        let limit = 64
-        guard input.count > limit else { return input.debugDescription }
-        let head = String(input.prefix(limit)).debugDescription
-        return String(head.dropLast()) + "…\""
+        SafeText.quoted(input)
     }
 }

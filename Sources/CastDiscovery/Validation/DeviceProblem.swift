@@ -92,17 +92,8 @@ public enum DeviceProblem: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The value in quotes, cut to 40 characters and with control characters escaped.
+    /// The value in quotes, cut to 40 characters, with unsafe characters escaped.
     private static func quoted(_ value: String) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars.prefix(40) {
-            if scalar.properties.generalCategory == .control {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        if value.unicodeScalars.count > 40 { out += "…" }
-        return "\"\(out)\""
+        SafeText.quoted(value, limit: 40)
     }
 }

@@ -1,3 +1,4 @@
+import CastDiscovery
 /// Why an Info.plist could not be checked at all.
 ///
 /// Problems inside a readable property list dictionary (wrong value types, bad entries) are

@@ -1,3 +1,4 @@
+import CastDiscovery
 /// Why a string is not a version number accepted by ``SDKVersion/init(parsing:)``.
 ///
 /// Every case carries the input as given; ``description`` quotes it safely (control characters

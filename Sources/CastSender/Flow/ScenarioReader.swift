@@ -1,3 +1,4 @@
+import CastDiscovery
 /// Typed, located reads of a scenario file's JSON: every failure is a ``SenderScenarioError``
 /// naming the file and the field.
 struct ScenarioReader: Sendable {

@@ -1,3 +1,4 @@
+import CastDiscovery
 import Foundation
 
 /// What a sender app experiences after one input: a snapshot of every observable of

@@ -1,3 +1,4 @@
+import CastDiscovery
 extension SenderPlatform {
     /// Parses `linux`, or an iOS version as `iOS 14.5`, `iOS 13` or just `14.5` (a third
     /// component is accepted and ignored). Case-insensitive for the names.

@@ -1,3 +1,4 @@
+import CastDiscovery
 /// What a scenario step expects of the ``SenderFlowStep`` after its input: any subset of the
 /// snapshot's fields; a nil field is not checked.
 public struct SenderScenarioExpectation: Sendable, Hashable {

@@ -1,16 +1,17 @@
-/// Quoting of untrusted text (values read from a file, user input) for messages.
+/// Quoting of untrusted text (values read from a file or the network, user input) for
+/// messages: the one quoting every module of the package uses.
 ///
 /// The result is a double-quoted string in which nothing can act on a terminal or hide text:
 /// control characters (C0, DEL, C1, so also the escape character that starts terminal
 /// sequences), format characters (bidirectional overrides, zero-width characters), line and
 /// paragraph separators, private-use and unassigned code points, the quote and the backslash
 /// are written as Swift escapes (`\n`, `\t`, `\r`, `\"`, `\\`, `\u{1B}`).
-enum SafeText {
+package enum SafeText {
     /// The number of characters kept before a quoted value is shortened with `…`.
-    static let defaultLimit = 64
+    package static let defaultLimit = 64
 
     /// `text` quoted and escaped as described on ``SafeText``, shortened to `limit` characters.
-    static func quoted(_ text: String, limit: Int = defaultLimit) -> String {
+    package static func quoted(_ text: String, limit: Int = defaultLimit) -> String {
         var out = "\""
         var count = 0
         for character in text {
@@ -27,12 +28,12 @@ enum SafeText {
     }
 
     /// Whether `text` contains a scalar ``quoted(_:limit:)`` would escape (other than `"` and `\`).
-    static func containsUnsafeScalars(_ text: String) -> Bool {
+    package static func containsUnsafeScalars(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: isUnsafe)
     }
 
     /// Whether `scalar` is a control, format, separator, private-use or unassigned code point.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
             .surrogate:
