@@ -81,21 +81,17 @@ public struct ReplayRecording: Sendable, Hashable {
     ///   with the path).
     public init(contentsOf url: URL) throws(DiscoveryError) {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Self.badInput("\(path): no such file", fix: "check the path of the replay file")
-        }
-        guard !isDirectory.boolValue else { throw Self.badInput("\(path): is a directory, not a replay file") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-            size.int64Value > Int64(Self.maximumFileSize)
-        {
-            throw Self.badInput("\(path): \(size.int64Value) bytes, more than \(Self.maximumFileSize)")
-        }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        do throws(BoundedFile.Failure) {
+            data = try BoundedFile.read(path: path, limit: Self.maximumFileSize)
         } catch {
-            throw Self.badInput("\(path): cannot be read (\((error as NSError).localizedDescription))")
+            switch error {
+            case .missing: throw Self.badInput("\(path): no such file", fix: "check the path of the replay file")
+            case .directory: throw Self.badInput("\(path): is a directory, not a replay file")
+            case .notRegular: throw Self.badInput("\(path): not a regular file")
+            case .tooLarge(let size): throw Self.badInput("\(path): \(size) bytes, more than \(Self.maximumFileSize)")
+            case .unreadable(let reason): throw Self.badInput("\(path): cannot be read (\(reason))")
+            }
         }
         do throws(DiscoveryError) {
             try self.init(json: data)

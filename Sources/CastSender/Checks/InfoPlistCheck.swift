@@ -67,7 +67,7 @@ public struct InfoPlistCheck: Sendable, Hashable {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw .notAPropertyList(reason: Self.reason(of: error))
+            throw .notAPropertyList(reason: BoundedFile.reason(error))
         }
         guard let dictionary = root as? [String: Any] else {
             throw .notADictionary(actualType: Self.typeName(of: root))
@@ -75,46 +75,19 @@ public struct InfoPlistCheck: Sendable, Hashable {
         return report(for: dictionary)
     }
 
-    /// Reads at most ``maximumSize`` + 1 bytes of a regular file.
+    /// Reads at most ``maximumSize`` bytes of a regular file.
     private static func read(path: String) throws(InfoPlistError) -> Data {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        do throws(BoundedFile.Failure) {
+            return try BoundedFile.read(path: path, limit: maximumSize)
         } catch {
-            throw .unreadable(path: path, reason: reason(of: error))
-        }
-        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
-            if type == .typeDirectory {
-                throw .unreadable(path: path, reason: "it is a directory")
+            switch error {
+            case .missing: throw .unreadable(path: path, reason: "no such file")
+            case .directory: throw .unreadable(path: path, reason: "it is a directory")
+            case .notRegular: throw .notARegularFile(path: path)
+            case .tooLarge(let size): throw .tooLarge(size: size, limit: maximumSize)
+            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
             }
-            throw .notARegularFile(path: path)
         }
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumSize {
-            throw .tooLarge(size: size, limit: maximumSize)
-        }
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            // The file may have grown since it was measured: never read past the limit.
-            let data = try handle.read(upToCount: maximumSize + 1) ?? Data()
-            if data.count > maximumSize {
-                throw InfoPlistError.tooLarge(size: data.count, limit: maximumSize)
-            }
-            return data
-        } catch let error as InfoPlistError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: reason(of: error))
-        }
-    }
-
-    /// Foundation's explanation of `error`, preferring its debug description.
-    private static func reason(of error: any Error) -> String {
-        let nsError = error as NSError
-        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty {
-            return debug
-        }
-        return nsError.localizedDescription
     }
 
     /// A phrase naming the property list type of `value`, such as "a string".

@@ -1,3 +1,4 @@
+import CastDiscovery
 import Foundation
 
 /// The discovery start file extended with the permission answers: a ``SenderFlowState`` kept
@@ -52,21 +53,17 @@ public struct SenderFlowStore: Sendable, Hashable {
     ///   cannot be read (a directory, no permission).
     public func load() throws(DiscoveryStartStoreError) -> Loaded {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return Loaded(state: SenderFlowState(), version: nil)
-        }
-        if isDirectory.boolValue {
-            throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "is a directory")
-        }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        do throws(BoundedFile.Failure) {
+            data = try BoundedFile.read(path: path, limit: DiscoveryStartStore.maximumFileSize)
         } catch {
-            throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: Self.reason(error))
-        }
-        if data.count > DiscoveryStartStore.maximumFileSize {
-            return corrupt("\(data.count) bytes, more than \(DiscoveryStartStore.maximumFileSize)")
+            switch error {
+            case .missing: return Loaded(state: SenderFlowState(), version: nil)
+            case .directory: throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "is a directory")
+            case .notRegular: throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "not a regular file")
+            case .tooLarge(let size): return corrupt("\(size) bytes, more than \(DiscoveryStartStore.maximumFileSize)")
+            case .unreadable(let reason): throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: reason)
+            }
         }
         let contents: Contents
         do {
@@ -109,7 +106,7 @@ public struct SenderFlowStore: Sendable, Hashable {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
-            throw DiscoveryStartStoreError(kind: .unwritable, path: url.path, message: Self.reason(error))
+            throw DiscoveryStartStoreError(kind: .unwritable, path: url.path, message: BoundedFile.reason(error))
         }
     }
 
@@ -117,13 +114,5 @@ public struct SenderFlowStore: Sendable, Hashable {
         Loaded(
             state: SenderFlowState(), version: nil,
             problem: DiscoveryStartStoreError(kind: .corrupt, path: url.path, message: message))
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
     }
 }

@@ -84,16 +84,18 @@ public struct SenderScenario: Sendable {
     public static func load(contentsOf url: URL) async throws(SenderScenarioError) -> SenderScenario {
         let file = url.path
         let data: Data
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
-            if size > maximumFileSize {
-                throw SenderScenarioError(file: file, location: "", message: "more than \(maximumFileSize) bytes")
-            }
-            data = try Data(contentsOf: url)
-        } catch let error as SenderScenarioError {
-            throw error
+        do throws(BoundedFile.Failure) {
+            data = try BoundedFile.read(path: file, limit: maximumFileSize)
         } catch {
-            throw SenderScenarioError(file: file, location: "", message: "cannot read: \(error.localizedDescription)")
+            let message: String
+            switch error {
+            case .missing: message = "cannot read: no such file"
+            case .directory: message = "cannot read: is a directory"
+            case .notRegular: message = "cannot read: not a regular file"
+            case .tooLarge: message = "more than \(maximumFileSize) bytes"
+            case .unreadable(let reason): message = "cannot read: \(reason)"
+            }
+            throw SenderScenarioError(file: file, location: "", message: message)
         }
         return try await SenderScenario(parsing: data, file: file, directory: url.deletingLastPathComponent())
     }
