@@ -40,8 +40,7 @@ struct ListCommand {
             let options = sender.configuration.options
             let report = ScanReport(
                 scan: .init(complete: result.complete, elapsedSeconds: (result.elapsed * 1000).rounded() / 1000,
-                            timeoutSeconds: Double(scanOptions.timeout.components.seconds)
-                                + Double(scanOptions.timeout.components.attoseconds) / 1e18,
+                            timeoutSeconds: scanOptions.timeout.seconds,
                             browseTypes: scanOptions.criteria.browseTypes,
                             backend: scanOptions.replayFile == nil ? "avahi" : "replay",
                             resolveFailures: result.resolveFailures),

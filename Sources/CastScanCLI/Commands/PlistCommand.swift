@@ -9,7 +9,7 @@ struct PlistCommand {
 
     func run() throws -> ExitCode {
         let arguments = context.arguments
-        let criteria = try Self.criteria(arguments)
+        let criteria = try ScanOptions.criteria(arguments, whenEmpty: .defaultMediaReceiver)
         let project = try SenderProjectOptions(arguments).project(requireSDK: false)
         switch arguments.commandPath.dropFirst(2).first {
         case "check":
@@ -39,18 +39,6 @@ struct PlistCommand {
             return .ok
         default:
             throw UsageError.missingArgument("a plist subcommand: check or snippet")
-        }
-    }
-
-    /// The criteria of `--app-id` (the Default Media Receiver when none is given).
-    static func criteria(_ arguments: ParsedArguments) throws(UsageError) -> DiscoveryCriteria {
-        let ids = arguments.values(of: CastScanCommand.appID)
-        guard !ids.isEmpty else { return .defaultMediaReceiver }
-        do {
-            return try DiscoveryCriteria(applicationIDs: ids)
-        } catch {
-            throw UsageError.invalidValue(option: CastScanCommand.appID.displayName, value: error.input,
-                                          expected: "a hexadecimal receiver app ID such as CC1AD845")
         }
     }
 }

@@ -14,18 +14,7 @@ struct ScanOptions: Sendable {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let c = CastScanCommand.self
-        do {
-            criteria = try DiscoveryCriteria(applicationIDs: arguments.values(of: c.appID), namespaces: arguments.values(of: c.namespace))
-        } catch {
-            switch error {
-            case .emptyNamespace, .namespaceMissingCastPrefix, .namespaceMissingSuffix, .namespaceTooLong:
-                throw UsageError.invalidValue(option: c.namespace.displayName, value: error.input,
-                                              expected: "a Cast namespace such as urn:x-cast:com.example.app")
-            default:
-                throw UsageError.invalidValue(option: c.appID.displayName, value: error.input,
-                                              expected: "a hexadecimal receiver app ID such as CC1AD845")
-            }
-        }
+        criteria = try Self.criteria(arguments, whenEmpty: .all)
         interface = arguments.value(of: c.interface)
         switch (arguments.isSet(c.ipv4), arguments.isSet(c.ipv6)) {
         case (true, true): throw UsageError.conflictingOptions("-4", "-6")
@@ -39,6 +28,25 @@ struct ScanOptions: Sendable {
         } ?? Self.defaultTimeout
         timeout = .milliseconds(Int64(seconds * 1000))
         replayFile = arguments.value(of: c.replay)
+    }
+
+    /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
+    static func criteria(_ arguments: ParsedArguments, whenEmpty: DiscoveryCriteria) throws(UsageError) -> DiscoveryCriteria {
+        let c = CastScanCommand.self
+        let ids = arguments.values(of: c.appID), namespaces = arguments.values(of: c.namespace)
+        guard !ids.isEmpty || !namespaces.isEmpty else { return whenEmpty }
+        do {
+            return try DiscoveryCriteria(applicationIDs: ids, namespaces: namespaces)
+        } catch {
+            switch error {
+            case .emptyNamespace, .namespaceMissingCastPrefix, .namespaceMissingSuffix, .namespaceTooLong:
+                throw UsageError.invalidValue(option: c.namespace.displayName, value: error.input,
+                                              expected: "a Cast namespace such as urn:x-cast:com.example.app")
+            default:
+                throw UsageError.invalidValue(option: c.appID.displayName, value: error.input,
+                                              expected: "a hexadecimal receiver app ID such as CC1AD845")
+            }
+        }
     }
 
     /// The backend: a replay of `--replay FILE` (played as fast as possible, or at recorded

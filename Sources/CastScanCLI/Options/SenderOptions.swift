@@ -71,7 +71,6 @@ struct SenderOptions {
             if step.screen == .sdkInterstitial { step = flow.handle(.interstitialDismissed) }
         }
         do {
-            try FileManager.default.createDirectory(at: stateFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             try store.save(flow.state)
         } catch {
             warnings.append("state file: not saved: \(error)")

@@ -62,8 +62,7 @@ public struct Scanner: Sendable {
             group.cancelAll()
             return first
         }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (clock.now - start).seconds
         switch outcome {
         case .failed(let error):
             throw error
