@@ -55,7 +55,8 @@ public struct CastDevice: Sendable, Hashable, Identifiable {
 
     /// The raw value of an undocumented TXT key (`rm`, `bs`, ...); first occurrence wins.
     public func undocumentedValue(forKey key: String) -> TXTValue? {
-        undocumentedEntries.isEmpty ? nil : TXTRecord(entries: undocumentedEntries)[key]
+        let wanted = Array(key.utf8)
+        return undocumentedEntries.first { $0.hasKey(wanted) }?.txtValue
     }
 
     /// The TXT keys the core turns into typed fields.

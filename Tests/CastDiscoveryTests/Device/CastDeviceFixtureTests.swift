@@ -59,3 +59,15 @@ struct CastDeviceFixtureTests {
         }
     }
 }
+
+@Suite("CastDevice undocumented keys")
+struct CastDeviceUndocumentedTests {
+    @Test("raw values of undocumented keys, case-insensitive; documented keys are not among them")
+    func values() throws {
+        let device = try CastDevice(service: try DeviceFixture.named("nest-mini").resolvedService)
+        #expect(device.undocumentedValue(forKey: "rm") == .bytes(Array("8B094BD64BF5D14E".utf8)))
+        #expect(device.undocumentedValue(forKey: "BS") == .bytes(Array("FA8FCA3A1B2C".utf8)))
+        #expect(device.undocumentedValue(forKey: "fn") == nil)
+        #expect(device.undocumentedValue(forKey: "zz") == nil)
+    }
+}
