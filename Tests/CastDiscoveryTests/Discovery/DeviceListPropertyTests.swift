@@ -11,6 +11,8 @@ struct DeviceListPropertyTests {
     struct Model {
         struct Entry {
             var service: DiscoveredService
+            /// The device made from `service`, once: the model is checked after every step.
+            var device: CastDevice?
             var sequence: Int
             var seen: Bool
             var carried: Set<String>
@@ -26,7 +28,8 @@ struct DeviceListPropertyTests {
             case .found(let service), .updated(let service):
                 sequence += 1
                 entries[service.key] = Entry(
-                    service: service, sequence: sequence, seen: true, carried: entries[service.key]?.carried ?? [])
+                    service: service, device: try? CastDevice(service: service.service, policy: .lenient),
+                    sequence: sequence, seen: true, carried: entries[service.key]?.carried ?? [])
             case .removed(let service):
                 entries[service.key] = nil
             case .allForNow(let browseType) where browseType == S.base && sweepPending:
@@ -55,9 +58,7 @@ struct DeviceListPropertyTests {
 
         var devices: [CastDevice] {
             let subtypes = Set(criteria.browseTypes.dropFirst())
-            let groups = Dictionary(grouping: entries.values) { entry in
-                (try? CastDevice(service: entry.service.service, policy: .lenient))?.uniqueID ?? ""
-            }
+            let groups = Dictionary(grouping: entries.values) { $0.device?.uniqueID ?? "" }
             return groups.values.compactMap { group -> CastDevice? in
                 let newest = group.max { $0.sequence < $1.sequence }!
                 if !subtypes.isEmpty,
@@ -65,7 +66,7 @@ struct DeviceListPropertyTests {
                 {
                     return nil
                 }
-                return try? CastDevice(service: newest.service.service, policy: .lenient)
+                return newest.device
             }.sorted(by: DeviceList.precedes)
         }
     }
