@@ -11,12 +11,12 @@ extension CastDevice {
         func text(_ key: String) -> String? {
             guard case .bytes(let bytes)? = txt[key] else { return nil }
             if let valid = String(validating: bytes, as: UTF8.self) {
-                if Self.containsControlCharacter(bytes) { problems.append(.controlCharacters(key: key)) }
+                if TextSafety.containsUnsafe(utf8: bytes) { problems.append(.controlCharacters(key: key)) }
                 return valid
             }
             problems.append(.invalidUTF8(key: key))
             let decoded = String(decoding: bytes, as: UTF8.self)
-            if Self.containsControlCharacter(Array(decoded.utf8)) { problems.append(.controlCharacters(key: key)) }
+            if TextSafety.containsUnsafe(decoded) { problems.append(.controlCharacters(key: key)) }
             return decoded
         }
         // A key written as a boolean attribute has no value: one problem, not also "missing".
@@ -103,17 +103,6 @@ extension CastDevice {
 
     /// ``documentedKeys`` as bytes, for matching TXT entries without decoding their keys.
     private static let documentedKeyBytes = documentedKeys.map { Array($0.utf8) }
-
-    /// Whether valid UTF-8 `bytes` hold a control character (general category Cc: C0, DEL,
-    /// and C1, which UTF-8 writes as 0xC2 0x80-0x9F).
-    static func containsControlCharacter(_ bytes: [UInt8]) -> Bool {
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
-            previous = byte
-        }
-        return false
-    }
 
     /// The value of a non-empty string of ASCII digits (leading zeros allowed), else nil.
     private static func decimal(_ text: String) -> UInt64? {

@@ -2,18 +2,19 @@
 /// messages: the one quoting every module of the package uses.
 ///
 /// The result is a double-quoted string in which nothing can act on a terminal or hide text:
-/// control characters (C0, DEL, C1, so also the escape character that starts terminal
-/// sequences), format characters (bidirectional overrides, zero-width characters), line and
-/// paragraph separators, private-use and unassigned code points, the quote and the backslash
-/// are written as Swift escapes (`\n`, `\t`, `\r`, `\"`, `\\`, `\u{1B}`).
+/// every scalar ``TextSafety`` calls unsafe (controls, bidi and other format characters, line
+/// and paragraph separators), the quote and the backslash are written as Swift escapes (`\n`,
+/// `\t`, `\r`, `\"`, `\\`, `\u{1B}`).
 package enum SafeText {
     /// The number of characters kept before a quoted value is shortened with `…`.
     package static let defaultLimit = 64
 
     /// `text` quoted and escaped as described on ``SafeText``, shortened to `limit` characters.
     package static func quoted(_ text: String, limit: Int = defaultLimit) -> String {
+        let scalars = Array(text.unicodeScalars)
         var out = "\""
         var count = 0
+        var index = 0
         for character in text {
             if count == limit {
                 out += "…"
@@ -21,7 +22,8 @@ package enum SafeText {
             }
             count += 1
             for scalar in character.unicodeScalars {
-                out += escaped(scalar)
+                out += escaped(scalar, unsafe: TextSafety.isUnsafe(at: index, in: scalars))
+                index += 1
             }
         }
         return out + "\""
@@ -29,21 +31,10 @@ package enum SafeText {
 
     /// Whether `text` contains a scalar ``quoted(_:limit:)`` would escape (other than `"` and `\`).
     package static func containsUnsafeScalars(_ text: String) -> Bool {
-        text.unicodeScalars.contains(where: isUnsafe)
+        TextSafety.containsUnsafe(text)
     }
 
-    /// Whether `scalar` is a control, format, separator, private-use or unassigned code point.
-    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
-            .surrogate:
-            true
-        default:
-            false
-        }
-    }
-
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+    private static func escaped(_ scalar: Unicode.Scalar, unsafe: Bool) -> String {
         switch scalar {
         case "\"": return "\\\""
         case "\\": return "\\\\"
@@ -51,7 +42,7 @@ package enum SafeText {
         case "\t": return "\\t"
         case "\r": return "\\r"
         default:
-            if isUnsafe(scalar) {
+            if unsafe {
                 return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             }
             return String(scalar)

@@ -22,7 +22,8 @@ public enum DeviceProblem: Sendable, Hashable, CustomStringConvertible {
     case noAddress
     /// A value held bytes that are not UTF-8; they were replaced with U+FFFD.
     case invalidUTF8(key: String)
-    /// A value held control characters (kept in the model; displays must neutralise them).
+    /// A value held characters that are unsafe to show raw (controls, bidi or other invisible
+    /// format characters; see the package's text rule). Kept in the model; every output escapes them.
     case controlCharacters(key: String)
     /// A key was present as a boolean attribute (no `=`) where a value was expected.
     case valueMissing(key: String)
@@ -86,7 +87,7 @@ public enum DeviceProblem: Sendable, Hashable, CustomStringConvertible {
         case .zeroPort: "the service port is 0"
         case .noAddress: "the host resolved to no address"
         case .invalidUTF8(let key): "TXT key \(key) is not valid UTF-8; invalid bytes were replaced"
-        case .controlCharacters(let key): "TXT key \(key) contains control characters"
+        case .controlCharacters(let key): "TXT key \(key) contains control or invisible formatting characters"
         case .valueMissing(let key): "TXT key \(key) has no value"
         case .txt(let issue): "malformed TXT record: \(issue)"
         }

@@ -1,3 +1,4 @@
+import CastDiscovery
 import Foundation
 
 /// The JSON encoding used for machine-readable output: stable, diff-friendly, and the same
@@ -9,9 +10,11 @@ import Foundation
 /// ISO 8601 in UTC with milliseconds (`2024-05-01T12:00:00.250Z`). Non-finite numbers are an
 /// encoding error.
 ///
-/// Strings are escaped as JSON requires (quotes, backslash, control characters) and nothing
-/// more: JSON output is data, not display text, so device names are not passed through
-/// `TerminalText`.
+/// Strings are escaped as JSON requires (quotes, backslash, C0 controls), and every other
+/// scalar the package's text rule calls unsafe (DEL, the C1 controls, bidi and other format
+/// characters, U+2028/U+2029) is written as a `\uXXXX` escape too, so `cat` or `jq -r` never
+/// puts one raw on a terminal. The value is unchanged: JSON output stays data, not display
+/// text, and device names are not passed through `TerminalText`.
 public enum JSONOutput {
     /// The layout of the encoded text.
     public enum Format: Sendable, Hashable {
@@ -54,6 +57,6 @@ public enum JSONOutput {
     /// `value` encoded as text in `format`, ending with a newline.
     public static func string(_ value: some Encodable, format: Format) throws -> String {
         let data = try encoder(format).encode(value)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return String(decoding: JSONText.escapingUnsafeScalars(Array(data)), as: UTF8.self) + "\n"
     }
 }

@@ -1,21 +1,10 @@
+import CastDiscovery
+
 /// Makes untrusted text, such as device names received from the network, safe to print to a
 /// terminal.
 ///
-/// A scalar is *unsafe* when a terminal would act on it instead of drawing it, or when it is
-/// invisible and could make one name look like another:
-///
-/// - C0 controls U+0000–U+001F (including tab, newline and ESC), DEL U+007F, and the C1
-///   controls U+0080–U+009F;
-/// - the line and paragraph separators U+2028 and U+2029;
-/// - bidirectional controls: U+061C, U+200E, U+200F, the embeddings and overrides
-///   U+202A–U+202E and the isolates U+2066–U+2069;
-/// - every other format character (general category Cf, e.g. U+200B ZERO WIDTH SPACE,
-///   U+2060 WORD JOINER, U+FEFF, U+00AD SOFT HYPHEN, the tag characters), with two exceptions
-///   that real names need: U+200D ZERO WIDTH JOINER between two emoji (`👨‍👩‍👧`) and the
-///   tag characters U+E0020–U+E007F following an emoji (subdivision flags such as `🏴󠁧󠁢󠁳󠁣󠁴󠁿`);
-///   U+200C ZERO WIDTH NON-JOINER is allowed between two letters (Persian, Indic scripts);
-/// - the noncharacters U+FFFE and U+FFFF.
-///
+/// Which scalars are unsafe is the package's one rule, `TextSafety` in the core: controls (C0,
+/// DEL, C1), line and paragraph separators, bidi controls and other invisible format characters.
 /// Everything else, including combining marks, variation selectors and emoji, passes
 /// unchanged. Backslashes are not doubled: the output is for people to read, not to parse.
 public enum TerminalText {
@@ -38,6 +27,7 @@ public enum TerminalText {
 
     /// Returns `text` with every unsafe scalar shown according to `style`.
     public static func sanitize(_ text: String, style: Style = .escaped) -> String {
+        guard TextSafety.containsUnsafe(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
@@ -48,7 +38,7 @@ public enum TerminalText {
                 index = end
                 continue
             }
-            if isUnsafe(at: index, in: scalars) {
+            if TextSafety.isUnsafe(at: index, in: scalars) {
                 switch style {
                 case .escaped: output.append(contentsOf: escape(scalar).unicodeScalars)
                 case .replaced: output.append("\u{FFFD}")
@@ -63,8 +53,7 @@ public enum TerminalText {
 
     /// Returns whether `text` would print unchanged, i.e. contains no unsafe scalar.
     public static func isSafe(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        return scalars.indices.allSatisfy { !isUnsafe(at: $0, in: scalars) }
+        !TextSafety.containsUnsafe(text)
     }
 
     /// The visible `.escaped` form of one scalar.
@@ -82,59 +71,6 @@ public enum TerminalText {
     private static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    /// Whether the scalar at `index` must not be printed raw; context decides for ZWJ, ZWNJ
-    /// and tag characters.
-    static func isUnsafe(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        let value = scalars[index].value
-        switch value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFFFE, 0xFFFF:
-            return true
-        case 0x200D:
-            return !(isEmojiBase(before: index, in: scalars) && isEmoji(at: index + 1, in: scalars))
-        case 0x200C:
-            return !(isLetter(at: index - 1, in: scalars) && isLetter(at: index + 1, in: scalars))
-        case 0xE0020...0xE007F:
-            return !isEmojiBase(before: index, in: scalars, skippingTags: true)
-        default:
-            return scalars[index].properties.generalCategory == .format
-        }
-    }
-
-    /// Whether the nearest preceding scalar, skipping emoji modifiers, variation selectors and
-    /// (optionally) tags, is an emoji.
-    private static func isEmojiBase(before index: Int, in scalars: [Unicode.Scalar], skippingTags: Bool = false) -> Bool {
-        var position = index - 1
-        while position >= 0 {
-            let scalar = scalars[position]
-            let skippable =
-                scalar.properties.isEmojiModifier
-                || (0xFE00...0xFE0F).contains(scalar.value)
-                || (skippingTags && (0xE0020...0xE007F).contains(scalar.value))
-            if !skippable { return isEmoji(at: position, in: scalars) }
-            position -= 1
-        }
-        return false
-    }
-
-    /// Whether the scalar at `index` exists and is a non-ASCII emoji (ASCII digits, `#` and `*`
-    /// carry the Emoji property but never start a ZWJ sequence).
-    private static func isEmoji(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        guard scalars.indices.contains(index) else { return false }
-        let scalar = scalars[index]
-        return !scalar.isASCII && scalar.properties.isEmoji
-    }
-
-    private static func isLetter(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        guard scalars.indices.contains(index) else { return false }
-        switch scalars[index].properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-            .nonspacingMark, .spacingMark:
-            return true
-        default:
-            return false
-        }
     }
 
     /// If an escape sequence (7-bit `ESC …` or an 8-bit C1 introducer) starts at `start`,
