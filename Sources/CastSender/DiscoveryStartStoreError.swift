@@ -1,3 +1,5 @@
+import CastDiscovery
+
 /// Why the discovery start file could not be used.
 public struct DiscoveryStartStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
@@ -8,6 +10,9 @@ public struct DiscoveryStartStoreError: Error, Sendable, Hashable, CustomStringC
         case unreadable
         /// The file cannot be written.
         case unwritable
+        /// The path is not a regular file (a device, FIFO, socket or directory, or a link to
+        /// one): it is neither read nor replaced, and was left untouched.
+        case refused
     }
 
     /// The kind of failure.
@@ -25,10 +30,12 @@ public struct DiscoveryStartStoreError: Error, Sendable, Hashable, CustomStringC
     }
 
     public var description: String {
-        switch kind {
-        case .corrupt: "discovery start file \(path) is corrupt (\(message)); treated as absent"
-        case .unreadable: "cannot read discovery start file \(path): \(message)"
-        case .unwritable: "cannot write discovery start file \(path): \(message)"
+        let path = SafeText.quoted(path, limit: 256)
+        return switch kind {
+        case .corrupt: "state file \(path) is corrupt (\(message)); treated as absent"
+        case .unreadable: "cannot read state file \(path): \(message)"
+        case .unwritable: "cannot write state file \(path): \(message)"
+        case .refused: "refusing to use state file \(path): \(message); it was left untouched"
         }
     }
 }

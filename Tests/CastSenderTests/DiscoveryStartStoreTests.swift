@@ -70,25 +70,29 @@ struct DiscoveryStartStoreTests {
         #expect(try DiscoveryStartStore(url: url).load().problem?.kind == .corrupt)
     }
 
-    @Test("unreadable and unwritable paths give clear errors")
+    @Test("a directory is refused, a path under a file cannot be written; both say so clearly")
     func badPaths() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let unreadable = Self.error { () throws(DiscoveryStartStoreError) in _ = try DiscoveryStartStore(url: directory).load() }
-        #expect(unreadable?.kind == .unreadable)
-        #expect(unreadable?.description.contains("is a directory") == true)
+        let refused = Self.error { () throws(DiscoveryStartStoreError) in _ = try DiscoveryStartStore(url: directory).load() }
+        #expect(refused?.kind == .refused)
+        #expect(refused?.description.contains("it is a directory") == true)
+        #expect(refused?.description.contains("left untouched") == true)
 
         let file = directory.appendingPathComponent("plain")
         try Data("x".utf8).write(to: file)
         let underFile = DiscoveryStartStore(url: file.appendingPathComponent("discovery.json"))
         let unwritable = Self.error { () throws(DiscoveryStartStoreError) in try underFile.save(discoveryHasStartedOnce: true) }
         #expect(unwritable?.kind == .unwritable)
-        #expect(unwritable?.description.hasPrefix("cannot write discovery start file \(underFile.url.path)") == true)
+        #expect(unwritable?.description.hasPrefix("cannot write state file \"\(underFile.url.path)\": lstat: Not a directory") == true)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "x")
 
         let onDirectory = Self.error { () throws(DiscoveryStartStoreError) in
             try DiscoveryStartStore(url: directory).save(discoveryHasStartedOnce: true)
         }
-        #expect(onDirectory?.kind == .unwritable)
+        #expect(onDirectory?.kind == .refused)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     @Test("two launches through the store: the first tap is remembered")

@@ -1,58 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading an input file that may be missing, not a regular file, huge or unreadable, without
-/// ever blocking on a FIFO or reading more than a limit: the one way every input file of the
-/// package (replays, scenarios, Info.plists, the sender's state) is read.
+/// ever blocking on a FIFO, opening a device or reading more than a limit: the one way every
+/// input file of the package (replays, scenarios, Info.plists, the sender's state) is read.
+///
+/// Symbolic links are followed, as every Unix tool does. The path is checked with `stat`, so a
+/// device, FIFO or socket is never opened; the file is then opened without blocking and
+/// checked again on the open descriptor, so one swapped in between is refused too.
 package enum BoundedFile {
     /// Why a file could not be read.
-    package enum Failure: Error, Sendable, Hashable {
-        /// Nothing is at the path.
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Nothing is at the path (or a directory on the way is missing).
         case missing
         /// The path is a directory.
         case directory
         /// The path is a device, FIFO or socket.
-        case notRegular
+        case notRegular(FileKind)
         /// The file is larger than the limit (its size, or at least limit + 1).
-        case tooLarge(size: Int)
+        case tooLarge(size: Int, limit: Int)
         /// The file exists but cannot be read; the system's reason.
         case unreadable(String)
+
+        /// `no such file`, `is a FIFO, not a regular file`, ...: completes "PATH: ".
+        package var description: String {
+            switch self {
+            case .missing: "no such file"
+            case .directory: "is a directory, not a file"
+            case .notRegular(let kind): "is \(kind), not a regular file"
+            case .tooLarge(let size, let limit): "\(size) bytes, more than \(limit)"
+            case .unreadable(let reason): "cannot be read (\(reason))"
+            }
+        }
     }
 
-    /// The contents of the regular file at `path`, at most `limit` bytes.
+    /// The contents of the regular file at `path` (after symbolic links), at most `limit` bytes.
     package static func read(path: String, limit: Int) throws(Failure) -> Data {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw FileManager.default.fileExists(atPath: path) ? .unreadable(reason(error)) : .missing
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(systemErrorMessage(code))
         }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeDirectory?: throw .directory
-        case .typeRegular?, nil: break
-        default: throw .notRegular
+        try check(info, limit: limit)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(systemErrorMessage(errno)) }
+        defer { close(descriptor) }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else { throw .unreadable(systemErrorMessage(errno)) }
+        try check(opened, limit: limit)
+        guard opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
+            throw .unreadable("the file was replaced while it was being opened")
         }
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit { throw .tooLarge(size: size) }
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            // The file may have grown since it was measured: never read past the limit.
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit { throw Failure.tooLarge(size: data.count) }
-            return data
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw .unreadable(reason(error))
+        // The file may have grown since it was measured: read what fstat said plus one byte,
+        // never past the limit.
+        let capacity = min(limit, Int(clamping: opened.st_size)) + 1
+        var data = Data(count: capacity)
+        var count = 0
+        while count < limit + 1 {
+            if count == data.count { data.count = min(limit + 1, max(data.count * 2, 4096)) }
+            let got = data.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if got > 0 {
+                count += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                throw .unreadable(systemErrorMessage(errno))
+            }
         }
+        if count > limit { throw .tooLarge(size: count, limit: limit) }
+        data.count = count
+        return data
     }
 
-    /// The system's explanation of `error`: the POSIX message when there is one.
-    package static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+    private static func check(_ info: stat, limit: Int) throws(Failure) {
+        switch FileKind(mode: info.st_mode) {
+        case .regular: break
+        case .directory: throw .directory
+        case let kind: throw .notRegular(kind)
         }
-        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
-        return nsError.localizedDescription
+        if info.st_size > limit { throw .tooLarge(size: Int(clamping: info.st_size), limit: limit) }
     }
 }
+

@@ -13,6 +13,7 @@ struct ListCommand {
         let scanOptions = try ScanOptions(arguments)
         let sender = try SenderOptions(arguments, environment: context.environment)
         let json = arguments.isSet(CastScanCommand.json)
+        try sender.checkStateFile()
 
         let backend: any DiscoveryBackend
         do {
@@ -33,7 +34,7 @@ struct ListCommand {
         }
         console.writeError(style.clearProgress())
         let devices = result.devices.compactMap(scanOptions.filter)
-        let (step, warnings) = sender.simulate(devices: devices)
+        let (step, warnings) = try sender.simulate(devices: devices)
         let visible = Set(step.visibleDevices.map(\.uniqueID))
 
         if json {

@@ -24,7 +24,7 @@ struct SenderOptions {
         } else {
             platform = .linux
         }
-        let sdk = try SenderProjectOptions.version(arguments, c.sdk) ?? SDKVersion(4, 8, 3)
+        let sdk = try SenderProjectOptions.version(arguments, c.sdk) ?? SenderProjectOptions.defaultSDK
         var options = CastOptions(platform: platform)
         options.disableDiscoveryAutostart = arguments.isSet(c.disableAutostart)
         options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(c.noFirstTap)
@@ -45,19 +45,35 @@ struct SenderOptions {
         }
     }
 
+    /// Refuses, before anything runs, a state path that is not a regular file (a device, FIFO,
+    /// socket or directory, or a link to one): exit 73, and the path is left untouched.
+    func checkStateFile() throws(CommandFailure) {
+        do throws(DiscoveryStartStoreError) {
+            try SenderFlowStore(url: stateFile).checkUsable()
+        } catch where error.kind == .refused {
+            throw CommandFailure(message: error.description, exitCode: .cannotCreate)
+        } catch {
+            // Anything else (no permission to look) is reported when the file is used.
+        }
+    }
+
     /// Runs the app's launch (and a tap when asked) on a network with `devices`, from the
     /// stored state, saves what the app remembers, and returns the last snapshot and any
     /// problem with the state file (reported, never fatal).
-    func simulate(devices: [CastDevice]) -> (step: SenderFlowStep, warnings: [String]) {
+    ///
+    /// - Throws: ``CommandFailure`` (exit 73) when the state path is not a regular file.
+    func simulate(devices: [CastDevice]) throws(CommandFailure) -> (step: SenderFlowStep, warnings: [String]) {
         var warnings: [String] = []
         let store = SenderFlowStore(url: stateFile)
         var state = SenderFlowState()
-        do {
+        do throws(DiscoveryStartStoreError) {
             let loaded = try store.load()
             state = loaded.state
-            if let problem = loaded.problem { warnings.append("state file: \(problem); starting from a fresh install") }
+            if let problem = loaded.problem { warnings.append("\(problem); starting from a fresh install") }
+        } catch where error.kind == .refused {
+            throw CommandFailure(message: error.description, exitCode: .cannotCreate)
         } catch {
-            warnings.append("state file: \(error); starting from a fresh install")
+            warnings.append("\(error); starting from a fresh install")
         }
         if let permission {
             state.localNetworkPermission = permission
@@ -70,10 +86,12 @@ struct SenderOptions {
             step = flow.handle(.castButtonTapped)
             if step.screen == .sdkInterstitial { step = flow.handle(.interstitialDismissed) }
         }
-        do {
+        do throws(DiscoveryStartStoreError) {
             try store.save(flow.state)
+        } catch where error.kind == .refused {
+            throw CommandFailure(message: error.description, exitCode: .cannotCreate)
         } catch {
-            warnings.append("state file: not saved: \(error)")
+            warnings.append("\(error); the app's state was not kept")
         }
         return (step, warnings)
     }

@@ -28,4 +28,14 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 
     /// An internal error: a state the tool should never reach (`EX_SOFTWARE`).
     case software = 70
+
+    /// A file the tool was asked to write (the sender's `--state` file) is not a regular file
+    /// (a device, FIFO, socket or directory, or a link to one): it was refused and left
+    /// untouched (`EX_CANTCREAT`).
+    case cannotCreate = 73
+
+    /// Writing standard output failed: a full disk, a closed descriptor, an I/O error
+    /// (`EX_IOERR`). A reader that went away (a closed pipe) is not an error: the command ends
+    /// quietly with the status it had.
+    case ioError = 74
 }

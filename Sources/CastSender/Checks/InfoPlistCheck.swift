@@ -67,7 +67,7 @@ public struct InfoPlistCheck: Sendable, Hashable {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw .notAPropertyList(reason: BoundedFile.reason(error))
+            throw .notAPropertyList(reason: Self.reason(error))
         }
         guard let dictionary = root as? [String: Any] else {
             throw .notADictionary(actualType: Self.typeName(of: root))
@@ -81,13 +81,19 @@ public struct InfoPlistCheck: Sendable, Hashable {
             return try BoundedFile.read(path: path, limit: maximumSize)
         } catch {
             switch error {
-            case .missing: throw .unreadable(path: path, reason: "no such file")
-            case .directory: throw .unreadable(path: path, reason: "it is a directory")
-            case .notRegular: throw .notARegularFile(path: path)
-            case .tooLarge(let size): throw .tooLarge(size: size, limit: maximumSize)
+            case .missing, .directory: throw .unreadable(path: path, reason: "\(error)")
+            case .notRegular(let kind): throw .notARegularFile(path: path, kind: "\(kind)")
+            case .tooLarge(let size, _): throw .tooLarge(size: size, limit: maximumSize)
             case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
             }
         }
+    }
+
+    /// The parser's explanation of `error`.
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
+        return nsError.localizedDescription
     }
 
     /// A phrase naming the property list type of `value`, such as "a string".

@@ -6,8 +6,8 @@ import CastDiscovery
 public enum InfoPlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file cannot be opened or read (missing, no permission, a directory…).
     case unreadable(path: String, reason: String)
-    /// The path names something other than a regular file (a FIFO, a device…).
-    case notARegularFile(path: String)
+    /// The path names something other than a regular file; `kind` says what (`a FIFO`).
+    case notARegularFile(path: String, kind: String)
     /// The input is larger than the limit (``InfoPlistCheck/maximumSize``); `size` is the size
     /// found, or `limit + 1` when reading stopped there.
     case tooLarge(size: Int, limit: Int)
@@ -30,8 +30,8 @@ public enum InfoPlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             "cannot read Info.plist \(SafeText.quoted(path, limit: 256)): "
                 + SafeText.quoted(reason, limit: 256)
-        case .notARegularFile(let path):
-            "Info.plist \(SafeText.quoted(path, limit: 256)) is not a regular file"
+        case .notARegularFile(let path, let kind):
+            "Info.plist \(SafeText.quoted(path, limit: 256)) is \(kind), not a regular file"
         case .tooLarge(let size, let limit):
             "the Info.plist is too large (\(size > limit ? "over \(limit)" : "\(size)") bytes); "
                 + "at most \(limit) bytes are read"

@@ -49,8 +49,8 @@ public struct SenderFlowStore: Sendable, Hashable {
 
     /// Reads the stored state.
     ///
-    /// - Throws: ``DiscoveryStartStoreError`` of kind `unreadable` when the path exists but
-    ///   cannot be read (a directory, no permission).
+    /// - Throws: ``DiscoveryStartStoreError`` of kind `refused` when the path is not a regular
+    ///   file (a directory, device, FIFO or socket), `unreadable` when it cannot be read.
     public func load() throws(DiscoveryStartStoreError) -> Loaded {
         let path = url.path
         let data: Data
@@ -59,12 +59,13 @@ public struct SenderFlowStore: Sendable, Hashable {
         } catch {
             switch error {
             case .missing: return Loaded(state: SenderFlowState(), version: nil)
-            case .directory: throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "is a directory")
-            case .notRegular: throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: "not a regular file")
-            case .tooLarge(let size): return corrupt("\(size) bytes, more than \(DiscoveryStartStore.maximumFileSize)")
+            case .directory: throw DiscoveryStartStoreError(kind: .refused, path: path, message: "it is a directory")
+            case .notRegular(let kind): throw DiscoveryStartStoreError(kind: .refused, path: path, message: "it is \(kind)")
+            case .tooLarge: return corrupt("\(error)")
             case .unreadable(let reason): throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: reason)
             }
         }
+        guard (try? JSONNesting.check(data, limit: 4)) != nil else { return corrupt("not a discovery start file") }
         let contents: Contents
         do {
             contents = try JSONDecoder().decode(Contents.self, from: data)
@@ -90,23 +91,40 @@ public struct SenderFlowStore: Sendable, Hashable {
         }
     }
 
-    /// Stores the state as version 2, replacing the file atomically; creates missing parent
-    /// directories.
+    /// Stores the state as version 2, replacing the file atomically (see the core's file rules:
+    /// a link is followed and its target replaced; anything but a regular file is refused);
+    /// creates missing parent directories.
     ///
-    /// - Throws: ``DiscoveryStartStoreError`` of kind `unwritable`.
+    /// - Throws: ``DiscoveryStartStoreError`` of kind `refused` or `unwritable`.
     public func save(_ state: SenderFlowState) throws(DiscoveryStartStoreError) {
         let contents = Contents(
             version: Self.currentVersion, discoveryHasStartedOnce: state.discoveryHasStartedOnce,
             localNetworkPermission: state.localNetworkPermission, bluetoothPromptAnswered: state.bluetoothPromptAnswered)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(contents)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            data = try encoder.encode(contents)
         } catch {
-            throw DiscoveryStartStoreError(kind: .unwritable, path: url.path, message: BoundedFile.reason(error))
+            throw DiscoveryStartStoreError(kind: .unwritable, path: url.path, message: "\(error)")
+        }
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Array(data), to: url.path, createDirectories: true)
+        } catch {
+            throw DiscoveryStartStoreError(kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
+        }
+    }
+
+    /// Checks, before anything runs, that the state can be kept at this path: nothing is
+    /// there yet, or a regular file (possibly behind symbolic links).
+    ///
+    /// - Throws: ``DiscoveryStartStoreError`` of kind `refused` for a device, FIFO, socket or
+    ///   directory, or `unwritable` when the path cannot be inspected.
+    public func checkUsable() throws(DiscoveryStartStoreError) {
+        do throws(AtomicFile.Failure) {
+            _ = try AtomicFile.destination(of: url.path)
+        } catch {
+            throw DiscoveryStartStoreError(kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
         }
     }
 

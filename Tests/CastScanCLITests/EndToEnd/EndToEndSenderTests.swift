@@ -95,7 +95,7 @@ struct EndToEndSenderTests {
         let result = try await Self.list(["--ios", "17"], state: state)
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("cast-scan: state file: "), "\(result)")
+        #expect(result.stderr.hasPrefix("cast-scan: state file \"\(state)\" is corrupt"), "\(result)")
         #expect(result.stderr.contains("corrupt"), "\(result)")
         #expect(result.stdout.contains("The app sees 0 of the 4 Cast devices"), "\(result)")
         #expect(try Self.stateJSON(state)["discoveryHasStartedOnce"] as? Bool == false)

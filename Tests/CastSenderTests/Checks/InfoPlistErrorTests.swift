@@ -102,13 +102,13 @@ struct InfoPlistErrorTests {
             return path == missing
         }
 
-        #expect(throws: InfoPlistError.unreadable(path: directory.path, reason: "it is a directory")) {
+        #expect(throws: InfoPlistError.unreadable(path: directory.path, reason: "is a directory, not a file")) {
             try check.check(fileAt: directory.path)
         }
 
         let fifo = directory.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: InfoPlistError.notARegularFile(path: fifo)) {
+        #expect(throws: InfoPlistError.notARegularFile(path: fifo, kind: "a FIFO")) {
             try check.check(fileAt: fifo)
         }
 
