@@ -1,9 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 import CastDiscovery
 
 /// The `cast-scan` tool: parses the command line and runs the chosen command.
 public enum CastScan {
     /// Runs `cast-scan` with `arguments` (without the program name) and returns its exit status.
+    ///
+    /// When standard output stops taking text, the command ends: a reader that went away (a
+    /// closed pipe, `cast-scan watch | head -1`) ends it quietly with the status it had (0 for a
+    /// watch); any other failure (a full disk, a closed descriptor) prints one line on standard
+    /// error and returns ``ExitCode/ioError`` (74).
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
+        let status = await runCommand(arguments: arguments, environment: environment, console: console)
+        switch console.outputFailure {
+        case nil, .closed?:
+            return status
+        case let failure?:
+            console.errorLine("cast-scan: cannot write to standard output: \(failure.message)")
+            return .ioError
+        }
+    }
+
+    private static func runCommand(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
         let parser = ArgumentParser(command: CastScanCommand.root)
         let parsed: ParsedArguments
         do {
@@ -72,5 +94,21 @@ struct CommandFailure: Error {
     init(message: String, exitCode: ExitCode) {
         self.message = message
         self.exitCode = exitCode
+    }
+}
+
+extension CastScan {
+    /// The process's environment variables (the first definition of a name wins).
+    public static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(decoding: UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let equals = text.firstIndex(of: "="), result[String(text[..<equals])] == nil {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
     }
 }

@@ -1,9 +1,14 @@
 import CastScanCLI
-import Foundation
 
-// The whole tool lives in CastScanCLI; this only hands it the process's arguments and exits.
-let status = await CastScan.run(
-    arguments: Array(CommandLine.arguments.dropFirst()),
-    environment: ProcessInfo.processInfo.environment,
-    console: .standard(environment: ProcessInfo.processInfo.environment))
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The whole tool lives in CastScanCLI; this only hands it the process and exits. The console
+// comes first, before anything opens a file (see Console.standard).
+let environment = CastScan.processEnvironment()
+let console = Console.standard(environment: environment)
+let status = await CastScan.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, console: console)
 exit(status.rawValue)

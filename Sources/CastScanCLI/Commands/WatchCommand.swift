@@ -37,6 +37,9 @@ struct WatchCommand {
             group.addTask {
                 for await event in events {
                     if let exit = printer.print(event, manager: manager) { return exit }
+                    // Standard output stopped taking text: nothing more can be shown. The
+                    // status is settled by CastScan.run (0 for a closed pipe, else 74).
+                    if printer.console.outputFailure != nil { return .ok }
                 }
                 return .ok
             }
