@@ -50,7 +50,7 @@ public struct ReplayBackend: DiscoveryBackend {
             var last = 0.0
             for replayEvent in events {
                 if speed > 0, replayEvent.time > last {
-                    try? await Task.sleep(for: .seconds((replayEvent.time - last) / speed))
+                    try? await Task.sleep(for: .seconds(clamping: (replayEvent.time - last) / speed))
                 }
                 last = replayEvent.time
                 if Task.isCancelled { return }

@@ -74,8 +74,9 @@ struct ReplayEventCoding: Codable, Sendable {
 
     /// The event; `path` names it in messages (`events[3]`).
     func replayEvent(path: String) throws(DiscoveryError) -> ReplayEvent {
-        guard at.isFinite, at >= 0 else {
-            throw ReplayRecording.badInput("\(path).at: \(at) is not a time in seconds (finite, 0 or more)")
+        guard at.isFinite, at >= 0, at <= ReplayRecording.maximumTime else {
+            throw ReplayRecording.badInput(
+                "\(path).at: \(at) is not a time in seconds from 0 to \(Int(ReplayRecording.maximumTime)) (a year)")
         }
         func required<T>(_ value: T?, _ field: String) throws(DiscoveryError) -> T {
             guard let value else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"\(field)\"") }

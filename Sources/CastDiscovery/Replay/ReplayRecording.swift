@@ -11,6 +11,8 @@ public struct ReplayRecording: Sendable, Hashable {
     public static let maximumFileSize = 16 * 1024 * 1024
     /// The most events a recording may hold.
     public static let maximumEventCount = 100_000
+    /// The latest time an event may have, in seconds from the start: a year.
+    public static let maximumTime = 366.0 * 24 * 3600
 
     /// What the recording shows, for people.
     public var description: String?
@@ -27,8 +29,9 @@ public struct ReplayRecording: Sendable, Hashable {
         }
         var last = 0.0
         for (index, event) in events.enumerated() {
-            guard event.time.isFinite, event.time >= 0 else {
-                throw Self.badInput("events[\(index)].at: \(event.time) is not a time in seconds (finite, 0 or more)")
+            guard event.time.isFinite, event.time >= 0, event.time <= Self.maximumTime else {
+                throw Self.badInput(
+                    "events[\(index)].at: \(event.time) is not a time in seconds from 0 to \(Int(Self.maximumTime)) (a year)")
             }
             guard event.time >= last else {
                 throw Self.badInput("events[\(index)].at: \(event.time) is earlier than the event before (\(last))")
@@ -46,6 +49,11 @@ public struct ReplayRecording: Sendable, Hashable {
     public init(json data: Data) throws(DiscoveryError) {
         guard data.count <= Self.maximumFileSize else {
             throw Self.badInput("\(data.count) bytes, more than \(Self.maximumFileSize)")
+        }
+        do throws(JSONNesting.TooDeep) {
+            try JSONNesting.check(data)
+        } catch {
+            throw Self.badInput("\(error)")
         }
         let file: File
         do {
@@ -85,13 +93,7 @@ public struct ReplayRecording: Sendable, Hashable {
         do throws(BoundedFile.Failure) {
             data = try BoundedFile.read(path: path, limit: Self.maximumFileSize)
         } catch {
-            switch error {
-            case .missing: throw Self.badInput("\(path): no such file", fix: "check the path of the replay file")
-            case .directory: throw Self.badInput("\(path): is a directory, not a replay file")
-            case .notRegular: throw Self.badInput("\(path): not a regular file")
-            case .tooLarge(let size): throw Self.badInput("\(path): \(size) bytes, more than \(Self.maximumFileSize)")
-            case .unreadable(let reason): throw Self.badInput("\(path): cannot be read (\(reason))")
-            }
+            throw Self.badInput("\(path): \(error)", fix: error == .missing ? "check the path of the replay file" : nil)
         }
         do throws(DiscoveryError) {
             try self.init(json: data)

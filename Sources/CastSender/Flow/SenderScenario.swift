@@ -48,6 +48,11 @@ public struct SenderScenario: Sendable {
     public static let maximumFileSize = 1 << 20
     /// The most steps a scenario may have.
     public static let maximumStepCount = 10_000
+    /// The deepest a scenario's JSON may nest (a scenario needs 5 levels).
+    public static let maximumNestingDepth = 16
+    /// The most replay events one scenario may load, over all its replay references together
+    /// (each reference counts, even to a file already loaded).
+    public static let maximumReplayEvents = 200_000
 
     /// The file's name or path, for messages.
     public var file: String
@@ -108,6 +113,11 @@ public struct SenderScenario: Sendable {
         if data.count > Self.maximumFileSize {
             throw reader.error("", "more than \(Self.maximumFileSize) bytes")
         }
+        do throws(JSONNesting.TooDeep) {
+            try JSONNesting.check(data, limit: Self.maximumNestingDepth)
+        } catch {
+            throw reader.error("", "\(error); a scenario needs at most \(Self.maximumNestingDepth) levels")
+        }
         let json: ScenarioJSON
         do {
             json = try JSONDecoder().decode(ScenarioJSON.self, from: data)
@@ -122,7 +132,8 @@ public struct SenderScenario: Sendable {
         }
         let configuration = try Self.configuration(top["app"]!, reader)
         let state = try Self.state(top["stored"], reader)
-        let parser = Parser(reader: reader, directory: directory, criteria: configuration.options.criteria)
+        let parser = Parser(
+            reader: reader, directory: directory, criteria: configuration.options.criteria, replays: ReplayLoader())
         var wifi = true
         var devices: [CastDevice] = []
         if let network = top["network"] {
@@ -226,11 +237,43 @@ public struct SenderScenario: Sendable {
             bluetoothPromptAnswered: try reader.bool(stored, "bluetoothPromptAnswered", at: "stored") ?? false)
     }
 
+    /// Loads the replays a scenario refers to, each file once, within
+    /// ``SenderScenario/maximumReplayEvents`` over all references.
+    private final class ReplayLoader {
+        private var remaining = SenderScenario.maximumReplayEvents
+        private var loaded: [String: (events: Int, devices: [CastDevice])] = [:]
+
+        /// The devices a discovery manager lists once the replay at `url` has played.
+        func devices(_ url: URL, criteria: DiscoveryCriteria) async throws(DiscoveryError) -> [CastDevice] {
+            if let known = loaded[url.path] {
+                try spend(known.events)
+                return known.devices
+            }
+            let recording = try ReplayRecording(contentsOf: url)
+            try spend(recording.events.count)
+            let backend = ReplayBackend(recording: recording, speed: 0, ending: .finish)
+            let devices = try await SenderFlow.networkDevices(of: DiscoveryManager(backend: backend, criteria: criteria))
+            loaded[url.path] = (recording.events.count, devices)
+            return devices
+        }
+
+        private func spend(_ events: Int) throws(DiscoveryError) {
+            guard events <= remaining else {
+                throw DiscoveryError(
+                    kind: .badInput,
+                    message: "the scenario's replays hold more than \(SenderScenario.maximumReplayEvents) events in all "
+                        + "(each reference counts)")
+            }
+            remaining -= events
+        }
+    }
+
     /// Parses steps and device lists.
-    private struct Parser: Sendable {
+    private struct Parser {
         let reader: ScenarioReader
         let directory: URL?
         let criteria: DiscoveryCriteria
+        let replays: ReplayLoader
 
         /// The arguments each input takes, with their kinds.
         static let arguments: [String: [String]] = [
@@ -333,7 +376,7 @@ public struct SenderScenario: Sendable {
             if let path = try reader.string(object, "replay", at: location) {
                 let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
                 do {
-                    return try await SenderFlow.networkDevices(replaying: url.standardizedFileURL, criteria: criteria)
+                    return try await replays.devices(url.standardizedFileURL, criteria: criteria)
                 } catch {
                     throw reader.error("\(location).replay", error.description)
                 }

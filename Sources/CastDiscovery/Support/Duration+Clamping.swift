@@ -1,0 +1,13 @@
+extension Duration {
+    /// The longest duration made from a number of seconds: about 31 years, far below the
+    /// point where the conversion from `Double` would trap.
+    package static let longestSeconds = 1e9
+
+    /// `seconds` as a duration, clamped to 0...``longestSeconds`` (NaN gives 0): for every
+    /// conversion of a computed number of seconds, which `Duration.seconds(_:)` would trap on
+    /// when it is huge or not finite.
+    package static func seconds(clamping seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > 0 else { return seconds == .infinity ? .seconds(longestSeconds) : .zero }
+        return .seconds(min(seconds, longestSeconds))
+    }
+}
