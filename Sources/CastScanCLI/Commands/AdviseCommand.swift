@@ -7,7 +7,7 @@ struct AdviseCommand {
     init(_ context: CommandContext) { self.context = context }
 
     func run() throws -> ExitCode {
-        let project = try SenderProjectOptions(context.arguments).project(requireSDK: true)!
+        let project = try SenderProjectOptions(context.arguments).project
         let findings = SDKAdvice(project: project).findings
         if context.arguments.isSet(CastScanCommand.json) {
             context.console.write(try JSONOutput.string(findings, format: .pretty))

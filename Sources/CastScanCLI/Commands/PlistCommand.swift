@@ -10,7 +10,7 @@ struct PlistCommand {
     func run() throws -> ExitCode {
         let arguments = context.arguments
         let criteria = try ScanOptions.criteria(arguments, whenEmpty: .defaultMediaReceiver)
-        let project = try SenderProjectOptions(arguments).project(requireSDK: false)
+        let project = try SenderProjectOptions(arguments).project
         switch arguments.commandPath.dropFirst(2).first {
         case "check":
             guard let path = arguments.value(of: CastScanCommand.plistFile) else {
@@ -34,7 +34,7 @@ struct PlistCommand {
             }
             return report.hasErrors ? .checkFailed : .ok
         case "snippet":
-            let bluetooth = project.map { SDKAdvice(project: $0).needsBluetoothUsageDescription } ?? false
+            let bluetooth = SDKAdvice(project: project).needsBluetoothUsageDescription
             context.console.write(InfoPlistSnippet(criteria: criteria, includeBluetoothUsageDescription: bluetooth).xml)
             return .ok
         default:

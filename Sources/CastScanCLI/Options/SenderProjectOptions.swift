@@ -16,12 +16,12 @@ struct SenderProjectOptions {
         noBluetoothVariant = arguments.isSet(c.noBluetoothVariant)
     }
 
-    /// The project; nil when no SDK version was given and none is required.
-    func project(requireSDK: Bool) throws(UsageError) -> SenderProject? {
-        guard let sdk else {
-            if requireSDK { throw UsageError.missingValue(option: "--sdk", usage: "--sdk <version>") }
-            return nil
-        }
+    /// The SDK version a project is assumed to use when `--sdk` is not given, as `--help` says.
+    static let defaultSDK = SDKVersion(4, 8, 3)
+
+    /// The project; ``defaultSDK`` stands in for a missing `--sdk`.
+    var project: SenderProject {
+        let sdk = sdk ?? Self.defaultSDK
         return SenderProject(
             sdkVersion: sdk, xcodeVersion: xcode, deploymentTarget: deploymentTarget ?? SDKVersion(14, 0, 0),
             usesNoBluetoothVariant: noBluetoothVariant)

@@ -4,8 +4,9 @@
 ///
 /// - `--name` and `-n` set a flag; short flags can be bundled (`-46`);
 /// - `--name VALUE`, `--name=VALUE`, `-n VALUE` and `-nVALUE` give an option its value;
-///   a following word that starts with `-` (other than `-` alone) is never taken as the value,
-///   so write `--name=-5` for such values;
+///   a following word that starts with `-` is taken as the value only when it is `-` alone or
+///   looks like a negative number (`-1`, `-0.5`), so that the value's own check can say what
+///   is wrong with it; write `--name=-x` for other such values;
 /// - a repeatable option collects its values in order; any other option may appear once;
 /// - in a command that has subcommands, the first positional word names the subcommand; the
 ///   options of the command remain accepted after it, unless the subcommand does not inherit
@@ -237,6 +238,14 @@ extension ArgumentParser {
             }
         }
 
+        /// Whether `word` is a minus sign followed by a digit or a dot and digits (`-1`, `-.5`).
+        static func looksNegative(_ word: String) -> Bool {
+            let rest = word.utf8.dropFirst()
+            guard let first = rest.first else { return false }
+            let digit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            return digit(first) || (first == UInt8(ascii: ".") && rest.dropFirst().first.map(digit) == true)
+        }
+
         func suggestLong(for spelled: String) -> String? {
             ArgumentParser.suggestion(for: spelled, among: longOptions.keys.sorted().map { "--" + $0 } + ["--help"])
         }
@@ -255,7 +264,7 @@ extension ArgumentParser {
                 var value = inline
                 if value == nil, index < arguments.count {
                     let next = arguments[index]
-                    if next == "-" || !next.hasPrefix("-") {
+                    if next == "-" || !next.hasPrefix("-") || Self.looksNegative(next) {
                         value = next
                         index += 1
                     }

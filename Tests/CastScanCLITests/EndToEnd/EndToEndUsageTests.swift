@@ -26,7 +26,6 @@ struct EndToEndUsageTests {
              message: "--app-id must be a hexadecimal receiver app ID such as CC1AD845 (got '\\e[31mzz')"),
         Case(arguments: ["frobnicate"], message: "unknown subcommand 'frobnicate'"),
         Case(arguments: ["watc"], message: "unknown subcommand 'watc' (did you mean 'watch'?)"),
-        Case(arguments: ["advise"], message: "missing value for '--sdk <version>'", help: "cast-scan advise --help"),
         Case(arguments: ["advise", "--sdk", "four"], message: "--sdk must be a version such as 4.8.3 (got 'four')",
              help: "cast-scan advise --help"),
     ]
