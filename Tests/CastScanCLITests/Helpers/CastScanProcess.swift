@@ -15,6 +15,8 @@ import Darwin
 ///
 /// Output goes to files in a private directory rather than pipes, so a child that writes a lot
 /// can never block on a full pipe, and the whole output is there once the child has exited.
+/// The child is started with `posix_spawn` and waited for with `wait4` on a thread of its own,
+/// so its exit time and peak memory are its own, whatever the test process is busy with.
 enum CastScanProcess {
     /// Why the executable could not be found: every place looked at, so the failure says what
     /// to build or set.
@@ -88,9 +90,47 @@ enum CastScanProcess {
         return await child.wait(timeout: timeout)
     }
 
+    /// Runs `cast-scan arguments` under GNU time (`/usr/bin/time`, installed by `Scripts/setup`),
+    /// so `peakResidentBytes` is the child's own peak: `wait4` alone would report the test
+    /// process's memory, which a child started with `posix_spawn` inherits the accounting of.
+    static func runMeasured(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            throw NotFound(searched: ["\(time) (GNU time, needed to measure memory; run Scripts/setup)"])
+        }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("cast-scan-rss-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let child = try RunningProcess(
+            executable: URL(fileURLWithPath: time), arguments: ["-f", "%M", "-o", report, try executable().path] + arguments)
+        var result = await child.wait(timeout: timeout)
+        result.arguments = arguments
+        let lines = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n") ?? []
+        result.peakResidentBytes = lines.last.flatMap { Int($0) }.map { $0 * 1024 } ?? Int.max
+        return result
+    }
+
+    /// Runs `cast-scan arguments` with `file` as its standard input.
+    static func run(_ arguments: [String], standardInput file: String, timeout: Duration = .seconds(30)) async throws
+        -> ProcessResult
+    {
+        let child = try RunningProcess(executable: try executable(), arguments: arguments, standardInput: file)
+        return await child.wait(timeout: timeout)
+    }
+
     /// Starts `cast-scan arguments` and returns at once.
     static func start(_ arguments: [String]) throws -> RunningProcess {
         try RunningProcess(executable: try executable(), arguments: arguments)
+    }
+
+    /// Runs `script` with `bash -c` (its `$1`... are `arguments`), with `$CAST_SCAN` naming the
+    /// executable: for what needs a shell, such as closed or redirected descriptors.
+    static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws
+        -> ProcessResult
+    {
+        let child = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", script, "bash"] + arguments,
+            extraEnvironment: ["CAST_SCAN": try executable().path])
+        return await child.wait(timeout: timeout)
     }
 }
 
@@ -104,7 +144,13 @@ struct ProcessResult: Sendable, CustomStringConvertible {
     var timedOut: Bool
     var stdoutData: Data
     var stderrData: Data
+    /// From the spawn to the child's exit, as its waiting thread saw it.
     var elapsed: Duration
+    /// When the child exited, as its waiting thread saw it.
+    var ended: ContinuousClock.Instant
+    /// The child's peak resident set size, in bytes: meaningful only from
+    /// ``CastScanProcess/runMeasured(_:timeout:)``.
+    var peakResidentBytes: Int
 
     var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     var stderr: String { String(decoding: stderrData, as: UTF8.self) }
@@ -124,52 +170,66 @@ struct ProcessResult: Sendable, CustomStringConvertible {
 
     var description: String {
         let how = timedOut ? "timed out" : exitedNormally ? "exit \(status)" : "signal \(status)"
-        return "cast-scan \(arguments.joined(separator: " ")) -> \(how)\n--- stdout ---\n\(stdout)--- stderr ---\n\(stderr)"
+        return "cast-scan \(arguments.joined(separator: " ")) -> \(how) after \(elapsed), \(peakResidentBytes / 1024) KiB\n"
+            + "--- stdout ---\n\(stdout)--- stderr ---\n\(stderr)"
     }
 }
 
 /// A child process of the executable, with its output in files.
 final class RunningProcess: Sendable {
+    /// How the child ended, from `wait4`.
+    private struct Exit: Sendable {
+        var status: Int32
+        var ended: ContinuousClock.Instant
+        var peakResidentBytes: Int
+    }
+
     let arguments: [String]
     let directory: TestDirectory
-    private let process: Process
-    private let termination: AsyncStream<(Int32, Bool)>
+    let processIdentifier: pid_t
     private let started: ContinuousClock.Instant
+    private let exit = Mutex<Exit?>(nil)
+    private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
     private let timedOut = Mutex(false)
 
     var stdoutURL: URL { directory.url.appendingPathComponent("stdout") }
     var stderrURL: URL { directory.url.appendingPathComponent("stderr") }
-    var processIdentifier: Int32 { process.processIdentifier }
 
-    fileprivate init(executable: URL, arguments: [String]) throws {
+    init(executable: URL, arguments: [String], extraEnvironment: [String: String] = [:], standardInput: String = "/dev/null")
+        throws
+    {
         self.arguments = arguments
         directory = try TestDirectory(prefix: "cast-scan-run")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = CastScanProcess.environment(home: directory.url.appendingPathComponent("home"))
-        process.currentDirectoryURL = directory.url
-        try Data().write(to: directory.url.appendingPathComponent("stdout"))
-        try Data().write(to: directory.url.appendingPathComponent("stderr"))
-        let out = try FileHandle(forWritingTo: directory.url.appendingPathComponent("stdout"))
-        let err = try FileHandle(forWritingTo: directory.url.appendingPathComponent("stderr"))
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let (stream, continuation) = AsyncStream.makeStream(of: (Int32, Bool).self, bufferingPolicy: .bufferingNewest(1))
-        process.terminationHandler = { process in
-            continuation.yield((process.terminationStatus, process.terminationReason == .exit))
-            continuation.finish()
-        }
-        termination = stream
+        let home = directory.url.appendingPathComponent("home")
+        let environment = CastScanProcess.environment(home: home).merging(extraEnvironment) { _, extra in extra }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, directory.path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
         started = ContinuousClock.now
-        self.process = process
-        try process.run()
+        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        processIdentifier = pid
+        let child = pid
+        Thread.detachNewThread { [self] in
+            var status: Int32 = 0
+            var usage = rusage()
+            while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}
+            let ended = ContinuousClock.now
+            exit.withLock { $0 = Exit(status: status, ended: ended, peakResidentBytes: Int(usage.ru_maxrss) * 1024) }
+            for waiter in waiters.withLock({ list in defer { list = [] }; return list }) { waiter.resume() }
+        }
     }
+
+    /// Whether the child is still running.
+    var isRunning: Bool { exit.withLock { $0 == nil } }
 
     /// Standard output written so far.
     func currentStdout() -> Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
@@ -180,38 +240,47 @@ final class RunningProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if currentStdout().contains(UInt8(ascii: "\n")) { return true }
-            if !process.isRunning { return currentStdout().contains(UInt8(ascii: "\n")) }
+            if !isRunning { return currentStdout().contains(UInt8(ascii: "\n")) }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
     }
 
-    /// Sends `signal` to the child.
-    func send(_ signal: Int32) {
-        _ = kill(process.processIdentifier, signal)
+    /// Sends `signal` to the child, unless it has already been waited for; returns when.
+    @discardableResult
+    func send(_ signal: Int32) -> ContinuousClock.Instant {
+        if isRunning { _ = kill(processIdentifier, signal) }
+        return .now
     }
 
     /// Waits for the child to end (killing it after `timeout`) and returns what it did.
     func wait(timeout: Duration = .seconds(30)) async -> ProcessResult {
-        let pid = process.processIdentifier
         let killer = Task { [self] in
             try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            self.timedOut.withLock { $0 = true }
-            _ = kill(pid, SIGKILL)
+            guard !Task.isCancelled, isRunning else { return }
+            timedOut.withLock { $0 = true }
+            send(SIGKILL)
         }
-        var outcome: (Int32, Bool) = (-1, false)
-        for await value in termination {
-            outcome = value
-            break
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = exit.withLock { $0 != nil }
+            if done {
+                continuation.resume()
+            } else {
+                waiters.withLock { $0.append(continuation) }
+                // The child may have ended between the check and the append.
+                if exit.withLock({ $0 != nil }) {
+                    for waiter in waiters.withLock({ list in defer { list = [] }; return list }) { waiter.resume() }
+                }
+            }
         }
         killer.cancel()
-        let elapsed = ContinuousClock.now - started
+        let ended = exit.withLock { $0! }
+        let exited = ended.status & 0x7F == 0
         return ProcessResult(
-            arguments: arguments, status: outcome.0, exitedNormally: outcome.1,
+            arguments: arguments, status: exited ? (ended.status >> 8) & 0xFF : ended.status & 0x7F, exitedNormally: exited,
             timedOut: timedOut.withLock { $0 },
             stdoutData: (try? Data(contentsOf: stdoutURL)) ?? Data(),
             stderrData: (try? Data(contentsOf: stderrURL)) ?? Data(),
-            elapsed: elapsed)
+            elapsed: ended.ended - started, ended: ended.ended, peakResidentBytes: ended.peakResidentBytes)
     }
 }
