@@ -78,6 +78,11 @@ def normalize_entry(raw: dict, base_dir: str) -> dict:
     }
     if wire is not None:
         device["txtWireHex"] = wire
+    announce = raw.get("announceSubtypes", svc.get("announceSubtypes"))
+    if announce is not None:
+        if not isinstance(announce, bool):
+            raise LabError(f"announceSubtypes must be true or false in {svc['instance']}")
+        device["announceSubtypes"] = announce
     if "ttl" in raw or "ttl" in svc:
         device["ttl"] = int(raw.get("ttl", svc.get("ttl")))
     if "description" in raw:
@@ -119,6 +124,9 @@ def synthetic(i: int) -> dict:
     ident = hashlib.md5(f"castlab-synthetic-{i}".encode()).hexdigest()
     uuid = f"{ident[:8]}-{ident[8:12]}-{ident[12:16]}-{ident[16:20]}-{ident[20:]}"
     apps = ["CC1AD845"] + (["233637DE"] if i % 2 == 0 else [])
+    # Every second device that runs 233637DE only answers its subtype questions (never announces
+    # them), so a daemon that heard the announcements holds half of that browse's answers.
+    quiet = i % 4 == 2
     txt = [f"id={ident}", f"cd={ident[:32].upper()}", "rm=", "ve=05", "md=Chromecast",
            "ic=/setup/icon.png", f"fn=Lab Device {i:03d}", "ca=200709", "st=0",
            f"bs=FA8F{ident[:8].upper()}", "nf=1", "rs="]
@@ -129,6 +137,7 @@ def synthetic(i: int) -> dict:
         "txtHex": [t.encode().hex() for t in txt],
         "subtypes": apps,
         "description": "synthetic",
+        **({"announceSubtypes": False} if quiet else {}),
     }
 
 
@@ -189,7 +198,8 @@ def call(state_dir: str, ns: str, req: dict, timeout: float = 15.0) -> dict:
 
 
 def responder_device(d: dict) -> dict:
-    keys = ("instance", "host", "port", "txtHex", "txtWireHex", "subtypes", "ipv4", "ipv6", "ttl")
+    keys = ("instance", "host", "port", "txtHex", "txtWireHex", "subtypes", "ipv4", "ipv6", "ttl",
+            "announceSubtypes")
     return {k: d[k] for k in keys if k in d}
 
 
@@ -392,6 +402,14 @@ def cmd_status(args) -> None:
               f"{d['namespace']}  fn={fn!r} apps={','.join(d['subtypes'])}")
 
 
+def cmd_announce(args) -> None:
+    """Every responder announces its devices' subtype records again (those that announce)."""
+    lab = State(args.state).load()
+    for nsd in lab["namespaces"]:
+        call(args.state, nsd["ns"], {"cmd": "announce"})
+    print(f"announced in {len(lab['namespaces'])} namespaces")
+
+
 def cmd_namespaces(args) -> None:
     lab = State(args.state).load()
     for n in lab["namespaces"]:
@@ -410,11 +428,12 @@ def main() -> int:
     p = sub.add_parser("move"); p.add_argument("instance"); p.add_argument("--host"); p.add_argument("--port", type=int)
     p = sub.add_parser("status"); p.add_argument("--json", action="store_true")
     sub.add_parser("namespaces")
+    sub.add_parser("announce")
     args = ap.parse_args()
     try:
         {"plan": cmd_plan, "add": cmd_add, "remove": lambda a: cmd_remove(a, False),
          "stop": lambda a: cmd_remove(a, True), "set-txt": cmd_set_txt, "move": cmd_move,
-         "status": cmd_status, "namespaces": cmd_namespaces}[args.cmd](args)
+         "status": cmd_status, "namespaces": cmd_namespaces, "announce": cmd_announce}[args.cmd](args)
     except LabError as exc:
         print(f"castlab: {exc}", file=sys.stderr)
         return 1

@@ -4,7 +4,9 @@
 One process per device namespace. It serves every device whose host lives in that namespace:
 PTR (_googlecast._tcp.local.), SRV, TXT (raw bytes, fixture order), A and AAAA of the host,
 and the per-app subtype PTRs (_<APPID>._sub._googlecast._tcp.local.), which python-zeroconf
-cannot publish by itself: a QueryHandler subclass answers those questions.
+cannot publish by itself: a QueryHandler subclass answers those questions. A device with
+"announceSubtypes": false only answers its subtype questions and never announces those
+records, as some real devices and stacks do: a listener learns them only by asking.
 
 Control channel: a unix socket (--control), one JSON object per line in, one per line out.
   {"cmd": "ping"}
@@ -13,6 +15,7 @@ Control channel: a unix socket (--control), one JSON object per line in, one per
   {"cmd": "remove", "instance": NAME}       goodbye (TTL 0) for PTR/SRV/TXT and subtype PTRs
   {"cmd": "stop", "instance": NAME}         vanish silently: no goodbye, stop answering
   {"cmd": "update", "device": DEVICE}       new TXT and/or SRV host/port; re-announced
+  {"cmd": "announce"}                       announce every device's subtype records again
 The socket appears only once the initial devices are registered (the readiness signal).
 """
 from __future__ import annotations
@@ -74,7 +77,9 @@ class SubtypeQueryHandler(QueryHandler):
         if ucast_source:
             base.ucast.update(extra)  # legacy unicast querier (port != 5353)
         else:
-            base.mcast_now.update(extra)
+            # A PTR is a shared record: answered after 20-120 ms (RFC 6762 section 6), with
+            # python-zeroconf's other delayed answers, as a real device does.
+            base.mcast_aggregate.update(extra)
         return base
 
 
@@ -171,8 +176,9 @@ class Responder:
         self._index_subtypes(device, info)
         self.devices[name] = device
         self.infos[name] = info
-        self._keep(asyncio.ensure_future(
-            self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
+        if device.get("announceSubtypes", True):
+            self._keep(asyncio.ensure_future(
+                self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
 
     async def remove(self, name: str) -> None:
         self._cancel_announcements(name)
@@ -210,8 +216,9 @@ class Responder:
         self._index_subtypes(device, info)
         self.devices[name] = device
         self.infos[name] = info
-        self._keep(asyncio.ensure_future(
-            self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
+        if device.get("announceSubtypes", True):
+            self._keep(asyncio.ensure_future(
+                self._announce_subtypes(self._subtype_ptrs(device, info, None))), name)
 
     async def handle(self, req: dict) -> dict:
         cmd = req.get("cmd")
@@ -227,6 +234,11 @@ class Responder:
             await self.stop(req["instance"])
         elif cmd == "update":
             await self.update(req["device"])
+        elif cmd == "announce":
+            for name, device in self.devices.items():
+                if device.get("announceSubtypes", True):
+                    records = self._subtype_ptrs(device, self.infos[name], None)
+                    self._keep(asyncio.ensure_future(self._announce_subtypes(records)), name)
         else:
             return {"ok": False, "error": f"unknown command {cmd!r}"}
         return {"ok": True}
