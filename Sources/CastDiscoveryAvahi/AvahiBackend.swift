@@ -17,9 +17,10 @@ public struct AvahiBackend: DiscoveryBackend {
     /// After a daemon restart every known service is reported removed, then found again when
     /// the daemon has it again. Ending the iteration stops the poll thread and frees every
     /// Avahi object of the browse.
-    public func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+    /// avahi-daemon has no passive mode: `request.passive` changes nothing.
+    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
-        let session = try AvahiBrowseSession(browseTypes: browseTypes, continuation: continuation)
+        let session = try AvahiBrowseSession(browseTypes: request.browseTypes, continuation: continuation)
         continuation.onTermination = { _ in
             // May run on the poll thread (when the session finishes the stream itself), where
             // stopping the poll would deadlock: tear down from another thread.

@@ -22,6 +22,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var answeredResolvers: Set<OpaquePointer> = []
     private var reportedPending = 0
     private var restartTimer: AvahiTimer?
+    private var releaseTimer: AvahiTimer?
     private var finished = false
     private let shutDown = Mutex(false)
 
@@ -50,6 +51,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     func start(waitForDaemon: Bool) throws(DiscoveryError) {
         do {
             restartTimer = try AvahiTimer(poll: poll, callback: restartCallback, userdata: userdata)
+            releaseTimer = try AvahiTimer(poll: poll, callback: releaseCallback, userdata: userdata)
             client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
             try poll.start()
         } catch {
@@ -71,6 +73,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         client = nil
         restartTimer?.free()
         restartTimer = nil
+        releaseTimer?.free()
+        releaseTimer = nil
         browsers = [:]
         resolvers = [:]
         resolverKeys = [:]
@@ -106,7 +110,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         event: AvahiBrowserEvent, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?
     ) {
         guard let browseType = browsers[browser]?.browseType else { return }
-        defer { reportPendingResolves() }
+        defer { afterAggregatorChange() }
         switch event {
         case AVAHI_BROWSER_NEW, AVAHI_BROWSER_REMOVE:
             guard let name, let domain, let base = baseTypes[browseType] else { return }
@@ -144,7 +148,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         txt: UnsafeMutablePointer<AvahiStringList>?
     ) {
         guard let key = resolverKeys[resolver] else { return }
-        defer { reportPendingResolves() }
+        defer { afterAggregatorChange() }
         if event == AVAHI_RESOLVER_FOUND {
             let resolution = ServiceResolution(
                 hostName: hostName.map { String(cString: $0) } ?? "",
@@ -184,6 +188,21 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
     }
 
+    fileprivate func releaseHeldReports() {
+        aggregator.releaseHeld().forEach(emit)
+        afterAggregatorChange()
+    }
+
+    /// Reports the pending resolves when their number changed, and arms the timer that
+    /// releases first reports held for an instance's other copies.
+    private func afterAggregatorChange() {
+        reportPendingResolves()
+        guard let release = aggregator.nextRelease else { return }
+        let wait = max(ContinuousClock.now.duration(to: release), .zero)
+        let (seconds, attoseconds) = wait.components
+        releaseTimer?.arm(milliseconds: UInt32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
     /// How long after a cache-flushing answer the old record may still be read (1 s), plus margin.
     private static let cacheFlushDelay: UInt32 = 1500
 
@@ -195,6 +214,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 let browser = try AvahiServiceBrowser(
                     client: pointer, browseType: type, callback: browserCallback, userdata: userdata)
                 browsers[browser.pointer] = browser
+                emit(.browseStarted(browseType: type))
             } catch {
                 fail(AvahiDiagnosis.error(for: error, browsing: type))
                 return
@@ -279,6 +299,10 @@ private let browserCallback: AvahiServiceBrowserCallback = {
 
 private let restartCallback: AvahiTimeoutCallback = { _, userdata in
     AvahiBrowseSession.from(userdata)?.restartStaleResolvers()
+}
+
+private let releaseCallback: AvahiTimeoutCallback = { _, userdata in
+    AvahiBrowseSession.from(userdata)?.releaseHeldReports()
 }
 
 private let resolverCallback: AvahiServiceResolverCallback = {

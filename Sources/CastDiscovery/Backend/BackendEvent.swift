@@ -2,14 +2,20 @@
 public enum BackendEvent: Sendable, Hashable {
     /// The backend's connection state changed.
     case stateChanged(BackendState)
-    /// A service was resolved for the first time.
+    /// The stack accepted a browse: its first query and the answers to it follow within one
+    /// query round (``DiscoveryBackend/queryRound``).
+    case browseStarted(browseType: String)
+    /// A browse reported an instance on an interface and address family it had not reported it
+    /// on before: news for that browse, which a scan waits a query round after.
+    case copyAdded(ServiceCopyKey, browseType: String)
+    /// A service was resolved for the first time, with every address known by then.
     case found(DiscoveredService)
     /// A known service changed: TXT, port, host, addresses or the browses reporting it.
     case updated(DiscoveredService)
     /// A service is gone: its last interface and address-family copy was removed, or the
     /// daemon went away. Carries the service as it was last known.
     case removed(DiscoveredService)
-    /// A browse has delivered everything the daemon had cached.
+    /// A browse has delivered everything the stack had cached.
     case cacheExhausted(browseType: String)
     /// A browse expects no more results soon (about a second after it started).
     case allForNow(browseType: String)

@@ -1,23 +1,44 @@
-/// Merges what a DNS-SD daemon reports per interface, per IP protocol and per browse into one
-/// service per instance, and says what changed as ``BackendEvent``s.
+/// Merges what a DNS-SD stack reports per interface, per IP protocol and per browse into one
+/// service per instance, and says what changed as ``BackendEvent``s: the merging every backend
+/// shares.
 ///
-/// An instance is found when its first copy resolves, updated whenever the merged result
-/// changes, and removed when its last copy is gone from every browse. The merged result takes
-/// host, port and TXT from the newest resolution, and the addresses of every copy that
-/// resolved to that same host.
-public struct ServiceAggregator: Sendable {
+/// - Every copy (interface × family) that a browse reports for the first time gives
+///   ``BackendEvent/copyAdded(_:browseType:)``, which a scan counts as news for that browse.
+/// - An instance is found when its first copy resolves, with every address known by then: while
+///   other copies of it are still resolving, the first report waits for them, for at most
+///   ``firstReportHold`` (see ``nextRelease`` and ``releaseHeld(at:)``), so a device is first
+///   shown with its IPv4 and IPv6 addresses together rather than inserted, then updated at once.
+/// - After that it is updated whenever the merged result changes, and removed when its last copy
+///   is gone from every browse.
+/// - The merged result takes host, port and TXT from the newest resolution, and the addresses of
+///   every copy that resolved to that same host.
+package struct ServiceAggregator: Sendable {
+    /// The longest a new instance's first report waits for its other copies to resolve.
+    package static let firstReportHold: Duration = .milliseconds(150)
+
     private struct Instance: Sendable {
         var browses: [String: Set<Copy>] = [:]
         var resolutions: [Copy: (sequence: Int, resolution: ServiceResolution)] = [:]
         var failed: Set<Copy> = []
         var reported: DiscoveredService?
+        /// When the first report began to wait for the other copies.
+        var heldSince: ContinuousClock.Instant?
 
         var copies: Set<Copy> { browses.values.reduce(into: []) { $0.formUnion($1) } }
+
+        var hasPendingCopies: Bool {
+            copies.contains { resolutions[$0] == nil && !failed.contains($0) }
+        }
     }
 
     private struct Copy: Sendable, Hashable {
         var interfaceIndex: Int32
         var transport: ServiceAddress.Family
+
+        init(_ key: ServiceCopyKey) {
+            interfaceIndex = key.interfaceIndex
+            transport = key.transport
+        }
     }
 
     private var instances: [ServiceKey: Instance] = [:]
@@ -25,37 +46,47 @@ public struct ServiceAggregator: Sendable {
     private var pending: Set<ServiceCopyKey> = []
 
     /// Creates an empty aggregator.
-    public init() {}
+    package init() {}
 
     /// The services currently reported (found and not removed), in key order.
-    public var services: [DiscoveredService] {
+    package var services: [DiscoveredService] {
         instances.keys.sorted().compactMap { instances[$0]?.reported }
     }
 
     /// How many copies are waiting for their first resolution (neither resolved nor failed).
-    public var pendingResolves: Int { pending.count }
+    package var pendingResolves: Int { pending.count }
+
+    /// When the oldest held first report must be released; nil when none is held.
+    package var nextRelease: ContinuousClock.Instant? {
+        instances.values.compactMap(\.heldSince).min().map { $0 + Self.firstReportHold }
+    }
 
     /// The latest resolution of `copy`, if it has resolved.
-    public func resolution(of copy: ServiceCopyKey) -> ServiceResolution? {
-        instances[copy.service]?.resolutions[Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)]?.resolution
+    package func resolution(of copy: ServiceCopyKey) -> ServiceResolution? {
+        instances[copy.service]?.resolutions[Copy(copy)]?.resolution
     }
 
     /// Records that `browseType` reported `copy`. Returns whether the copy is new to every
     /// browse (so a resolver should be started for it) and the resulting events.
-    public mutating func add(_ copy: ServiceCopyKey, browseType: String) -> (isNewCopy: Bool, events: [BackendEvent]) {
+    package mutating func add(
+        _ copy: ServiceCopyKey, browseType: String, at now: ContinuousClock.Instant = .now
+    ) -> (isNewCopy: Bool, events: [BackendEvent]) {
         var instance = instances[copy.service] ?? Instance()
-        let c = Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)
+        let c = Copy(copy)
         let isNew = !instance.copies.contains(c)
-        instance.browses[browseType, default: []].insert(c)
+        let isNewToBrowse = instance.browses[browseType, default: []].insert(c).inserted
         if isNew { pending.insert(copy) }
-        return (isNew, commit(instance, for: copy.service))
+        let events: [BackendEvent] = isNewToBrowse ? [.copyAdded(copy, browseType: browseType)] : []
+        return (isNew, events + commit(instance, for: copy.service, at: now))
     }
 
     /// Records that `browseType` no longer reports `copy`. Returns whether the copy is now gone
     /// from every browse (so its resolver should be freed) and the resulting events.
-    public mutating func remove(_ copy: ServiceCopyKey, browseType: String) -> (isCopyGone: Bool, events: [BackendEvent]) {
+    package mutating func remove(
+        _ copy: ServiceCopyKey, browseType: String, at now: ContinuousClock.Instant = .now
+    ) -> (isCopyGone: Bool, events: [BackendEvent]) {
         guard var instance = instances[copy.service] else { return (false, []) }
-        let c = Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)
+        let c = Copy(copy)
         guard instance.browses[browseType]?.remove(c) != nil else { return (false, []) }
         if instance.browses[browseType]?.isEmpty == true { instance.browses[browseType] = nil }
         let gone = !instance.copies.contains(c)
@@ -64,55 +95,79 @@ public struct ServiceAggregator: Sendable {
             instance.failed.remove(c)
             pending.remove(copy)
         }
-        return (gone, commit(instance, for: copy.service))
+        return (gone, commit(instance, for: copy.service, at: now))
     }
 
     /// Records a resolution (first or changed) of `copy`.
-    public mutating func resolved(_ copy: ServiceCopyKey, _ resolution: ServiceResolution) -> [BackendEvent] {
+    package mutating func resolved(
+        _ copy: ServiceCopyKey, _ resolution: ServiceResolution, at now: ContinuousClock.Instant = .now
+    ) -> [BackendEvent] {
         guard var instance = instances[copy.service] else { return [] }
-        let c = Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)
+        let c = Copy(copy)
         guard instance.copies.contains(c) else { return [] }
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
         instance.failed.remove(c)
         pending.remove(copy)
-        return commit(instance, for: copy.service)
+        return commit(instance, for: copy.service, at: now)
     }
 
     /// Records that resolving `copy` failed; the copy stays known but adds nothing.
-    public mutating func resolveFailed(_ copy: ServiceCopyKey, _ error: DiscoveryError) -> [BackendEvent] {
+    package mutating func resolveFailed(
+        _ copy: ServiceCopyKey, _ error: DiscoveryError, at now: ContinuousClock.Instant = .now
+    ) -> [BackendEvent] {
         guard var instance = instances[copy.service] else { return [] }
-        let c = Copy(interfaceIndex: copy.interfaceIndex, transport: copy.transport)
+        let c = Copy(copy)
         guard instance.copies.contains(c) else { return [] }
         instance.failed.insert(c)
-        instances[copy.service] = instance
         pending.remove(copy)
-        return [.resolveFailed(copy.service, error)]
+        return [.resolveFailed(copy.service, error)] + commit(instance, for: copy.service, at: now)
     }
 
-    /// Forgets everything (the daemon went away) and reports every known service removed.
-    public mutating func removeAll() -> [BackendEvent] {
+    /// Reports the held first reports whose wait is over at `now`.
+    package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
+        var events: [BackendEvent] = []
+        for key in instances.keys.sorted() {
+            guard let instance = instances[key], let since = instance.heldSince, since + Self.firstReportHold <= now
+            else { continue }
+            events += commit(instance, for: key, at: now)
+        }
+        return events
+    }
+
+    /// Forgets everything (the stack went away) and reports every known service removed.
+    package mutating func removeAll() -> [BackendEvent] {
         let events = services.map { BackendEvent.removed($0) }
         instances = [:]
         pending = []
         return events
     }
 
-    private mutating func commit(_ instance: Instance, for key: ServiceKey) -> [BackendEvent] {
+    private mutating func commit(_ instance: Instance, for key: ServiceKey, at now: ContinuousClock.Instant) -> [BackendEvent] {
         var instance = instance
         let merged = Self.merge(instance, key: key)
         var events: [BackendEvent] = []
         switch (instance.reported, merged) {
         case (nil, let new?):
-            events.append(.found(new))
+            let since = instance.heldSince ?? now
+            if instance.hasPendingCopies, now < since + Self.firstReportHold {
+                instance.heldSince = since
+            } else {
+                instance.heldSince = nil
+                instance.reported = new
+                events.append(.found(new))
+            }
         case (let old?, let new?) where old != new:
+            instance.reported = new
             events.append(.updated(new))
         case (let old?, nil):
+            instance.reported = nil
             events.append(.removed(old))
+        case (nil, nil):
+            instance.heldSince = nil
         default:
             break
         }
-        instance.reported = merged
         instances[key] = instance.copies.isEmpty ? nil : instance
         return events
     }

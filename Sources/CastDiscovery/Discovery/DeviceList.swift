@@ -47,6 +47,9 @@ public struct DeviceList: Sendable {
     /// The number of listed devices.
     public var count: Int { devices.count }
 
+    /// The listed devices by normalized unique id (``normalizedUniqueID(_:)``).
+    package var devicesByUniqueID: [String: CastDevice] { listed }
+
     /// The listed device with `uniqueID` (`googlecast:<id>`; the id may be written in any form
     /// ``CastDeviceID`` accepts, or without the `googlecast:` prefix).
     public func device(withUniqueID uniqueID: String) -> CastDevice? {
@@ -78,7 +81,7 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending:
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded:
             return []
         }
     }

@@ -31,8 +31,10 @@ extension DiscoveryEvent {
             delegate.discoveryManager(manager, didReceiveAllForNowFor: browseType)
         case .resolveFailed(let key, let error):
             delegate.discoveryManager(manager, didFailToResolve: key, error: error)
-        case .scanCompleted:
-            delegate.discoveryManagerDidCompleteScan(manager)
+        case .browseSettled(let settlement):
+            delegate.discoveryManager(manager, didSettle: settlement)
+        case .scanCompleted(let completion):
+            delegate.discoveryManager(manager, didCompleteScan: completion)
         }
     }
 }

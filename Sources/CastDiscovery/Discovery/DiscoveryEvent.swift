@@ -32,9 +32,11 @@ public enum DiscoveryEvent: Sendable, Hashable {
     case allForNow(browseType: String)
     /// Resolving one copy of an instance failed; other copies may still resolve.
     case resolveFailed(ServiceKey, DiscoveryError)
+    /// One browse of the scan has settled (see ``ScanProgress``): what settled it and when.
+    case browseSettled(BrowseSettlement)
     /// The scan has everything the network had to say for now (see ``ScanProgress``); sent
-    /// once per run, after the list changes that completed it.
-    case scanCompleted
+    /// once per run, after the list changes that completed it, with the list at that moment.
+    case scanCompleted(ScanCompletion)
 
     /// The list change this event carries, if it is one.
     public var listChange: DeviceListChange? {

@@ -5,127 +5,101 @@ import Synchronization
 ///
 /// The list holds one device per Cast id, filtered by the criteria and sorted by friendly name
 /// (see ``DeviceList``). Every change is announced through ``events()`` and the weakly held
-/// ``delegate``, in order. Every member can be called from any thread or task.
+/// ``delegate``, in order, and every event carries what a consumer needs (the device and its
+/// indices, the list at a scan's completion), so nothing has to be read back from the manager.
 ///
-/// ``passiveScan`` is recorded and reported only: avahi-daemon has no passive mode, and its
-/// query schedule (RFC 6762 back-off) is the same either way; the replay backend ignores it too.
+/// The state has one owner, the manager's loop: ``startDiscovery()``, ``stopDiscovery()`` and
+/// ``find(uniqueID:timeout:)`` hand it requests, which it takes in order with the backend's
+/// events. The getters (``deviceCount``, ``devices``, ``discoveryState``...) show the state as of
+/// the last batch of events the loop published, so they are safe from any thread and never wait
+/// on the backend; after ``startDiscovery()``, ``DiscoveryEvent/discoveryStarted(browseTypes:)``
+/// says when discovery runs. The delegate is called from the loop, one call at a time, after the
+/// batch it belongs to is published.
+///
+/// ``passiveScan`` is handed to the backend at each start: the mDNS backend listens more and
+/// asks less; avahi-daemon and a replay ignore it.
 ///
 /// Devices stay listed when discovery stops. When it starts again with devices listed,
 /// ``DiscoveryEvent/hadDiscoveredDevicesWhenStarting(count:)`` is sent before any scan result;
 /// those devices stay until the new scan's first all-for-now of `_googlecast._tcp`, which removes
 /// the ones not seen again.
 public final class DiscoveryManager: Sendable {
-    private struct PendingFind: Sendable {
-        var token: Int
-        var uniqueID: String
-        var continuation: CheckedContinuation<CastDevice?, Never>
-        var timer: Task<Void, Never>?
-    }
-
-    private struct State: Sendable {
-        var list: DeviceList
-        var discoveryState = DiscoveryState.stopped
-        var backendState: BackendState?
-        var passiveScan = false
-        var run = 0
-        var runTask: Task<Void, Never>?
-        var subscribers: [Int: AsyncStream<DiscoveryEvent>.Continuation] = [:]
-        var nextSubscriber = 0
-        weak var delegate: (any DiscoveryManagerDelegate)?
-        var find: PendingFind?
-        var progress: ScanProgress?
-        var quietTimer: Task<Void, Never>?
-        var scanCompletedSent = false
-        var findTokens = 0
-    }
-
     /// The source of browse results.
     public let backend: any DiscoveryBackend
     /// What the manager looks for.
     public let criteria: DiscoveryCriteria
 
-    private let state: Mutex<State>
-    private let outbox: AsyncStream<DiscoveryEvent>.Continuation
+    private let inputs: AsyncStream<DiscoveryLoop.Input>.Continuation
+    private let outlet = DiscoveryOutlet()
+    private let findTokens = Atomic(0)
 
     /// Creates a stopped manager over `backend` looking for devices matching `criteria`.
     public init(backend: any DiscoveryBackend, criteria: DiscoveryCriteria = .all) {
         self.backend = backend
         self.criteria = criteria
-        state = Mutex(State(list: DeviceList(criteria: criteria)))
-        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
-        outbox = continuation
-        Task { [weak self] in
-            for await event in stream {
-                guard let self else { return }
-                if let delegate = self.delegate { event.deliver(to: delegate, from: self) }
-            }
-        }
+        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryLoop.Input.self, bufferingPolicy: .unbounded)
+        inputs = continuation
+        let loop = DiscoveryLoop(backend: backend, criteria: criteria, inputs: continuation, outlet: outlet, manager: self)
+        Task { await DiscoveryLoop.run(loop, inputs: stream) }
     }
 
     deinit {
-        let (subscribers, task, find) = state.withLock { s in
-            let taken = (Array(s.subscribers.values), s.runTask, s.find)
-            s.subscribers = [:]
-            s.runTask = nil
-            s.find = nil
-            return taken
-        }
-        task?.cancel()
-        find?.timer?.cancel()
-        find?.continuation.resume(returning: nil)
-        subscribers.forEach { $0.finish() }
-        outbox.finish()
+        inputs.finish()
     }
 
     // MARK: - State
 
     /// The receiver of the manager's events; held weakly.
     public var delegate: (any DiscoveryManagerDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        get { outlet.delegate }
+        set { outlet.delegate = newValue }
     }
 
     /// Whether discovery was started and has not stopped.
-    public var discoveryState: DiscoveryState { state.withLock { $0.discoveryState } }
+    public var discoveryState: DiscoveryState { outlet.snapshot.discoveryState }
 
     /// Whether discovery is running and its backend is browsing now (false while the backend is
     /// connecting or has lost its daemon).
     public var discoveryActive: Bool {
-        state.withLock { $0.discoveryState == .running && $0.backendState == .running }
+        let snapshot = outlet.snapshot
+        return snapshot.discoveryState == .running && snapshot.backendState == .running
     }
 
     /// The backend's last reported state in the current or last run; nil before any.
-    public var backendState: BackendState? { state.withLock { $0.backendState } }
+    public var backendState: BackendState? { outlet.snapshot.backendState }
 
-    /// Whether a passive scan was requested. Recorded and reported only: it changes neither the
-    /// Avahi daemon's query schedule nor the replay.
+    /// Whether the next start asks the backend for a passive scan (listen more, query less).
     public var passiveScan: Bool {
-        get { state.withLock { $0.passiveScan } }
-        set { state.withLock { $0.passiveScan = newValue } }
+        get { outlet.passiveScan }
+        set { outlet.passiveScan = newValue }
     }
 
     /// Whether the current (or last) run's scan has completed (see ``ScanProgress``).
-    public var isScanComplete: Bool { state.withLock { $0.progress?.isComplete ?? false } }
+    public var isScanComplete: Bool { outlet.snapshot.isScanComplete }
 
     /// Whether at least one device is listed.
-    public var hasDiscoveredDevices: Bool { state.withLock { $0.list.count > 0 } }
+    public var hasDiscoveredDevices: Bool { !outlet.snapshot.devices.isEmpty }
 
     /// The number of listed devices.
-    public var deviceCount: Int { state.withLock { $0.list.count } }
+    public var deviceCount: Int { outlet.snapshot.devices.count }
 
     /// The listed devices, in order.
-    public var devices: [CastDevice] { state.withLock { $0.list.devices } }
+    public var devices: [CastDevice] { outlet.snapshot.devices }
 
     /// The device at `index` of the list; nil when out of range.
     public func device(at index: Int) -> CastDevice? {
-        state.withLock { s in s.list.devices.indices.contains(index) ? s.list.devices[index] : nil }
+        let devices = outlet.snapshot.devices
+        return devices.indices.contains(index) ? devices[index] : nil
     }
 
     /// The listed device with `uniqueID` (`googlecast:<id>`, id in any form ``CastDeviceID``
     /// accepts, prefix optional).
     public func device(withUniqueID uniqueID: String) -> CastDevice? {
-        state.withLock { $0.list.device(withUniqueID: uniqueID) }
+        outlet.snapshot.devicesByID[DeviceList.normalizedUniqueID(uniqueID)]
     }
+
+    /// The unique id a find is waiting for, if one is.
+    var pendingFindID: String? { outlet.snapshot.pendingFindID }
 
     // MARK: - Events
 
@@ -135,145 +109,31 @@ public final class DiscoveryManager: Sendable {
     }
 
     /// The list now and the events that follow it, taken atomically: applying the list changes
-    /// of `events` to `devices` keeps a mirror equal to ``devices``.
+    /// of `events` to `devices` keeps a mirror equal to the manager's list.
     public func subscribe() -> (devices: [CastDevice], events: AsyncStream<DiscoveryEvent>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
-        let (devices, id) = state.withLock { s in
-            let id = s.nextSubscriber
-            s.nextSubscriber += 1
-            s.subscribers[id] = continuation
-            return (s.list.devices, id)
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        return (devices, stream)
+        let (snapshot, events) = outlet.subscribe()
+        return (snapshot.devices, events)
     }
 
-    private func emit(_ events: [DiscoveryEvent], _ s: inout State) {
-        for event in events {
-            for continuation in s.subscribers.values { continuation.yield(event) }
-            outbox.yield(event)
-        }
+    /// The published state and the events that follow it.
+    func subscribeWithState() -> (snapshot: DiscoveryOutlet.Snapshot, events: AsyncStream<DiscoveryEvent>) {
+        outlet.subscribe()
     }
 
     // MARK: - Start and stop
 
-    /// Starts discovery unless it runs. Sends ``DiscoveryEvent/discoveryStarted(browseTypes:)``
-    /// (and ``DiscoveryEvent/hadDiscoveredDevicesWhenStarting(count:)`` when devices from the
-    /// last run are listed), or ``DiscoveryEvent/discoveryFailedToStart(_:)``.
+    /// Asks for discovery to start unless it runs. The manager then sends
+    /// ``DiscoveryEvent/discoveryStarted(browseTypes:)`` (and
+    /// ``DiscoveryEvent/hadDiscoveredDevicesWhenStarting(count:)`` when devices from the last run
+    /// are listed), or ``DiscoveryEvent/discoveryFailedToStart(_:)``.
     public func startDiscovery() {
-        let browseTypes = criteria.browseTypes
-        state.withLock { s in
-            guard s.discoveryState == .stopped else { return }
-            let stream: AsyncStream<BackendEvent>
-            do throws(DiscoveryError) {
-                stream = try backend.events(browsing: browseTypes)
-            } catch {
-                emit([.discoveryFailedToStart(error)], &s)
-                return
-            }
-            s.run += 1
-            s.discoveryState = .running
-            s.backendState = nil
-            s.progress = ScanProgress(browseTypes: browseTypes)
-            s.scanCompletedSent = false
-            var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
-            if s.list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: s.list.count)) }
-            emit(events, &s)
-            let run = s.run
-            s.runTask = Task { [weak self] in
-                for await event in stream {
-                    guard let self else { return }
-                    self.handle(event, run: run)
-                }
-                self?.stop(run: run, reason: .backendEnded)
-            }
-        }
+        inputs.yield(.start)
     }
 
-    /// Stops discovery if it runs and sends ``DiscoveryEvent/discoveryStopped(_:)``. Listed
-    /// devices stay listed.
+    /// Asks for discovery to stop if it runs; the manager then sends
+    /// ``DiscoveryEvent/discoveryStopped(_:)``. Listed devices stay listed.
     public func stopDiscovery() {
-        let task = state.withLock { s -> Task<Void, Never>? in
-            guard s.discoveryState == .running else { return nil }
-            return stop(reason: .requested, &s)
-        }
-        task?.cancel()
-    }
-
-    private func stop(run: Int, reason: DiscoveryStopReason) {
-        let task = state.withLock { s -> Task<Void, Never>? in
-            guard s.run == run, s.discoveryState == .running else { return nil }
-            return stop(reason: reason, &s)
-        }
-        task?.cancel()
-    }
-
-    private func stop(reason: DiscoveryStopReason, _ s: inout State) -> Task<Void, Never>? {
-        s.discoveryState = .stopped
-        s.run += 1
-        s.quietTimer?.cancel()
-        s.quietTimer = nil
-        s.list.endRun()
-        let task = s.runTask
-        s.runTask = nil
-        emit([.discoveryStopped(reason)], &s)
-        return task
-    }
-
-    private func handle(_ event: BackendEvent, run: Int) {
-        let task = state.withLock { s -> Task<Void, Never>? in
-            guard s.run == run, s.discoveryState == .running else { return nil }
-            let changes = s.list.apply(event)
-            if !changes.isEmpty {
-                emit([.willUpdateDeviceList] + changes.map(DiscoveryEvent.init) + [.didUpdateDeviceList], &s)
-                completeFind(&s)
-            }
-            switch event {
-            case .stateChanged(let backendState):
-                s.backendState = backendState
-                emit([.backendStateChanged(backendState)], &s)
-                if case .failed(let error) = backendState { return stop(reason: .backendFailed(error), &s) }
-            case .cacheExhausted(let browseType):
-                emit([.cacheExhausted(browseType: browseType)], &s)
-            case .allForNow(let browseType):
-                emit([.allForNow(browseType: browseType)], &s)
-            case .resolveFailed(let key, let error):
-                emit([.resolveFailed(key, error)], &s)
-            case .found, .updated, .removed, .resolvesPending:
-                break
-            }
-            track(s.progress?.record(event, at: .now), run: run, &s)
-            return nil
-        }
-        task?.cancel()
-    }
-
-    // MARK: - Scan completion
-
-    /// Sends ``DiscoveryEvent/scanCompleted`` once the scan is complete, re-checking when a
-    /// quiet period ends without further events.
-    private func track(_ status: ScanProgress.Status?, run: Int, _ s: inout State) {
-        s.quietTimer?.cancel()
-        s.quietTimer = nil
-        switch status {
-        case .complete?:
-            guard !s.scanCompletedSent else { return }
-            s.scanCompletedSent = true
-            emit([.scanCompleted], &s)
-        case .quietUntil(let deadline)?:
-            s.quietTimer = Task { [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled, let self else { return }
-                self.state.withLock { s in
-                    guard s.run == run, s.discoveryState == .running else { return }
-                    self.track(s.progress?.status(at: .now), run: run, &s)
-                }
-            }
-        case .waiting?, nil:
-            break
-        }
+        inputs.yield(.stop)
     }
 
     // MARK: - Find
@@ -286,54 +146,17 @@ public final class DiscoveryManager: Sendable {
     /// not start discovery.
     public func find(uniqueID: String, timeout: Duration) async -> CastDevice? {
         let id = DeviceList.normalizedUniqueID(uniqueID)
-        let token = state.withLock { s in
-            s.findTokens += 1
-            return s.findTokens
-        }
+        let token = findTokens.add(1, ordering: .relaxed).newValue
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CastDevice?, Never>) in
-                state.withLock { s in
-                    if let device = s.list.device(withUniqueID: id) {
-                        continuation.resume(returning: device)
-                        return
-                    }
-                    if Task.isCancelled || timeout <= .zero {
-                        continuation.resume(returning: nil)
-                        return
-                    }
-                    if let old = s.find {
-                        old.timer?.cancel()
-                        old.continuation.resume(returning: nil)
-                    }
-                    let timer = Task { [weak self] in
-                        try? await Task.sleep(for: timeout)
-                        guard !Task.isCancelled else { return }
-                        self?.endFind(token: token)
-                    }
-                    s.find = PendingFind(token: token, uniqueID: id, continuation: continuation, timer: timer)
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                } else {
+                    inputs.yield(.find(token: token, uniqueID: id, timeout: timeout, continuation))
                 }
             }
         } onCancel: {
-            endFind(token: token)
+            inputs.yield(.findEnded(token: token))
         }
-    }
-
-    /// The unique id a find is waiting for, if one is.
-    var pendingFindID: String? { state.withLock { $0.find?.uniqueID } }
-
-    private func endFind(token: Int) {
-        state.withLock { s in
-            guard let find = s.find, find.token == token else { return }
-            s.find = nil
-            find.timer?.cancel()
-            find.continuation.resume(returning: nil)
-        }
-    }
-
-    private func completeFind(_ s: inout State) {
-        guard let find = s.find, let device = s.list.device(withUniqueID: find.uniqueID) else { return }
-        s.find = nil
-        find.timer?.cancel()
-        find.continuation.resume(returning: device)
     }
 }

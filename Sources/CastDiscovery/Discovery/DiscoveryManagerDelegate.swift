@@ -1,7 +1,9 @@
 /// Receives a ``DiscoveryManager``'s events, one method per ``DiscoveryEvent`` case.
 ///
 /// The manager holds its delegate weakly and calls it in event order, one call at a time, from
-/// a task of its own (no particular thread or actor). Every method has an empty default.
+/// its loop (no particular thread or actor), after the batch of events the call belongs to is
+/// published: inside a call the manager's getters show the list after that batch. A slow method
+/// delays the manager's next events. Every method has an empty default.
 public protocol DiscoveryManagerDelegate: AnyObject, Sendable {
     /// ``DiscoveryEvent/discoveryStarted(browseTypes:)``.
     func discoveryManager(_ manager: DiscoveryManager, didStartDiscoveryBrowsing browseTypes: [String])
@@ -35,8 +37,10 @@ public protocol DiscoveryManagerDelegate: AnyObject, Sendable {
     func discoveryManager(_ manager: DiscoveryManager, didReceiveAllForNowFor browseType: String)
     /// ``DiscoveryEvent/resolveFailed(_:_:)``.
     func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError)
-    /// ``DiscoveryEvent/scanCompleted``.
-    func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager)
+    /// ``DiscoveryEvent/browseSettled(_:)``.
+    func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement)
+    /// ``DiscoveryEvent/scanCompleted(_:)``, with the list at that moment.
+    func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion)
 }
 
 extension DiscoveryManagerDelegate {
@@ -59,5 +63,6 @@ extension DiscoveryManagerDelegate {
     public func discoveryManager(
         _ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError
     ) {}
-    public func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager) {}
+    public func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement) {}
+    public func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) {}
 }

@@ -1,55 +1,113 @@
-/// Tells when a scan has everything the network had to say for now.
+/// Tells when a scan has everything the network had to say for now, and what settled each
+/// browse.
 ///
-/// A scan is complete when no resolve is pending and every browse has settled: it has reported
-/// all-for-now (the daemon expects nothing more soon, about a second after the browse began),
-/// or it has delivered a cache with results in it and no new service has turned up for
-/// ``quietPeriod``. A daemon that already knows the devices thus gives a complete list in a
-/// fraction of a second; on a cold one, answers keep arriving after the (nearly empty) cache
-/// is delivered, so the scan waits for all-for-now. A device the daemon has not heard from
-/// lately and that answers later than the quiet period is missed by a warm scan; a live watch
-/// reports it when it answers.
-public struct ScanProgress: Sendable, Hashable {
+/// The rule, right by construction:
+///
+/// - A browse has **settled** when its all-for-now has arrived; or when its cache has been
+///   delivered and one full query round (``DiscoveryBackend/queryRound``) has passed since the
+///   browse began, and since anything new last arrived for it, with nothing new arriving.
+///   *New* for a browse is an instance copy (interface × address family) it had not reported,
+///   which includes a service known from another browse that this browse reports for the first
+///   time.
+/// - A scan is **complete** when every browse has settled and no resolve is pending.
+///
+/// The round covers the stack's own delay before its first query plus the responders' delay
+/// before they answer (avahi-daemon: 100 ms + 120 ms + 5 ms, measured in the lab): every
+/// responder that answers the stack's first query has answered by then. A daemon that already
+/// knows every device thus gives a complete list one round after the browse starts; one whose
+/// cache holds only some answers still hears the rest in time; a cold one keeps delivering news
+/// until all-for-now or a quiet round. A packet lost on the way is recovered only by the
+/// stack's next query, a second later: a one-shot scan can miss such a device, a live watch
+/// reports it then.
+public struct ScanProgress: Sendable {
     /// Where a scan stands.
     public enum Status: Sendable, Hashable {
         /// Not complete; nothing to wait for but more events.
         case waiting
-        /// Complete if no new service turns up before this instant.
-        case quietUntil(ContinuousClock.Instant)
+        /// Not complete; something may settle at this instant if no news arrives first.
+        case waitingUntil(ContinuousClock.Instant)
         /// Complete.
         case complete
     }
 
-    /// How long a warm scan waits after the last new service before it is complete.
-    public static let quietPeriod: Duration = .milliseconds(150)
+    private struct Browse: Sendable {
+        var began: ContinuousClock.Instant
+        var lastNew: ContinuousClock.Instant?
+        var cacheDelivered: ContinuousClock.Instant?
+        var allForNow: ContinuousClock.Instant?
+        var reported: Set<ServiceKey> = []
+        var fromCache: Int?
+        var settlement: BrowseSettlement?
 
-    /// The browses the scan runs.
+        var quietFrom: ContinuousClock.Instant { max(began, lastNew ?? began) }
+    }
+
+    /// The browses the scan runs, as given.
     public let browseTypes: [String]
-    private var allForNow: Set<String> = []
-    private var cacheDelivered: Set<String> = []
-    private var withResults: Set<String> = []
-    private var known: Set<ServiceKey> = []
+    /// The query round the rule waits for.
+    public let round: Duration
+    /// When the scan started.
+    public let start: ContinuousClock.Instant
+    private var browses: [String: Browse] = [:]
     private var pendingResolves = 0
-    private var lastNewService: ContinuousClock.Instant?
     /// Whether the scan has completed (it stays complete).
     public private(set) var isComplete = false
 
-    /// Starts tracking a scan of `browseTypes`.
-    public init(browseTypes: [String]) {
+    /// Starts tracking a scan of `browseTypes` that began at `start`, with the backend's
+    /// `round`.
+    public init(browseTypes: [String], round: Duration, start: ContinuousClock.Instant = .now) {
         self.browseTypes = browseTypes
+        self.round = round
+        self.start = start
+        for type in browseTypes { browses[type.lowercased()] = Browse(began: start) }
     }
 
-    /// Records a backend event that happened at `now`; returns where the scan stands.
-    public mutating func record(_ event: BackendEvent, at now: ContinuousClock.Instant) -> Status {
+    /// What settled each browse so far, in the order of ``browseTypes``; a browse that has not
+    /// settled has no ``BrowseSettlement/reason``.
+    public var settlements: [BrowseSettlement] {
+        browseTypes.map { type in
+            let browse = browses[type.lowercased()]
+            return browse?.settlement
+                ?? BrowseSettlement(
+                    browseType: type, reason: nil, after: nil, cacheDeliveredAfter: browse?.cacheDelivered.map { $0 - start },
+                    services: browse?.reported.count ?? 0, servicesFromCache: browse?.fromCache)
+        }
+    }
+
+    /// Records a backend event that happened at `now`; returns where the scan stands and the
+    /// browses that settled.
+    public mutating func record(_ event: BackendEvent, at now: ContinuousClock.Instant) -> (
+        status: Status, settled: [BrowseSettlement]
+    ) {
         switch event {
+        case .browseStarted(let type):
+            update(type) { browse in
+                // A browse made again (the daemon came back) starts a new round.
+                browse = Browse(began: now, reported: browse.reported, fromCache: nil)
+            }
+        case .copyAdded(let copy, let type):
+            update(type) { browse in
+                browse.lastNew = now
+                browse.reported.insert(copy.service)
+            }
         case .found(let service), .updated(let service):
-            withResults.formUnion(service.browseTypes.map { $0.lowercased() })
-            if known.insert(service.key).inserted { lastNewService = now }
-        case .cacheExhausted(let browseType):
-            cacheDelivered.insert(browseType.lowercased())
-        case .allForNow(let browseType):
-            allForNow.insert(browseType.lowercased())
+            for type in service.browseTypes {
+                update(type) { browse in
+                    if browse.reported.insert(service.key).inserted { browse.lastNew = now }
+                }
+            }
+        case .cacheExhausted(let type):
+            update(type) { browse in
+                if browse.cacheDelivered == nil {
+                    browse.cacheDelivered = now
+                    browse.fromCache = browse.reported.count
+                }
+            }
+        case .allForNow(let type):
+            update(type) { browse in
+                if browse.allForNow == nil { browse.allForNow = now }
+            }
         case .resolvesPending(let count):
-            if count > pendingResolves { lastNewService = now }
             pendingResolves = count
         case .removed, .stateChanged, .resolveFailed:
             break
@@ -57,19 +115,44 @@ public struct ScanProgress: Sendable, Hashable {
         return status(at: now)
     }
 
-    /// Where the scan stands at `now`; marks it complete when it is.
-    public mutating func status(at now: ContinuousClock.Instant) -> Status {
-        if isComplete { return .complete }
-        guard pendingResolves == 0 else { return .waiting }
-        var quietUntil: ContinuousClock.Instant?
-        for type in browseTypes.map({ $0.lowercased() }) where !allForNow.contains(type) {
-            guard cacheDelivered.contains(type), withResults.contains(type), let last = lastNewService else {
-                return .waiting
+    /// Where the scan stands at `now`; settles what has settled and marks the scan complete
+    /// when it is. Returns the browses that settled with this call.
+    public mutating func status(at now: ContinuousClock.Instant) -> (status: Status, settled: [BrowseSettlement]) {
+        var settled: [BrowseSettlement] = []
+        var next: ContinuousClock.Instant?
+        for type in browseTypes {
+            let key = type.lowercased()
+            guard var browse = browses[key], browse.settlement == nil else { continue }
+            let cache = browse.cacheDelivered.map { $0 - start }
+            if let allForNow = browse.allForNow {
+                browse.settlement = BrowseSettlement(
+                    browseType: type, reason: .allForNow, after: allForNow - start, cacheDeliveredAfter: cache,
+                    services: browse.reported.count, servicesFromCache: browse.fromCache)
+            } else if browse.cacheDelivered != nil {
+                let end = browse.quietFrom + round
+                if now >= end, pendingResolves == 0 {
+                    browse.settlement = BrowseSettlement(
+                        browseType: type, reason: .quietRound, after: end - start, cacheDeliveredAfter: cache,
+                        services: browse.reported.count, servicesFromCache: browse.fromCache)
+                } else if now < end {
+                    next = min(next ?? end, end)
+                }
             }
-            quietUntil = last + Self.quietPeriod
+            if let settlement = browse.settlement { settled.append(settlement) }
+            browses[key] = browse
         }
-        if let quietUntil, now < quietUntil { return .quietUntil(quietUntil) }
-        isComplete = true
-        return .complete
+        if isComplete { return (.complete, settled) }
+        if pendingResolves == 0, browses.values.allSatisfy({ $0.settlement != nil }) {
+            isComplete = true
+            return (.complete, settled)
+        }
+        return (next.map(Status.waitingUntil) ?? .waiting, settled)
+    }
+
+    private mutating func update(_ type: String, _ change: (inout Browse) -> Void) {
+        let key = type.lowercased()
+        guard var browse = browses[key], browse.settlement == nil else { return }
+        change(&browse)
+        browses[key] = browse
     }
 }

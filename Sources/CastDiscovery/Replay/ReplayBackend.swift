@@ -37,7 +37,8 @@ public struct ReplayBackend: DiscoveryBackend {
         self.init(recording: try ReplayRecording(contentsOf: url), speed: speed, ending: ending)
     }
 
-    public func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        let browseTypes = request.browseTypes
         guard !browseTypes.isEmpty else {
             throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
         }

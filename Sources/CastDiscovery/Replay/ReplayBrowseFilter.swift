@@ -23,7 +23,8 @@ struct ReplayBrowseFilter: Sendable {
         case .removed(let service):
             guard let old = visible.removeValue(forKey: service.key) else { return nil }
             return .removed(old)
-        case .cacheExhausted(let browseType), .allForNow(let browseType):
+        case .cacheExhausted(let browseType), .allForNow(let browseType), .browseStarted(let browseType),
+            .copyAdded(_, let browseType):
             return requested.contains(browseType.lowercased()) ? event : nil
         case .stateChanged, .resolveFailed, .resolvesPending:
             return event

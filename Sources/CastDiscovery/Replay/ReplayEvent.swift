@@ -13,7 +13,8 @@ public struct ReplayEvent: Sendable, Hashable {
 
     /// The `kind` values of a replay file.
     public static let kinds = [
-        "state", "found", "updated", "removed", "cacheExhausted", "allForNow", "resolveFailed", "resolvesPending",
+        "state", "browseStarted", "copyAdded", "found", "updated", "removed", "cacheExhausted", "allForNow",
+        "resolveFailed", "resolvesPending",
     ]
 
     /// The `state` values of a replay file.

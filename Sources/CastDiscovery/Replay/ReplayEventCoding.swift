@@ -31,6 +31,8 @@ struct ReplayEventCoding: Codable, Sendable {
     var domain: String?
     var error: ErrorCoding?
     var pending: Int?
+    var interfaceIndex: Int32?
+    var family: ServiceAddress.Family?
 
     init(_ event: ReplayEvent) {
         at = event.time
@@ -45,6 +47,17 @@ struct ReplayEventCoding: Codable, Sendable {
                 state = "failed"
                 error = ErrorCoding(failure)
             }
+        case .browseStarted(let browse):
+            kind = "browseStarted"
+            browseType = browse
+        case .copyAdded(let copy, let browse):
+            kind = "copyAdded"
+            browseType = browse
+            instance = copy.service.name
+            type = copy.service.type == .googleCast ? nil : copy.service.type.typeString
+            domain = copy.service.domain == "local" ? nil : copy.service.domain
+            interfaceIndex = copy.interfaceIndex
+            family = copy.transport
         case .found(let discovered):
             kind = "found"
             service = ReplayService(discovered)
@@ -95,6 +108,15 @@ struct ReplayEventCoding: Codable, Sendable {
                 throw ReplayRecording.badInput(
                     "\(path).state: unknown state \"\(other)\" (expected one of \(ReplayEvent.states.joined(separator: ", ")))")
             }
+        case "browseStarted":
+            event = .browseStarted(browseType: try required(browseType, "browseType"))
+        case "copyAdded":
+            let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
+            let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
+            let copy = ServiceCopyKey(
+                service: key, interfaceIndex: try required(interfaceIndex, "interfaceIndex"),
+                transport: try required(family, "family"))
+            event = .copyAdded(copy, browseType: try required(browseType, "browseType"))
         case "found":
             event = .found(try required(service, "service").discoveredService(path: "\(path).service"))
         case "updated":

@@ -22,10 +22,10 @@ struct ListCommand {
             throw CommandFailure(error)
         }
         let style = console.errorStyle
-        let scanner = Scanner(backend: backend, criteria: scanOptions.criteria, timeout: scanOptions.timeout)
+        let manager = DiscoveryManager(backend: backend, criteria: scanOptions.criteria)
         let result: ScanResult
         do {
-            result = try await scanner.scan { count in
+            result = try await manager.scan(timeout: scanOptions.timeout) { count in
                 console.writeError(style.progress("scanning… \(count) device\(count == 1 ? "" : "s")"))
             }
         } catch {
@@ -40,11 +40,12 @@ struct ListCommand {
         if json {
             let options = sender.configuration.options
             let report = ScanReport(
-                scan: .init(complete: result.complete, elapsedSeconds: (result.elapsed * 1000).rounded() / 1000,
+                scan: .init(complete: result.isComplete, elapsedSeconds: ScanReport.milliseconds(result.elapsed),
                             timeoutSeconds: scanOptions.timeout.seconds,
                             browseTypes: scanOptions.criteria.browseTypes,
+                            browses: result.browses.map(ScanReport.Browse.init),
                             backend: scanOptions.replayFile == nil ? "avahi" : "replay",
-                            resolveFailures: result.resolveFailures),
+                            resolveFailures: result.resolveFailures.map(Self.describe)),
                 sender: .init(platform: options.platform.description, sdkVersion: sender.configuration.sdkVersion.description,
                               disableDiscoveryAutostart: options.disableDiscoveryAutostart,
                               startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
@@ -57,19 +58,26 @@ struct ListCommand {
             SenderHeader(console: console, sender: sender, step: step).print()
             let shown = devices.filter { visible.contains($0.uniqueID) }
             if !shown.isEmpty { console.write(DeviceTable.render(shown)) }
-            let timing = result.complete
-                ? "scan complete in \(Self.seconds(result.elapsed))"
-                : "scan stopped at the \(Self.seconds(result.elapsed)) timeout; the list may be incomplete"
+            let timing = result.isComplete
+                ? "scan complete in \(Self.seconds(result.elapsed.seconds))"
+                : "scan stopped at the \(Self.seconds(result.elapsed.seconds)) timeout; the list may be incomplete"
             if shown.count == devices.count {
                 console.line("\(devices.count) device\(devices.count == 1 ? "" : "s") (\(timing))")
             } else {
                 console.line("The app sees \(shown.count) of the \(devices.count) Cast device\(devices.count == 1 ? "" : "s") on the network (\(timing)).")
                 console.line(SenderHeader.howToSee(step: step, sender: sender))
             }
-            for failure in result.resolveFailures { console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(failure))") }
+            for failure in result.resolveFailures {
+                console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(Self.describe(failure)))")
+            }
         }
         if arguments.isSet(CastScanCommand.failIfEmpty) && devices.isEmpty { return .noDevices }
         return .ok
+    }
+
+    /// `instance: reason`, as the text output and JSON give a failed resolve.
+    static func describe(_ failure: ResolveFailure) -> String {
+        "\(failure.service.name): \(failure.error.message)"
     }
 
     static func seconds(_ value: Double) -> String {

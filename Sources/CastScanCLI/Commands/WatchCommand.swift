@@ -36,7 +36,7 @@ struct WatchCommand {
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             group.addTask {
                 for await event in events {
-                    if let exit = printer.print(event, manager: manager) { return exit }
+                    if let exit = printer.print(event) { return exit }
                     // Standard output stopped taking text: nothing more can be shown. The
                     // status is settled by CastScan.run (0 for a closed pipe, else 74).
                     if printer.console.outputFailure != nil { return .ok }
@@ -63,14 +63,16 @@ struct WatchCommand {
         let options: ScanOptions
 
         /// Prints one event; returns an exit status when the watch must end.
-        func print(_ event: DiscoveryEvent, manager: DiscoveryManager) -> ExitCode? {
+        func print(_ event: DiscoveryEvent) -> ExitCode? {
             switch event {
             case .inserted(let device, let index): emit("inserted", "+", device, index: index)
             case .updated(let device, let index): emit("updated", "~", device, index: index)
             case .updatedAndMoved(let device, let from, let to): emit("moved", "~", device, index: from, toIndex: to)
             case .removed(let device, let index): emit("removed", "-", device, index: index)
             case .backendStateChanged(let state): note("backend", "backend \(state)")
-            case .scanCompleted: note("scanCompleted", "scan complete: \(manager.deviceCount) device\(manager.deviceCount == 1 ? "" : "s")")
+            case .scanCompleted(let done):
+                let count = done.devices.compactMap(options.filter).count
+                note("scanCompleted", "scan complete: \(count) device\(count == 1 ? "" : "s")")
             case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
             case .discoveryFailedToStart(let error):
                 console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
@@ -82,7 +84,7 @@ struct WatchCommand {
                 note("stopped", "discovery stopped")
                 return .ok
             case .discoveryStarted, .hadDiscoveredDevicesWhenStarting, .willUpdateDeviceList, .didUpdateDeviceList,
-                 .cacheExhausted, .allForNow:
+                 .cacheExhausted, .allForNow, .browseSettled:
                 break
             }
             return nil

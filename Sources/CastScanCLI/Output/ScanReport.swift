@@ -8,8 +8,33 @@ struct ScanReport: Encodable {
         var elapsedSeconds: Double
         var timeoutSeconds: Double
         var browseTypes: [String]
+        var browses: [Browse]
         var backend: String
         var resolveFailures: [String]
+    }
+
+    /// What settled one browse, and when (`settledBy` is absent when it had not settled).
+    struct Browse: Encodable {
+        var browseType: String
+        var settledBy: BrowseSettlement.Reason?
+        var settledAfterSeconds: Double?
+        var cacheDeliveredAfterSeconds: Double?
+        var services: Int
+        var servicesFromCache: Int?
+
+        init(_ settlement: BrowseSettlement) {
+            browseType = settlement.browseType
+            settledBy = settlement.reason
+            settledAfterSeconds = settlement.after.map(ScanReport.milliseconds)
+            cacheDeliveredAfterSeconds = settlement.cacheDeliveredAfter.map(ScanReport.milliseconds)
+            services = settlement.services
+            servicesFromCache = settlement.servicesFromCache
+        }
+    }
+
+    /// `duration` in seconds, rounded to the millisecond.
+    static func milliseconds(_ duration: Duration) -> Double {
+        (duration.seconds * 1000).rounded() / 1000
     }
 
     struct Sender: Encodable {

@@ -32,20 +32,22 @@ extension SenderFlow {
     }
 
     /// The devices `manager` lists once it has run until its backend ends (starting it when
-    /// stopped): for a manager over a replay that finishes.
+    /// stopped): for a manager over a replay that finishes. The list is kept from the manager's
+    /// events, so it is the one at the end of the run.
     ///
     /// - Throws: ``DiscoveryError`` when discovery fails to start.
     public static func networkDevices(of manager: DiscoveryManager) async throws(DiscoveryError) -> [CastDevice] {
-        let events = manager.events()
+        var (devices, events) = manager.subscribe()
         manager.startDiscovery()
         for await event in events {
+            event.listChange?.apply(to: &devices)
             switch event {
-            case .discoveryStopped: return manager.devices
+            case .discoveryStopped: return devices
             case .discoveryFailedToStart(let error): throw error
             default: continue
             }
         }
-        return manager.devices
+        return devices
     }
 
     /// The snapshot after a launch (and a Cast button tap when `tap` is true) of the app in

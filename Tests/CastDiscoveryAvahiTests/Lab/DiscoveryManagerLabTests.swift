@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The discovery manager over the Avahi backend, against the lab's devices.
-@Suite("Discovery manager over Avahi in the lab", .serialized, .enabled(if: Lab.isRunning))
+@Suite("Discovery manager over Avahi in the lab", .serialized, .enabled(if: Lab.isRunning), .timeLimit(.minutes(1)))
 struct DiscoveryManagerLabTests {
     /// The lab's devices as the core makes them (one per Cast id), in the manager's order.
     static func expectedDevices(appID: String?) throws -> [String] {
@@ -21,29 +21,28 @@ struct DiscoveryManagerLabTests {
         return byID.values.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 
-    @Test("lists one device per Cast id, sorted, and a mirror of its events equals its list", arguments: [nil, "233637DE"])
+    @Test("lists one device per Cast id, sorted, and a mirror of its events equals its list at completion",
+          arguments: [nil, "233637DE"])
     func listing(appID: String?) async throws {
+        let expected = try Self.expectedDevices(appID: appID)
+        #expect(!expected.isEmpty, "the lab has no device for this case")
         let criteria = try appID.map { try DiscoveryCriteria(applicationID: $0) } ?? .all
         let manager = DiscoveryManager(backend: AvahiBackend(), criteria: criteria)
-        let (initial, events) = manager.subscribe()
-        let mirror = Mutex(initial)
-        let reader = Task {
-            for await event in events { mirror.withLock { event.listChange?.apply(to: &$0) } }
-        }
-        defer { reader.cancel() }
+        var (mirror, events) = manager.subscribe()
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
-
-        let expected = try Self.expectedDevices(appID: appID)
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, manager.devices.map(\.friendlyName) != expected {
-            try await Task.sleep(for: .milliseconds(100))
+        var completion: ScanCompletion?
+        for await event in events {
+            event.listChange?.apply(to: &mirror)
+            if case .scanCompleted(let done) = event {
+                completion = done
+                break
+            }
         }
-        #expect(manager.devices.map(\.friendlyName) == expected)
+        #expect(completion?.devices.map(\.friendlyName) == expected)
+        #expect(mirror == completion?.devices)
         #expect(manager.discoveryActive)
-        try await Task.sleep(for: .milliseconds(300))  // let the reader drain the stream
-        #expect(mirror.withLock { $0 } == manager.devices)
-        let found = await manager.find(uniqueID: manager.device(at: 0)?.uniqueID ?? "", timeout: .seconds(1))
-        #expect(found == manager.device(at: 0))
+        let first = try #require(completion?.devices.first)
+        #expect(await manager.find(uniqueID: first.uniqueID, timeout: .seconds(1)) == first)
     }
 }

@@ -1,4 +1,4 @@
-import CastDiscovery
+@testable import CastDiscovery
 import Testing
 
 @Suite("ServiceAggregator")
@@ -6,6 +6,9 @@ struct ServiceAggregatorTests {
     static let base = "_googlecast._tcp"
     static let youTube = "_233637DE._sub._googlecast._tcp"
     static let key = ServiceKey(name: "Chromecast-1", type: .googleCast, domain: "local")
+    static let t0 = ContinuousClock.now
+
+    static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
 
     static func copy(_ interface: Int32 = 2, _ transport: ServiceAddress.Family = .ipv4, key: ServiceKey = key) -> ServiceCopyKey {
         ServiceCopyKey(service: key, interfaceIndex: interface, transport: transport)
@@ -15,22 +18,33 @@ struct ServiceAggregatorTests {
         ServiceResolution(hostName: host, port: port, address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface), txt: txt)
     }
 
-    @Test("found on first resolution, not before; a second copy only adds an address")
+    static func found(_ events: [BackendEvent]) -> [DiscoveredService] {
+        events.compactMap { if case .found(let service) = $0 { service } else { nil } }
+    }
+
+    @Test("a copy new to a browse is news for that browse, once")
+    func copyAdded() {
+        var aggregator = ServiceAggregator()
+        #expect(aggregator.add(Self.copy(2, .ipv4), browseType: Self.base).events == [.copyAdded(Self.copy(2, .ipv4), browseType: Self.base)])
+        #expect(aggregator.add(Self.copy(2, .ipv4), browseType: Self.base).events.isEmpty)
+        // The same copy from a subtype browse: no new resolver, but news for the subtype browse.
+        let sub = aggregator.add(Self.copy(2, .ipv4), browseType: Self.youTube)
+        #expect(!sub.isNewCopy)
+        #expect(sub.events == [.copyAdded(Self.copy(2, .ipv4), browseType: Self.youTube)])
+    }
+
+    @Test("found on the first resolution when no other copy is pending; a later copy only adds an address")
     func foundOnce() throws {
         var aggregator = ServiceAggregator()
-        let first = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base)
-        #expect(first.isNewCopy && first.events.isEmpty)
+        let first = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        #expect(first.isNewCopy)
         #expect(aggregator.pendingResolves == 1)
-        let found = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"))
-        guard case .found(let service)? = found.first, found.count == 1 else {
-            Issue.record("expected one found, got \(found)"); return
-        }
-        #expect(service.service.addresses.map(\.address) == ["10.0.0.2"])
-        #expect(service.browseTypes == [Self.base])
+        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(5)))
+        #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2"]])
+        #expect(found.first?.browseTypes == [Self.base])
 
-        let second = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base)
-        #expect(second.isNewCopy && second.events.isEmpty)
-        let updated = aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(500))
+        let updated = aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(501))
         guard case .updated(let merged)? = updated.first, updated.count == 1 else {
             Issue.record("expected one update, got \(updated)"); return
         }
@@ -39,14 +53,47 @@ struct ServiceAggregatorTests {
         #expect(aggregator.pendingResolves == 0)
     }
 
-    @Test("the same copy from a subtype browse needs no new resolver and updates the browses")
+    @Test("the first report waits for the instance's other copies: one found with IPv4 and IPv6 together")
+    func coalescedFirstReport() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        // The IPv6 copy resolves first: held, the IPv4 copy is still resolving.
+        #expect(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(3)).isEmpty)
+        #expect(aggregator.services.isEmpty)
+        #expect(aggregator.nextRelease == Self.at(3) + ServiceAggregator.firstReportHold)
+        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(8)))
+        #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
+        #expect(aggregator.nextRelease == nil)
+    }
+
+    @Test("a held first report is released after the hold even if a copy never resolves, and on failure at once")
+    func heldReleased() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2))
+        #expect(aggregator.releaseHeld(at: Self.at(100)).isEmpty)
+        let released = Self.found(aggregator.releaseHeld(at: Self.at(2) + ServiceAggregator.firstReportHold))
+        #expect(released.map { $0.service.addresses.map(\.address) } == [["10.0.0.2"]])
+
+        let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
+        _ = aggregator.add(Self.copy(2, .ipv4, key: other), browseType: Self.base, at: Self.at(200))
+        _ = aggregator.add(Self.copy(2, .ipv6, key: other), browseType: Self.base, at: Self.at(200))
+        #expect(aggregator.resolved(Self.copy(2, .ipv4, key: other), Self.resolution("10.0.0.3"), at: Self.at(201)).isEmpty)
+        let error = DiscoveryError(kind: .daemonError, message: "timeout")
+        let failed = aggregator.resolveFailed(Self.copy(2, .ipv6, key: other), error, at: Self.at(210))
+        #expect(failed.first == .resolveFailed(other, error))
+        #expect(Self.found(failed).count == 1)
+    }
+
+    @Test("a subtype browse joining or leaving updates the browses of a found service")
     func subtypeMembership() {
         var aggregator = ServiceAggregator()
         _ = aggregator.add(Self.copy(), browseType: Self.base)
         _ = aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"))
         let sub = aggregator.add(Self.copy(), browseType: Self.youTube)
-        #expect(!sub.isNewCopy)
-        #expect(sub.events == [.updated(DiscoveredService(service: aggregator.services[0].service, browseTypes: [Self.base, Self.youTube]))])
+        #expect(sub.events.last == .updated(DiscoveredService(service: aggregator.services[0].service, browseTypes: [Self.base, Self.youTube])))
         let leave = aggregator.remove(Self.copy(), browseType: Self.youTube)
         #expect(!leave.isCopyGone)
         #expect(leave.events.count == 1)
@@ -57,9 +104,10 @@ struct ServiceAggregatorTests {
     func removal() {
         var aggregator = ServiceAggregator()
         for transport in [ServiceAddress.Family.ipv4, .ipv6] {
-            _ = aggregator.add(Self.copy(2, transport), browseType: Self.base)
+            _ = aggregator.add(Self.copy(2, transport), browseType: Self.base, at: Self.at(0))
         }
-        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"))
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(1))
+        _ = aggregator.releaseHeld(at: Self.at(1000))
         let partial = aggregator.remove(Self.copy(2, .ipv4), browseType: Self.base)
         #expect(partial.isCopyGone)
         // The IPv4 copy's address leaves with it; the IPv6 copy never resolved.
@@ -73,6 +121,18 @@ struct ServiceAggregatorTests {
         #expect(rest.isCopyGone && rest.events.isEmpty)
         #expect(aggregator.services.isEmpty)
         #expect(aggregator.remove(Self.copy(2, .ipv6), browseType: Self.base).events.isEmpty)
+    }
+
+    @Test("an instance that goes while its first report is held is never reported")
+    func goneWhileHeld() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(1))
+        #expect(aggregator.remove(Self.copy(2, .ipv4), browseType: Self.base).events.isEmpty)
+        #expect(aggregator.remove(Self.copy(2, .ipv6), browseType: Self.base).events.isEmpty)
+        #expect(aggregator.nextRelease == nil)
+        #expect(aggregator.releaseHeld(at: Self.at(10_000)).isEmpty)
     }
 
     @Test("TXT, port and host changes follow the newest answer")

@@ -14,18 +14,19 @@ struct DiscoveryManagerTests {
         var reader = EventReader(manager.events())
         #expect(manager.discoveryState == .stopped)
         manager.startDiscovery()
+        #expect(await reader.next() == .discoveryStarted(browseTypes: [S.base, S.dmr]))
+        // The getters show the state as of the last published event.
         #expect(manager.discoveryState == .running)
         #expect(backend.browses == [[S.base, S.dmr]])
-        #expect(await reader.next() == .discoveryStarted(browseTypes: [S.base, S.dmr]))
         #expect(!manager.discoveryActive)
         let events = await reader.exchange(backend, .stateChanged(.connecting), .stateChanged(.running))
         #expect(events == [.backendStateChanged(.connecting), .backendStateChanged(.running)])
         #expect(manager.discoveryActive)
         #expect(manager.backendState == .running)
         manager.startDiscovery()
-        #expect(backend.browses.count == 1)
         manager.stopDiscovery()
         #expect(await reader.next() == .discoveryStopped(.requested))
+        #expect(backend.browses.count == 1, "a start while running changes nothing")
         #expect(!manager.discoveryActive)
         #expect(manager.discoveryState == .stopped)
     }
@@ -46,7 +47,8 @@ struct DiscoveryManagerTests {
             backend, .updated(S.make("a-1", id: S.uuid(1), name: "Omega")), .allForNow(browseType: S.base),
             .resolveFailed(S.make("x", id: "1", name: "x").key, DiscoveryError(kind: .daemonError, message: "timeout")))
         #expect(third.map(\.summary) == [
-            "will", "move Omega@0->1", "did", "all for now \(S.base)", "complete", "resolve failed x",
+            "will", "move Omega@0->1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
+            "resolve failed x",
         ])
         #expect(manager.deviceCount == 2)
         #expect(manager.hasDiscoveredDevices)
@@ -80,6 +82,7 @@ struct DiscoveryManagerTests {
         let manager = DiscoveryManager(backend: backend)
         var reader = EventReader(manager.events())
         manager.startDiscovery()
+        await reader.started()
         _ = await reader.exchange(
             backend, .found(S.make("a", id: S.uuid(1), name: "A")), .found(S.make("b", id: S.uuid(2), name: "B")))
         manager.stopDiscovery()
@@ -92,7 +95,9 @@ struct DiscoveryManagerTests {
         #expect(manager.deviceCount == 2)
         let sweep = await reader.exchange(
             backend, .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base))
-        #expect(sweep.map(\.summary) == ["will", "remove B@1", "did", "all for now \(S.base)", "complete"])
+        #expect(sweep.map(\.summary) == [
+            "will", "remove B@1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
+        ])
         #expect(manager.devices.map(\.friendlyName) == ["A"])
 
         // No devices: no report.
@@ -103,6 +108,8 @@ struct DiscoveryManagerTests {
         #expect(more.map(\.summary) == ["had 1", "will", "remove A@0", "did"])
         manager.stopDiscovery()
         manager.startDiscovery()
+        let restarted = await reader.started()
+        #expect(restarted.map(\.summary) == ["stopped requested", "started"])
         let empty = await reader.exchange(backend)
         #expect(!empty.contains { if case .hadDiscoveredDevicesWhenStarting = $0 { true } else { false } })
     }
@@ -113,6 +120,7 @@ struct DiscoveryManagerTests {
         let manager = DiscoveryManager(backend: backend)
         var reader = EventReader(manager.events())
         manager.startDiscovery()
+        await reader.started()
         _ = await reader.exchange(backend, .found(S.make("a", id: S.uuid(1), name: "A")))
         #expect(await manager.find(uniqueID: "googlecast:" + S.uuid(1), timeout: .seconds(30))?.friendlyName == "A")
         #expect(await manager.find(uniqueID: S.uuid(9), timeout: .milliseconds(20)) == nil)
@@ -176,7 +184,10 @@ struct DiscoveryManagerTests {
         func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError) {
             record("resolve failed \(service.name)")
         }
-        func discoveryManagerDidCompleteScan(_ manager: DiscoveryManager) { record("complete") }
+        func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement) {
+            record("settled \(browse.browseType) by \(browse.reason.map(\.rawValue) ?? "-")")
+        }
+        func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) { record("complete") }
     }
 
     @Test("the delegate gets the same events as the stream, in order, both removal calls included")
@@ -252,6 +263,7 @@ struct DiscoveryManagerTests {
         let manager = DiscoveryManager(backend: backend)
         var reader = EventReader(manager.events())
         manager.startDiscovery()
+        await reader.started()
         _ = await reader.exchange(backend)
         manager.stopDiscovery()
         _ = await reader.next()
@@ -271,7 +283,9 @@ struct DiscoveryManagerTests {
     func subscriberMirror(seed: UInt64) async {
         let backend = ScriptedBackend()
         let manager = DiscoveryManager(backend: backend, criteria: seed == 7 ? .all : .defaultMediaReceiver)
+        var starting = EventReader(manager.events())
         manager.startDiscovery()
+        await starting.started()
         var rng = SeededGenerator(seed: seed)
         var known: [ServiceKey] = []
         for _ in 0..<300 {
@@ -312,8 +326,12 @@ struct DiscoveryManagerTests {
                 }
             }
         }
-        manager.startDiscovery()
+        // Stop whatever the tasks left running, then start afresh, so the last event reaches the
+        // stream the manager listens to.
         var reader = EventReader(manager.events())
+        manager.stopDiscovery()
+        manager.startDiscovery()
+        await reader.started()
         _ = await reader.exchange(backend, .found(S.make("last", id: S.uuid(999), name: "Last")))
         #expect(manager.discoveryState == .running)
         #expect(manager.device(withUniqueID: S.uuid(999)) != nil)

@@ -42,7 +42,8 @@ final class ScriptedBackend: DiscoveryBackend {
     /// Makes the next start fail with `error`.
     func failNextStart(_ error: DiscoveryError) { state.withLock { $0.startError = error } }
 
-    func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+    func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        let browseTypes = request.browseTypes
         let (stream, continuation) = AsyncStream.makeStream(of: BackendEvent.self)
         let error = state.withLock { s -> DiscoveryError? in
             if let error = s.startError {
@@ -90,6 +91,13 @@ struct EventReader {
         return events
     }
 
+    /// Every event up to and including the next discoveryStarted: after it the backend's stream
+    /// is the new run's, so what the test sends reaches it.
+    @discardableResult
+    mutating func started() async -> [DiscoveryEvent] {
+        await read { if case .discoveryStarted = $0 { true } else { false } }
+    }
+
     /// Sends `events` then a marker through `backend`, and returns what the manager said before
     /// the marker.
     mutating func exchange(_ backend: ScriptedBackend, _ events: BackendEvent...) async -> [DiscoveryEvent] {
@@ -120,6 +128,7 @@ extension DiscoveryEvent {
         case .cacheExhausted(let browseType): "cache \(browseType)"
         case .allForNow(let browseType): "all for now \(browseType)"
         case .resolveFailed(let key, _): "resolve failed \(key.name)"
+        case .browseSettled(let settlement): "settled \(settlement.browseType) by \(settlement.reason.map(\.rawValue) ?? "-")"
         case .scanCompleted: "complete"
         }
     }

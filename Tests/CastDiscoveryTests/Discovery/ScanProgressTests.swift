@@ -1,11 +1,20 @@
 import CastDiscovery
 import Testing
 
-@Suite("ScanProgress")
+@Suite("ScanProgress: the completion rule")
 struct ScanProgressTests {
     static let base = "_googlecast._tcp"
     static let sub = "_233637DE._sub._googlecast._tcp"
     static let t0 = ContinuousClock.now
+    static let round = Duration.milliseconds(225)
+
+    static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
+
+    static func key(_ name: String) -> ServiceKey { ServiceKey(name: name, type: .googleCast, domain: "local") }
+
+    static func copy(_ name: String, _ family: ServiceAddress.Family = .ipv4) -> ServiceCopyKey {
+        ServiceCopyKey(service: key(name), interfaceIndex: 2, transport: family)
+    }
 
     static func found(_ name: String, _ browses: Set<String> = [base]) -> BackendEvent {
         .found(DiscoveredService(
@@ -15,50 +24,106 @@ struct ScanProgressTests {
 
     /// Feeds `(milliseconds, event)` pairs and returns the status after each.
     static func statuses(_ browseTypes: [String], _ events: [(Int, BackendEvent)]) -> [ScanProgress.Status] {
-        var progress = ScanProgress(browseTypes: browseTypes)
-        return events.map { progress.record($0.1, at: t0 + .milliseconds($0.0)) }
+        var progress = ScanProgress(browseTypes: browseTypes, round: round, start: t0)
+        return events.map { progress.record($0.1, at: at($0.0)).status }
     }
 
-    static func quiet(_ ms: Int) -> ScanProgress.Status { .quietUntil(t0 + .milliseconds(ms)) }
-
-    @Test("cold daemon: an empty cache is not enough; all-for-now is, once resolves finish")
-    func cold() {
-        let result = Self.statuses([Self.base], [
-            (0, .cacheExhausted(browseType: Self.base)), (50, .resolvesPending(1)), (60, Self.found("a")),
-            (1000, .allForNow(browseType: Self.base)), (1000, .resolvesPending(0)),
-        ])
-        #expect(result == [.waiting, .waiting, .waiting, .waiting, .complete])
-    }
-
-    @Test("warm daemon: a delivered cache with results completes after a quiet period")
+    @Test("warm daemon: a delivered cache settles one round after the browse began")
     func warm() {
-        var progress = ScanProgress(browseTypes: [Self.base])
-        #expect(progress.record(.resolvesPending(2), at: Self.t0) == .waiting)
-        #expect(progress.record(.cacheExhausted(browseType: Self.base), at: Self.t0 + .milliseconds(1)) == .waiting)
-        #expect(progress.record(Self.found("a"), at: Self.t0 + .milliseconds(5)) == .waiting)
-        // Quiet from the last new service (found at 5 ms) for 150 ms.
-        #expect(progress.record(.resolvesPending(0), at: Self.t0 + .milliseconds(6)) == Self.quiet(155))
-        #expect(progress.status(at: Self.t0 + .milliseconds(154)) == Self.quiet(155))
-        #expect(!progress.isComplete)
-        #expect(progress.status(at: Self.t0 + .milliseconds(155)) == .complete)
+        var progress = ScanProgress(browseTypes: [Self.base], round: Self.round, start: Self.t0)
+        _ = progress.record(.browseStarted(browseType: Self.base), at: Self.at(10))
+        _ = progress.record(.copyAdded(Self.copy("a"), browseType: Self.base), at: Self.at(12))
+        _ = progress.record(.resolvesPending(1), at: Self.at(12))
+        // The round's end is known; a pending resolve only keeps the browse from settling then.
+        #expect(progress.record(.cacheExhausted(browseType: Self.base), at: Self.at(13)).status == .waitingUntil(Self.at(237)))
+        #expect(progress.record(.resolvesPending(0), at: Self.at(15)).status == .waitingUntil(Self.at(237)))
+        #expect(progress.status(at: Self.at(236)).status == .waitingUntil(Self.at(237)))
+        let done = progress.status(at: Self.at(237))
+        #expect(done.status == .complete)
+        #expect(done.settled == [BrowseSettlement(
+            browseType: Self.base, reason: .quietRound, after: .milliseconds(237), cacheDeliveredAfter: .milliseconds(13),
+            services: 1, servicesFromCache: 1)])
         #expect(progress.isComplete)
     }
 
-    @Test("answers still arriving after the cache push the quiet period back")
-    func trickle() {
-        let result = Self.statuses([Self.base], [
-            (0, .resolvesPending(1)), (1, .cacheExhausted(browseType: Self.base)), (5, Self.found("a")),
-            (5, .resolvesPending(0)), (90, .resolvesPending(1)), (95, Self.found("b")), (95, .resolvesPending(0)),
-        ])
-        #expect(result == [.waiting, .waiting, .waiting, Self.quiet(155), .waiting, .waiting, Self.quiet(245)])
+    @Test("the miss of issue 12: a known service new to the subtype browse restarts its round")
+    func knownServiceNewToSubtype() {
+        var progress = ScanProgress(browseTypes: [Self.base, Self.sub], round: Self.round, start: Self.t0)
+        for type in [Self.base, Self.sub] { _ = progress.record(.browseStarted(browseType: type), at: Self.at(0)) }
+        // Both devices come from the base browse's cache, device a from the subtype's cache.
+        _ = progress.record(.copyAdded(Self.copy("a"), browseType: Self.base), at: Self.at(2))
+        _ = progress.record(.copyAdded(Self.copy("b"), browseType: Self.base), at: Self.at(2))
+        _ = progress.record(.copyAdded(Self.copy("a"), browseType: Self.sub), at: Self.at(3))
+        _ = progress.record(.cacheExhausted(browseType: Self.base), at: Self.at(3))
+        _ = progress.record(.cacheExhausted(browseType: Self.sub), at: Self.at(3))
+        // Device b answers the daemon's subtype query at 200 ms: news for the subtype browse.
+        #expect(progress.status(at: Self.at(199)).status == .waitingUntil(Self.at(227)))
+        #expect(progress.record(.copyAdded(Self.copy("b"), browseType: Self.sub), at: Self.at(200)).status
+            == .waitingUntil(Self.at(227)))
+        let base = progress.status(at: Self.at(227))
+        #expect(base.status == .waitingUntil(Self.at(425)))
+        #expect(base.settled.map(\.browseType) == [Self.base])
+        #expect(progress.status(at: Self.at(424)).status != .complete)
+        #expect(progress.status(at: Self.at(425)).status == .complete)
+        #expect(progress.settlements.map(\.reason) == [.quietRound, .quietRound])
+        #expect(progress.settlements.map(\.after) == [.milliseconds(227), .milliseconds(425)])
     }
 
-    @Test("every browse must settle; a subtype without results only by all-for-now")
-    func everyBrowse() {
-        let result = Self.statuses([Self.base, Self.sub], [
-            (0, Self.found("a")), (1, .cacheExhausted(browseType: Self.base)),
-            (2, .cacheExhausted(browseType: Self.sub)), (1000, .allForNow(browseType: Self.sub)),
+    @Test("cold daemon: an empty cache, then answers; each answer restarts the round, all-for-now settles at once")
+    func cold() {
+        let result = Self.statuses([Self.base], [
+            (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
+            (150, .copyAdded(Self.copy("a"), browseType: Self.base)), (150, .resolvesPending(1)),
+            (152, Self.found("a")), (152, .resolvesPending(0)),
+            (300, .copyAdded(Self.copy("b"), browseType: Self.base)), (300, .resolvesPending(1)),
+            (1000, .allForNow(browseType: Self.base)), (1001, .resolvesPending(0)),
         ])
-        #expect(result == [.waiting, .waiting, .waiting, .complete])
+        // The found of a copy already added is no news.
+        #expect(result == [
+            .waiting, .waitingUntil(Self.at(225)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)),
+            .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(525)), .waitingUntil(Self.at(525)),
+            .waiting, .complete,
+        ])
+    }
+
+    @Test("no browse settles before its cache is delivered, nor while a resolve is pending")
+    func blockers() {
+        let result = Self.statuses([Self.base], [
+            (0, .browseStarted(browseType: Self.base)), (5, .resolvesPending(1)), (5, .cacheExhausted(browseType: Self.base)),
+            (900, .resolvesPending(0)),
+        ])
+        #expect(result == [.waiting, .waiting, .waitingUntil(Self.at(225)), .complete])
+    }
+
+    @Test("a browse made again after the daemon came back starts a new round")
+    func restartedBrowse() {
+        let result = Self.statuses([Self.base], [
+            (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
+            (100, .browseStarted(browseType: Self.base)), (101, .cacheExhausted(browseType: Self.base)),
+        ])
+        #expect(result == [.waiting, .waitingUntil(Self.at(225)), .waiting, .waitingUntil(Self.at(325))])
+    }
+
+    @Test("found services count as news for each browse reporting them (replays carry no copyAdded)")
+    func foundIsNews() {
+        let result = Self.statuses([Self.base, Self.sub], [
+            (0, .cacheExhausted(browseType: Self.base)), (0, .cacheExhausted(browseType: Self.sub)),
+            (50, Self.found("a", [Self.base, Self.sub])), (100, .updated(Self.statusFound("a", [Self.base, Self.sub]))),
+        ])
+        #expect(result == [.waitingUntil(Self.at(225)), .waitingUntil(Self.at(225)), .waitingUntil(Self.at(275)), .waitingUntil(Self.at(275))])
+    }
+
+    static func statusFound(_ name: String, _ browses: Set<String>) -> DiscoveredService {
+        DiscoveredService(
+            service: ResolvedService(instanceName: name, hostName: "x.local", port: 8009, addresses: [], txt: ["st=1"]),
+            browseTypes: browses)
+    }
+
+    @Test("settlements name the unsettled browses too, without a reason")
+    func unsettled() {
+        var progress = ScanProgress(browseTypes: [Self.base, Self.sub], round: Self.round, start: Self.t0)
+        _ = progress.record(.allForNow(browseType: Self.sub), at: Self.at(1000))
+        #expect(progress.settlements.map(\.reason) == [nil, .allForNow])
+        #expect(!progress.isComplete)
     }
 }

@@ -1,0 +1,270 @@
+/// The one owner of a ``DiscoveryManager``'s state: a loop that takes its inputs (the
+/// application's start, stop and find, the backend's events, its own timers) one at a time, in
+/// order, changes the state, and publishes the events with the state they leave.
+///
+/// Nothing else changes the state, so nothing else needs a lock around it: the manager's getters
+/// read what the loop published (``DiscoveryOutlet``), and the delegate is called from the
+/// loop, after each batch is published, one call at a time.
+struct DiscoveryLoop {
+    /// Everything the loop reacts to.
+    enum Input: Sendable {
+        case start
+        case stop
+        case backend(run: Int, BackendEvent)
+        case backendEnded(run: Int)
+        case deadline(run: Int, generation: Int)
+        case find(token: Int, uniqueID: String, timeout: Duration, CheckedContinuation<CastDevice?, Never>)
+        case findEnded(token: Int)
+    }
+
+    private struct PendingFind {
+        var token: Int
+        var uniqueID: String
+        var continuation: CheckedContinuation<CastDevice?, Never>
+        var timer: Task<Void, Never>
+    }
+
+    private let backend: any DiscoveryBackend
+    private let criteria: DiscoveryCriteria
+    private let inputs: AsyncStream<Input>.Continuation
+    private let outlet: DiscoveryOutlet
+    private weak var manager: DiscoveryManager?
+
+    private var list: DeviceList
+    private var discoveryState = DiscoveryState.stopped
+    private var backendState: BackendState?
+    private var run = 0
+    private var runTask: Task<Void, Never>?
+    private var progress: ScanProgress?
+    private var completion: ScanCompletion?
+    private var deadline: Task<Void, Never>?
+    private var deadlineGeneration = 0
+    private var find: PendingFind?
+    /// The newest find the loop has heard of, and the newer ones whose caller gave up before
+    /// the loop heard of them.
+    private var newestFind = 0
+    private var abandonedFinds: Set<Int> = []
+
+    init(
+        backend: any DiscoveryBackend, criteria: DiscoveryCriteria, inputs: AsyncStream<Input>.Continuation,
+        outlet: DiscoveryOutlet, manager: DiscoveryManager
+    ) {
+        self.backend = backend
+        self.criteria = criteria
+        self.inputs = inputs
+        self.outlet = outlet
+        self.manager = manager
+        list = DeviceList(criteria: criteria)
+    }
+
+    /// Takes inputs until the manager goes away, then lets go of everything.
+    static func run(_ loop: consuming DiscoveryLoop, inputs: AsyncStream<Input>) async {
+        var loop = loop
+        for await input in inputs { loop.handle(input) }
+        loop.close()
+    }
+
+    mutating func handle(_ input: Input) {
+        switch input {
+        case .start:
+            start()
+        case .stop:
+            if discoveryState == .running { stop(.requested) }
+        case .backend(let run, let event):
+            guard run == self.run, discoveryState == .running else { return }
+            handle(event)
+        case .backendEnded(let run):
+            guard run == self.run, discoveryState == .running else { return }
+            stop(.backendEnded)
+        case .deadline(let run, let generation):
+            guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
+            track([], at: .now)
+        case .find(let token, let uniqueID, let timeout, let continuation):
+            beginFind(token: token, uniqueID: uniqueID, timeout: timeout, continuation: continuation)
+        case .findEnded(let token):
+            endFind(token: token)
+        }
+    }
+
+    // MARK: - Start and stop
+
+    private mutating func start() {
+        guard discoveryState == .stopped else { return }
+        let browseTypes = criteria.browseTypes
+        let stream: AsyncStream<BackendEvent>
+        do throws(DiscoveryError) {
+            stream = try backend.events(for: BrowseRequest(browseTypes: browseTypes, passive: outlet.passiveScan))
+        } catch {
+            publish([.discoveryFailedToStart(error)])
+            return
+        }
+        run += 1
+        discoveryState = .running
+        backendState = nil
+        progress = ScanProgress(browseTypes: browseTypes, round: backend.queryRound)
+        completion = nil
+        var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
+        if list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: list.count)) }
+        publish(events)
+        let run = self.run
+        let inputs = self.inputs
+        runTask = Task {
+            for await event in stream { inputs.yield(.backend(run: run, event)) }
+            inputs.yield(.backendEnded(run: run))
+        }
+    }
+
+    private mutating func stop(_ reason: DiscoveryStopReason) {
+        discoveryState = .stopped
+        run += 1
+        runTask?.cancel()
+        runTask = nil
+        deadline?.cancel()
+        deadline = nil
+        list.endRun()
+        publish([.discoveryStopped(reason)])
+    }
+
+    // MARK: - Backend events
+
+    private mutating func handle(_ event: BackendEvent) {
+        let changes = list.apply(event)
+        var events: [DiscoveryEvent] = []
+        if !changes.isEmpty {
+            events = [.willUpdateDeviceList] + changes.map(DiscoveryEvent.init) + [.didUpdateDeviceList]
+        }
+        switch event {
+        case .stateChanged(let state):
+            backendState = state
+            events.append(.backendStateChanged(state))
+            if case .failed(let error) = state {
+                publish(events)
+                stop(.backendFailed(error))
+                return
+            }
+        case .cacheExhausted(let browseType):
+            events.append(.cacheExhausted(browseType: browseType))
+        case .allForNow(let browseType):
+            events.append(.allForNow(browseType: browseType))
+        case .resolveFailed(let key, let error):
+            events.append(.resolveFailed(key, error))
+        case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded:
+            break
+        }
+        track(events, recording: event, at: .now)
+        if !changes.isEmpty { completeFind() }
+    }
+
+    /// Records `event` (if any) in the scan's progress, then publishes `events` with what the
+    /// scan's state adds to them: settled browses, the completion, and the next deadline.
+    private mutating func track(_ events: [DiscoveryEvent], recording event: BackendEvent? = nil, at now: ContinuousClock.Instant) {
+        var events = events
+        if var progress {
+            let (status, settled) = event.map { progress.record($0, at: now) } ?? progress.status(at: now)
+            self.progress = progress
+            events += settled.map(DiscoveryEvent.browseSettled)
+            switch status {
+            case .complete where completion == nil:
+                let done = ScanCompletion(devices: list.devices, browses: progress.settlements, elapsed: now - progress.start)
+                completion = done
+                events.append(.scanCompleted(done))
+            case .waitingUntil(let instant):
+                schedule(at: instant)
+            case .complete, .waiting:
+                break
+            }
+        }
+        if !events.isEmpty { publish(events) }
+    }
+
+    private mutating func schedule(at instant: ContinuousClock.Instant) {
+        deadline?.cancel()
+        deadlineGeneration += 1
+        let (run, generation, inputs) = (self.run, deadlineGeneration, self.inputs)
+        deadline = Task {
+            try? await Task.sleep(until: instant, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            inputs.yield(.deadline(run: run, generation: generation))
+        }
+    }
+
+    // MARK: - Find
+
+    private mutating func beginFind(
+        token: Int, uniqueID: String, timeout: Duration, continuation: CheckedContinuation<CastDevice?, Never>
+    ) {
+        newestFind = max(newestFind, token)
+        if abandonedFinds.remove(token) != nil {
+            continuation.resume(returning: nil)
+            return
+        }
+        if let device = list.device(withUniqueID: uniqueID) {
+            continuation.resume(returning: device)
+            return
+        }
+        guard timeout > .zero else {
+            continuation.resume(returning: nil)
+            return
+        }
+        if let old = find {
+            old.timer.cancel()
+            old.continuation.resume(returning: nil)
+        }
+        let inputs = self.inputs
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            inputs.yield(.findEnded(token: token))
+        }
+        find = PendingFind(token: token, uniqueID: uniqueID, continuation: continuation, timer: timer)
+        publish([])
+    }
+
+    private mutating func endFind(token: Int) {
+        guard let pending = find, pending.token == token else {
+            // A find the loop has not heard of yet: its caller gave up first. Older ones are over.
+            if token > newestFind { abandonedFinds.insert(token) }
+            return
+        }
+        find = nil
+        pending.timer.cancel()
+        pending.continuation.resume(returning: nil)
+        publish([])
+    }
+
+    private mutating func completeFind() {
+        guard let pending = find, let device = list.device(withUniqueID: pending.uniqueID) else { return }
+        find = nil
+        pending.timer.cancel()
+        pending.continuation.resume(returning: device)
+        publish([])
+    }
+
+    // MARK: - Publishing
+
+    /// Publishes the state with `events`, then hands the events to the delegate in order.
+    private func publish(_ events: [DiscoveryEvent]) {
+        outlet.publish(snapshot, events)
+        guard !events.isEmpty, let manager, let delegate = outlet.delegate else { return }
+        for event in events { event.deliver(to: delegate, from: manager) }
+    }
+
+    private var snapshot: DiscoveryOutlet.Snapshot {
+        DiscoveryOutlet.Snapshot(
+            devices: list.devices, devicesByID: list.devicesByUniqueID, discoveryState: discoveryState,
+            backendState: backendState, isScanComplete: completion != nil, lastCompletion: completion,
+            pendingFindID: find?.uniqueID)
+    }
+
+    /// The manager is gone: stop the backend, answer a waiting find, end every stream.
+    private mutating func close() {
+        runTask?.cancel()
+        deadline?.cancel()
+        if let pending = find {
+            pending.timer.cancel()
+            pending.continuation.resume(returning: nil)
+        }
+        find = nil
+        outlet.close()
+    }
+}
