@@ -19,12 +19,14 @@ test: setup
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/avahi-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
+	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/avahi-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
+	bash Tests/Scripts/scan-recall-lab-test.sh
 
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup

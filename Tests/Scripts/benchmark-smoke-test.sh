@@ -52,6 +52,8 @@ for phase, tools in (("warm", ["castScan", "avahiBrowse", "pychromecastUntilAll"
     checks.append((f"lab.1.{phase}.castScan.cpu.median", True))
     checks.append((f"lab.1.{phase}.ratios.castScanToAvahiBrowse", True))
     checks.append((f"lab.1.{phase}.ratios.castScanToPychromecastUntilAll", True))
+checks += [("lab.1.partialSubtype.castScan.wall.median", True), ("lab.1.partialSubtype.avahiBrowse.wall.median", True),
+           ("lab.1.partialSubtype.castScan.minRecall", True), ("lab.1.partialSubtype.ratio", True)]
 for tool in ("castScan", "avahiBrowse", "pychromecast"):
     checks.append((f"lab.1.latency.{tool}.insertMs.median", False))
     checks.append((f"lab.1.latency.{tool}.removeMs.median", False))

@@ -121,6 +121,14 @@ inserted = [e for e in events if e["event"] == "inserted"]
 updated = [e for e in events if e["event"] in ("updated", "moved") and e["device"].get("statusText") == "Netflix"]
 assert len(inserted) == 7, len(inserted)
 assert updated, [e["event"] for e in events]
+# A device's first copies are coalesced: its insert carries its IPv4 and IPv6 addresses, IPv4
+# first, and no update follows until something really changes (the TXT change).
+for e in inserted:
+    families = [a["family"] for a in e["device"]["addresses"]]
+    assert families[:1] == ["ipv4"] and "ipv6" in families, (e["device"]["friendlyName"], families)
+first_change = events.index(updated[0])
+early = [e["device"]["friendlyName"] for e in events[:first_change] if e["event"] in ("updated", "moved")]
+assert not early, ("updates right after the inserts", early)
 PY
 }
-check "watch --jsonl reports all 7 devices, then the TXT change" watched
+check "watch --jsonl reports all 7 devices, each first with all its addresses, then the TXT change" watched
