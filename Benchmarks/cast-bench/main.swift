@@ -1,6 +1,7 @@
-// cast-bench: how fast the core turns TXT wire records into Cast devices.
+// cast-bench: how fast the core decodes what the network sends.
 //
-//   cast-bench RECORDS-FILE [--count N]
+//   cast-bench RECORDS-FILE [--count N]          TXT records into Cast devices
+//   cast-bench dns PACKETS-FILE [--count N]      whole mDNS messages (DNSMessage)
 //
 // RECORDS-FILE holds one record a line: `INSTANCE<TAB>HOST<TAB>PORT<TAB>WIREHEX` (the TXT rdata as a
 // resolver hands it over, in hex). Each of N iterations takes the next record (round robin),
@@ -38,6 +39,9 @@ func hexBytes(_ text: Substring) -> [UInt8]? {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "dns" {
+    DNSBenchmark.run(Array(arguments.dropFirst()))
+}
 var count = 200_000
 if let i = arguments.firstIndex(of: "--count") {
     guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else { fail("--count wants a positive number") }

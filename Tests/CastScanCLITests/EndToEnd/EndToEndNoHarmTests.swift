@@ -160,28 +160,28 @@ struct EndToEndNoHarmTests {
         }
     }
 
-    @Test("a scenario nested 500,000 levels deep ends within a second with 65 naming the limit")
+    @Test("a scenario nested 500,000 levels deep ends within a second of CPU with 65 naming the limit")
     func nestedScenario() async throws {
         let directory = try TestDirectory()
         let path = try directory.write("nested.json", String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000))
         let result = try await CastScanProcess.run(["simulate", path])
         #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
         #expect(result.stderr.contains("nested more than 16 levels"), "\(result)")
-        #expect(result.elapsed < .seconds(1), "took \(result.elapsed)")
+        #expect(result.cpuTime < .seconds(1), "took \(result.cpuTime) of CPU")
     }
 
-    @Test("a replay of 16 MiB of brackets is refused before decoding, in under a second")
+    @Test("a replay of 16 MiB of brackets is refused before decoding, in under a second of CPU")
     func nestedReplay() async throws {
         let directory = try TestDirectory()
         let half = 8 * 1024 * 1024 - 8
         let path = try directory.write("nested.json", String(repeating: "[", count: half) + String(repeating: "]", count: half))
         let run = try await CastScanProcess.runMeasured(["--replay", path], timeout: .seconds(5))
         #expect(run.exitCode == ExitCode.dataError.rawValue, "\(run)")
-        #expect(run.elapsed < .seconds(1), "\(run)")
+        #expect(run.cpuTime < .seconds(1), "\(run)")
         #expect(run.peakResidentBytes < 100 * 1024 * 1024, "\(run)")
     }
 
-    @Test("a scenario whose 2,000 steps each load a 100,000-event replay ends within a second with 65 naming the limit")
+    @Test("a scenario whose 2,000 steps each load a 100,000-event replay costs at most a second more than one such step")
     func replayHeavyScenario() async throws {
         let directory = try TestDirectory()
         let events = (0..<100_000).map { #"{"at":0,"kind":"resolvesPending","pending":\#($0 % 3)}"# }
@@ -202,7 +202,8 @@ struct EndToEndNoHarmTests {
             """)
         let once = try await CastScanProcess.run(["simulate", single])
         #expect(once.exitCode == 0, "\(once)")
-        #expect(result.elapsed < once.elapsed + .seconds(1), "took \(result.elapsed); one load takes \(once.elapsed)")
+        // CPU time: the work, whatever else the machine does meanwhile.
+        #expect(result.cpuTime < once.cpuTime + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
     }
 
     // MARK: - Inputs behind links

@@ -69,8 +69,11 @@ struct EndToEndWatchTests {
 
     @Test("watch ended by SIGINT after its first output exits 0 at once")
     func interrupted() async throws {
-        // The recording at its own speed lasts 7 s; the interrupt must end it long before.
-        let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom])
+        // The recording, slowed to last 35 s; the interrupt must end it long before, however
+        // busy the machine is when the first line arrives.
+        let directory = try TestDirectory()
+        let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
+        let child = try CastScanProcess.start(["watch", "--replay", slow])
         let sawOutput = await child.waitForFirstLine(timeout: .seconds(10))
         #expect(sawOutput, "watch printed nothing")
         let sent = child.send(SIGINT)
@@ -84,7 +87,9 @@ struct EndToEndWatchTests {
 
     @Test("watch ended by SIGTERM exits 0 too")
     func terminated() async throws {
-        let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom, "--jsonl"])
+        let directory = try TestDirectory()
+        let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
+        let child = try CastScanProcess.start(["watch", "--replay", slow, "--jsonl"])
         #expect(await child.waitForFirstLine(timeout: .seconds(10)))
         let sent = child.send(SIGTERM)
         let result = await child.wait(timeout: .seconds(10))

@@ -148,6 +148,9 @@ struct ProcessResult: Sendable, CustomStringConvertible {
     var elapsed: Duration
     /// When the child exited, as its waiting thread saw it.
     var ended: ContinuousClock.Instant
+    /// The CPU time the child used (user and system, from `wait4`): its work, whatever else the
+    /// machine was doing.
+    var cpuTime: Duration
     /// The child's peak resident set size, in bytes: meaningful only from
     /// ``CastScanProcess/runMeasured(_:timeout:)``.
     var peakResidentBytes: Int
@@ -182,6 +185,7 @@ final class RunningProcess: Sendable {
         var status: Int32
         var ended: ContinuousClock.Instant
         var peakResidentBytes: Int
+        var cpuTime: Duration
     }
 
     let arguments: [String]
@@ -223,7 +227,11 @@ final class RunningProcess: Sendable {
             var usage = rusage()
             while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}
             let ended = ContinuousClock.now
-            exit.withLock { $0 = Exit(status: status, ended: ended, peakResidentBytes: Int(usage.ru_maxrss) * 1024) }
+            let cpu = Duration.seconds(Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec))
+                + .microseconds(Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec))
+            exit.withLock {
+                $0 = Exit(status: status, ended: ended, peakResidentBytes: Int(usage.ru_maxrss) * 1024, cpuTime: cpu)
+            }
             for waiter in waiters.withLock({ list in defer { list = [] }; return list }) { waiter.resume() }
         }
     }
@@ -281,6 +289,6 @@ final class RunningProcess: Sendable {
             timedOut: timedOut.withLock { $0 },
             stdoutData: (try? Data(contentsOf: stdoutURL)) ?? Data(),
             stderrData: (try? Data(contentsOf: stderrURL)) ?? Data(),
-            elapsed: ended.ended - started, ended: ended.ended, peakResidentBytes: ended.peakResidentBytes)
+            elapsed: ended.ended - started, ended: ended.ended, cpuTime: ended.cpuTime, peakResidentBytes: ended.peakResidentBytes)
     }
 }
