@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]),
+        .library(name: "CastDiscoveryMDNS", targets: ["CastDiscoveryMDNS"]),
+        .library(name: "CastDiscoveryBackends", targets: ["CastDiscoveryBackends"]),
         .library(name: "CastSender", targets: ["CastSender"]),
         .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
         .executable(name: "cast-scan", targets: ["cast-scan"]),
@@ -30,12 +32,21 @@ let package = Package(
             dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]
         ),
 
+        // Layer 2: the mDNS querier backend: no daemon, Glibc sockets, the core's DNS codec.
+        .target(name: "CastDiscoveryMDNS", dependencies: ["CastDiscovery"]),
+        .testTarget(name: "CastDiscoveryMDNSTests", dependencies: ["CastDiscoveryMDNS", "CastDiscovery"]),
+
+        // Layer 2: choosing a backend (the first that works), over the backends.
+        .target(name: "CastDiscoveryBackends", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS"]),
+
         // Layer 3: the sender model, on the core.
         .target(name: "CastSender", dependencies: ["CastDiscovery"]),
         .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
 
         // Layer 4: the command-line tool: a library of commands and a thin executable.
-        .target(name: "CastScanCLI", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastSender"]),
+        .target(
+            name: "CastScanCLI",
+            dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender"]),
         .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
         .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
 

@@ -1,3 +1,4 @@
+import CAvahi
 import CastDiscovery
 import Dispatch
 
@@ -36,4 +37,25 @@ public struct AvahiBackend: DiscoveryBackend {
     }
 
     private static let teardownQueue = DispatchQueue(label: "cast-discovery.avahi.teardown")
+
+    /// Why avahi-daemon cannot be used now (no D-Bus, no daemon), or nil when it answers: a
+    /// client connects and is freed at once, without browsing anything.
+    public static func unavailability() -> DiscoveryError? {
+        let poll: AvahiThreadedPoll
+        do throws(AvahiError) {
+            poll = try AvahiThreadedPoll()
+        } catch {
+            return AvahiDiagnosis.error(for: error)
+        }
+        do throws(AvahiError) {
+            let client = try AvahiClient(poll: poll, waitForDaemon: false, callback: probeCallback, userdata: nil)
+            client.free()
+            return nil
+        } catch {
+            return AvahiDiagnosis.error(for: error)
+        }
+    }
 }
+
+/// The probe's client callback: nothing to do (the first call runs inside avahi_client_new).
+private let probeCallback: AvahiClientCallback = { _, _, _ in }

@@ -9,7 +9,7 @@ final class AvahiClient {
     /// new client pointer as its argument.
     init(
         poll: AvahiThreadedPoll, waitForDaemon: Bool,
-        callback: AvahiClientCallback, userdata: UnsafeMutableRawPointer
+        callback: AvahiClientCallback, userdata: UnsafeMutableRawPointer?
     ) throws(AvahiError) {
         var error: Int32 = 0
         let flags = waitForDaemon ? AVAHI_CLIENT_NO_FAIL : AvahiConstant.noClientFlags

@@ -1,3 +1,5 @@
+import CastDiscoveryBackends
+
 /// The declarations of `cast-scan` and its subcommands: every option, for parsing and help.
 enum CastScanCommand {
     // Scan options (the list command and watch).
@@ -14,7 +16,10 @@ enum CastScanCommand {
     static let json = OptionDeclaration.flag("json", help: "print JSON (schema in the README) instead of a table")
     static let failIfEmpty = OptionDeclaration.flag("fail-if-empty", help: "exit 1 when no device is listed")
     static let replay = OptionDeclaration.value("replay", valueName: "FILE",
-        help: "play a recorded event file instead of asking avahi-daemon (demos, tests)")
+        help: "play a recorded event file instead of asking the network (demos, tests)")
+    static let backend = OptionDeclaration.value("backend", valueName: "NAME",
+        allowedValues: BackendChoice.allCases.map(\.rawValue),
+        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi or mdns")
 
     // Simulated sender app.
     static let ios = OptionDeclaration.value("ios", valueName: "VERSION",
@@ -37,7 +42,7 @@ enum CastScanCommand {
     static let plistFile = PositionalDeclaration("FILE", help: "the app's Info.plist (XML or binary)")
     static let scriptFile = PositionalDeclaration("SCRIPT", help: "a sender scenario file (Fixtures/scenarios/*.json)")
 
-    static let scanOptions = [appID, namespace, interface, ipv4, ipv6, timeout, replay]
+    static let scanOptions = [appID, namespace, interface, ipv4, ipv6, timeout, backend, replay]
     static let senderOptions = [ios, sdk, permission, disableAutostart, noFirstTap, tap, state]
 
     static let watch = CommandDeclaration(
@@ -67,7 +72,9 @@ enum CastScanCommand {
         abstract: "List the Google Cast devices on the network beside what a sender app would see.",
         discussion: """
             Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check), \
-            64 usage error, 65 bad input file, 69 avahi-daemon or D-Bus unavailable.
+            64 usage error, 65 bad input file, 69 the chosen backend unavailable (--backend avahi \
+            without avahi-daemon), 73 a path to write is not a regular file, 74 standard output \
+            cannot be written.
             """,
         options: scanOptions + senderOptions + [json, failIfEmpty],
         subcommands: [watch, plist, advise, simulate, doctor])

@@ -61,6 +61,7 @@ checks += [("watchMemory.1000.maxRssKB.median", True), ("watchMemory.10000.maxRs
            ("watchMemory.ratio10000to1000", True), ("watchMemory.inProcess.ratio.median", True),
            ("parsing.castBench.median", True), ("parsing.zeroconfPychromecast.median", True),
            ("parsing.ratio", True), ("parsing.ratioTXTOnly", True),
+           ("dnsDecoding.castBench.median", True), ("dnsDecoding.zeroconf.median", True), ("dnsDecoding.ratio", True),
            ("machine.nproc", True), ("date", None)]
 for path, positive in checks:
     v = get(doc, path)

@@ -24,4 +24,7 @@ public enum BackendEvent: Sendable, Hashable {
     /// How many instance copies are waiting for their first resolution; sent whenever the
     /// number changes, so a scan can tell when every resolve has finished.
     case resolvesPending(Int)
+    /// What a backend that reads the network itself counted so far; sent at most once a second,
+    /// when the counts changed.
+    case statistics(BackendStatistics)
 }

@@ -44,9 +44,15 @@ package struct ServiceAggregator: Sendable {
     private var instances: [ServiceKey: Instance] = [:]
     private var sequence = 0
     private var pending: Set<ServiceCopyKey> = []
+    /// How long a first report waits even when no other copy is known yet: for stacks whose
+    /// copies arrive on separate sockets a few milliseconds apart.
+    private let grace: Duration
 
-    /// Creates an empty aggregator.
-    package init() {}
+    /// Creates an empty aggregator; a new instance's first report waits `grace` for copies not
+    /// heard of yet (and up to ``firstReportHold`` for copies still resolving).
+    package init(grace: Duration = .zero) {
+        self.grace = min(grace, Self.firstReportHold)
+    }
 
     /// The services currently reported (found and not removed), in key order.
     package var services: [DiscoveredService] {
@@ -58,7 +64,9 @@ package struct ServiceAggregator: Sendable {
 
     /// When the oldest held first report must be released; nil when none is held.
     package var nextRelease: ContinuousClock.Instant? {
-        instances.values.compactMap(\.heldSince).min().map { $0 + Self.firstReportHold }
+        instances.values.compactMap { instance in
+            instance.heldSince.map { $0 + (instance.hasPendingCopies ? Self.firstReportHold : grace) }
+        }.min()
     }
 
     /// The latest resolution of `copy`, if it has resolved.
@@ -128,7 +136,8 @@ package struct ServiceAggregator: Sendable {
     package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
         var events: [BackendEvent] = []
         for key in instances.keys.sorted() {
-            guard let instance = instances[key], let since = instance.heldSince, since + Self.firstReportHold <= now
+            guard let instance = instances[key], let since = instance.heldSince,
+                since + (instance.hasPendingCopies ? Self.firstReportHold : grace) <= now
             else { continue }
             events += commit(instance, for: key, at: now)
         }
@@ -150,7 +159,7 @@ package struct ServiceAggregator: Sendable {
         switch (instance.reported, merged) {
         case (nil, let new?):
             let since = instance.heldSince ?? now
-            if instance.hasPendingCopies, now < since + Self.firstReportHold {
+            if (instance.hasPendingCopies && now < since + Self.firstReportHold) || now < since + grace {
                 instance.heldSince = since
             } else {
                 instance.heldSince = nil

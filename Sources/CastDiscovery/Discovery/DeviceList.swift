@@ -81,7 +81,7 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded:
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics:
             return []
         }
     }

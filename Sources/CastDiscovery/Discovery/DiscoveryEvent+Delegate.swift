@@ -31,6 +31,8 @@ extension DiscoveryEvent {
             delegate.discoveryManager(manager, didReceiveAllForNowFor: browseType)
         case .resolveFailed(let key, let error):
             delegate.discoveryManager(manager, didFailToResolve: key, error: error)
+        case .backendStatistics(let statistics):
+            delegate.discoveryManager(manager, didCount: statistics)
         case .browseSettled(let settlement):
             delegate.discoveryManager(manager, didSettle: settlement)
         case .scanCompleted(let completion):

@@ -32,6 +32,9 @@ public enum DiscoveryEvent: Sendable, Hashable {
     case allForNow(browseType: String)
     /// Resolving one copy of an instance failed; other copies may still resolve.
     case resolveFailed(ServiceKey, DiscoveryError)
+    /// What the backend counted (packets taken, dropped and why); from backends that read the
+    /// network themselves, at most once a second.
+    case backendStatistics(BackendStatistics)
     /// One browse of the scan has settled (see ``ScanProgress``): what settled it and when.
     case browseSettled(BrowseSettlement)
     /// The scan has everything the network had to say for now (see ``ScanProgress``); sent

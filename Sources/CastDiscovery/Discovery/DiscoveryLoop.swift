@@ -148,6 +148,8 @@ struct DiscoveryLoop {
             events.append(.allForNow(browseType: browseType))
         case .resolveFailed(let key, let error):
             events.append(.resolveFailed(key, error))
+        case .statistics(let statistics):
+            events.append(.backendStatistics(statistics))
         case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded:
             break
         }

@@ -53,7 +53,7 @@ extension DiscoveryManager {
             }
             return ScanResult(
                 devices: state.devices, isComplete: outcome == .completed, elapsed: clock.now - start, browses: settled,
-                resolveFailures: state.failures)
+                resolveFailures: state.failures, statistics: state.statistics)
         }
     }
 }
@@ -71,6 +71,7 @@ private final class ScanMirror: Sendable {
         var devices: [CastDevice]
         var browses: [BrowseSettlement] = []
         var failures: [ResolveFailure] = []
+        var statistics: BackendStatistics?
     }
 
     private let box: Mutex<State>
@@ -99,6 +100,8 @@ private final class ScanMirror: Sendable {
                 state.browses.append(settlement)
             case .resolveFailed(let key, let error):
                 state.failures.append(ResolveFailure(service: key, error: error))
+            case .backendStatistics(let statistics):
+                state.statistics = statistics
             default:
                 break
             }

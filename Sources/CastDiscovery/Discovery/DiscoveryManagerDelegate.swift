@@ -37,6 +37,8 @@ public protocol DiscoveryManagerDelegate: AnyObject, Sendable {
     func discoveryManager(_ manager: DiscoveryManager, didReceiveAllForNowFor browseType: String)
     /// ``DiscoveryEvent/resolveFailed(_:_:)``.
     func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError)
+    /// ``DiscoveryEvent/backendStatistics(_:)``.
+    func discoveryManager(_ manager: DiscoveryManager, didCount statistics: BackendStatistics)
     /// ``DiscoveryEvent/browseSettled(_:)``.
     func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement)
     /// ``DiscoveryEvent/scanCompleted(_:)``, with the list at that moment.
@@ -63,6 +65,7 @@ extension DiscoveryManagerDelegate {
     public func discoveryManager(
         _ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError
     ) {}
+    public func discoveryManager(_ manager: DiscoveryManager, didCount statistics: BackendStatistics) {}
     public func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement) {}
     public func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) {}
 }

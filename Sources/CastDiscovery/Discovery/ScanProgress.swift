@@ -109,7 +109,7 @@ public struct ScanProgress: Sendable {
             }
         case .resolvesPending(let count):
             pendingResolves = count
-        case .removed, .stateChanged, .resolveFailed:
+        case .removed, .stateChanged, .resolveFailed, .statistics:
             break
         }
         return status(at: now)

@@ -11,16 +11,19 @@ public struct ScanResult: Sendable, Hashable {
     public var browses: [BrowseSettlement]
     /// The resolves that failed during the scan, in order.
     public var resolveFailures: [ResolveFailure]
+    /// The backend's last counts, from a backend that reads the network itself.
+    public var statistics: BackendStatistics?
 
     /// Creates a result.
     public init(
         devices: [CastDevice], isComplete: Bool, elapsed: Duration, browses: [BrowseSettlement],
-        resolveFailures: [ResolveFailure]
+        resolveFailures: [ResolveFailure], statistics: BackendStatistics? = nil
     ) {
         self.devices = devices
         self.isComplete = isComplete
         self.elapsed = elapsed
         self.browses = browses
         self.resolveFailures = resolveFailures
+        self.statistics = statistics
     }
 }

@@ -26,7 +26,7 @@ struct ReplayBrowseFilter: Sendable {
         case .cacheExhausted(let browseType), .allForNow(let browseType), .browseStarted(let browseType),
             .copyAdded(_, let browseType):
             return requested.contains(browseType.lowercased()) ? event : nil
-        case .stateChanged, .resolveFailed, .resolvesPending:
+        case .stateChanged, .resolveFailed, .resolvesPending, .statistics:
             return event
         }
     }

@@ -33,6 +33,7 @@ struct ReplayEventCoding: Codable, Sendable {
     var pending: Int?
     var interfaceIndex: Int32?
     var family: ServiceAddress.Family?
+    var statistics: BackendStatistics?
 
     init(_ event: ReplayEvent) {
         at = event.time
@@ -82,6 +83,9 @@ struct ReplayEventCoding: Codable, Sendable {
         case .resolvesPending(let count):
             kind = "resolvesPending"
             pending = count
+        case .statistics(let counts):
+            kind = "statistics"
+            statistics = counts
         }
     }
 
@@ -131,6 +135,8 @@ struct ReplayEventCoding: Codable, Sendable {
             let count = try required(pending, "pending")
             guard count >= 0 else { throw ReplayRecording.badInput("\(path).pending: must not be negative") }
             event = .resolvesPending(count)
+        case "statistics":
+            event = .statistics(try required(statistics, "statistics"))
         case "resolveFailed":
             let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
             let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")

@@ -1,4 +1,5 @@
 import CastDiscovery
+import CastDiscoveryBackends
 import CastSender
 
 /// `cast-scan` with no subcommand: one scan, then the devices beside the simulated sender.
@@ -15,14 +16,14 @@ struct ListCommand {
         let json = arguments.isSet(CastScanCommand.json)
         try sender.checkStateFile()
 
-        let backend: any DiscoveryBackend
+        let selection: BackendSelection
         do {
-            backend = try scanOptions.backend(live: false)
+            selection = try scanOptions.backend(live: false)
         } catch {
             throw CommandFailure(error)
         }
         let style = console.errorStyle
-        let manager = DiscoveryManager(backend: backend, criteria: scanOptions.criteria)
+        let manager = DiscoveryManager(backend: selection.backend, criteria: scanOptions.criteria)
         let result: ScanResult
         do {
             result = try await manager.scan(timeout: scanOptions.timeout) { count in
@@ -44,7 +45,7 @@ struct ListCommand {
                             timeoutSeconds: scanOptions.timeout.seconds,
                             browseTypes: scanOptions.criteria.browseTypes,
                             browses: result.browses.map(ScanReport.Browse.init),
-                            backend: scanOptions.replayFile == nil ? "avahi" : "replay",
+                            backend: selection.name, backendReason: selection.reason, statistics: result.statistics,
                             resolveFailures: result.resolveFailures.map(Self.describe)),
                 sender: .init(platform: options.platform.description, sdkVersion: sender.configuration.sdkVersion.description,
                               disableDiscoveryAutostart: options.disableDiscoveryAutostart,
@@ -55,7 +56,7 @@ struct ListCommand {
             console.write(try JSONOutput.string(report, format: .pretty))
         } else {
             for warning in warnings { console.errorLine("cast-scan: \(TerminalText.sanitize(warning))") }
-            SenderHeader(console: console, sender: sender, step: step).print()
+            SenderHeader(console: console, sender: sender, step: step, backend: selection).print()
             let shown = devices.filter { visible.contains($0.uniqueID) }
             if !shown.isEmpty { console.write(DeviceTable.render(shown)) }
             let timing = result.isComplete

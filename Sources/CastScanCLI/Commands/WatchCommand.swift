@@ -1,4 +1,5 @@
 import CastDiscovery
+import CastDiscoveryBackends
 import Foundation
 
 /// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
@@ -15,24 +16,26 @@ struct WatchCommand {
         var toIndex: Int?
         var device: DeviceReport?
         var detail: String?
+        var statistics: BackendStatistics?
     }
 
     func run() async throws -> ExitCode {
         let options = try ScanOptions(context.arguments)
         let jsonLines = context.arguments.isSet(CastScanCommand.jsonLines)
-        let backend: any DiscoveryBackend
+        let selection: BackendSelection
         do {
-            backend = try options.backend(live: true)
+            selection = try options.backend(live: true)
         } catch {
             throw CommandFailure(error)
         }
-        let manager = DiscoveryManager(backend: backend, criteria: options.criteria)
+        let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
         let signals = SignalStream.termination()
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
         let printer = Printer(console: context.console, jsonLines: jsonLines, options: options)
+        printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             group.addTask {
                 for await event in events {
@@ -74,6 +77,8 @@ struct WatchCommand {
                 let count = done.devices.compactMap(options.filter).count
                 note("scanCompleted", "scan complete: \(count) device\(count == 1 ? "" : "s")")
             case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
+            case .backendStatistics(let statistics):
+                if jsonLines { line(Line(time: Date(), event: "statistics", statistics: statistics)) }
             case .discoveryFailedToStart(let error):
                 console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
                 return CommandFailure(error).exitCode
@@ -102,7 +107,7 @@ struct WatchCommand {
             console.line("\(Self.clock()) \(TerminalText.sanitize(text))")
         }
 
-        private func note(_ kind: String, _ text: String) {
+        func note(_ kind: String, _ text: String) {
             if jsonLines {
                 line(Line(time: Date(), event: kind, detail: text))
             } else {

@@ -1,5 +1,5 @@
 import CastDiscovery
-import CastDiscoveryAvahi
+import CastDiscoveryBackends
 import Foundation
 
 /// What to scan for and how, from the command line.
@@ -9,6 +9,7 @@ struct ScanOptions: Sendable {
     var family: ServiceAddress.Family?
     var timeout: Duration
     var replayFile: String?
+    var backendChoice: BackendChoice
 
     static let defaultTimeout = 5.0
 
@@ -28,6 +29,10 @@ struct ScanOptions: Sendable {
         } ?? Self.defaultTimeout
         timeout = .milliseconds(Int64(seconds * 1000))
         replayFile = arguments.value(of: c.replay)
+        backendChoice = arguments.value(of: c.backend).flatMap(BackendChoice.init(rawValue:)) ?? .auto
+        if replayFile != nil, arguments.value(of: c.backend) != nil {
+            throw UsageError.conflictingOptions("--replay", "--backend")
+        }
     }
 
     /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
@@ -50,10 +55,15 @@ struct ScanOptions: Sendable {
     }
 
     /// The backend: a replay of `--replay FILE` (played as fast as possible, or at recorded
-    /// speed for a live watch), else avahi-daemon.
-    func backend(live: Bool) throws(DiscoveryError) -> any DiscoveryBackend {
-        guard let replayFile else { return AvahiBackend() }
-        return try ReplayBackend(contentsOf: URL(fileURLWithPath: replayFile), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
+    /// speed for a live watch), else the one `--backend` chooses (the mDNS querier uses the
+    /// interface and families of `--interface`, `-4` and `-6`).
+    func backend(live: Bool) throws(DiscoveryError) -> BackendSelection {
+        if let replayFile {
+            let replay = try ReplayBackend(
+                contentsOf: URL(fileURLWithPath: replayFile), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
+            return BackendSelection(backend: replay, name: "replay", reason: "--replay \(replayFile)")
+        }
+        return try backendChoice.select(interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6])
     }
 
     /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.

@@ -10,6 +10,9 @@ struct ScanReport: Encodable {
         var browseTypes: [String]
         var browses: [Browse]
         var backend: String
+        var backendReason: String
+        /// What a backend that reads the network itself counted (the mDNS querier).
+        var statistics: BackendStatistics?
         var resolveFailures: [String]
     }
 

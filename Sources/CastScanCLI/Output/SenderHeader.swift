@@ -1,3 +1,4 @@
+import CastDiscoveryBackends
 import CastSender
 
 /// The block above the device table: who the simulated sender is and what it experiences.
@@ -5,6 +6,7 @@ struct SenderHeader {
     let console: Console
     let sender: SenderOptions
     let step: SenderFlowStep
+    var backend: BackendSelection?
 
     func print() {
         let options = sender.configuration.options
@@ -24,6 +26,7 @@ struct SenderHeader {
             if !dialog.buttons.isEmpty { console.line("    [\(dialog.buttons.joined(separator: "] ["))]") }
         }
         for quirk in step.quirks { console.line("  quirk: \(quirk)") }
+        if let backend { console.line("  discovery backend: \(backend.name) (\(TerminalText.sanitize(backend.reason)))") }
         console.line()
     }
 

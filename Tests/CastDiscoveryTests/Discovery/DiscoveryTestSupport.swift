@@ -130,6 +130,7 @@ extension DiscoveryEvent {
         case .resolveFailed(let key, _): "resolve failed \(key.name)"
         case .browseSettled(let settlement): "settled \(settlement.browseType) by \(settlement.reason.map(\.rawValue) ?? "-")"
         case .scanCompleted: "complete"
+        case .backendStatistics(let statistics): "statistics \(statistics.packetsReceived)"
         }
     }
 }

@@ -29,6 +29,7 @@ struct EndToEndWatchTests {
         }
         let events = objects.compactMap { $0["event"] as? String }
         #expect(events == [
+            "backendChosen",  // which backend, and why
             "backend", "backend",
             "inserted", "inserted", "inserted", "updated", "inserted",  // TV, Nest Mini, group, group's 2nd name, emulator
             "scanCompleted",

@@ -1,0 +1,52 @@
+import CastDiscovery
+import CastDiscoveryAvahi
+import CastDiscoveryMDNS
+
+/// Which discovery backend to use: one by name, or the first that works.
+public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
+    /// avahi-daemon when it answers on D-Bus, otherwise the mDNS querier.
+    case auto
+    /// avahi-daemon over D-Bus (``AvahiBackend``).
+    case avahi
+    /// The package's own mDNS querier (``MDNSBackend``), which needs no daemon.
+    case mdns
+
+    /// The backend this choice gives on this machine now, with its name and why it was chosen.
+    ///
+    /// - Throws: the ``DiscoveryError`` of avahi-daemon when `.avahi` was asked for and it cannot
+    ///   be used (`.auto` then falls back instead).
+    public func select(interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6])
+        throws(DiscoveryError) -> BackendSelection
+    {
+        let mdns = MDNSBackend(interfaceName: interfaceName, families: families)
+        switch self {
+        case .mdns:
+            return BackendSelection(backend: mdns, name: "mdns", reason: "asked for (--backend mdns)")
+        case .avahi:
+            if let error = AvahiBackend.unavailability() { throw error }
+            return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "asked for (--backend avahi)")
+        case .auto:
+            guard let error = AvahiBackend.unavailability() else {
+                return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "avahi-daemon answers on D-Bus")
+            }
+            return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
+        }
+    }
+}
+
+/// A chosen backend, its name (`avahi`, `mdns`) and why it was chosen.
+public struct BackendSelection: Sendable {
+    /// The backend.
+    public var backend: any DiscoveryBackend
+    /// Its name, as `--backend` and `scan.backend` in JSON write it.
+    public var name: String
+    /// Why it was chosen, in a few words.
+    public var reason: String
+
+    /// Creates a selection.
+    public init(backend: any DiscoveryBackend, name: String, reason: String) {
+        self.backend = backend
+        self.name = name
+        self.reason = reason
+    }
+}

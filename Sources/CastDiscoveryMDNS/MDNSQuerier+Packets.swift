@@ -1,0 +1,101 @@
+import CastDiscovery
+
+extension MDNSQuerier {
+    /// Takes one datagram: drops what is off-link, malformed or not for us, caches the records
+    /// of a response, and notes the questions of a query (for passive observation of failure).
+    func handle(_ datagram: MDNSSocket.Datagram, legacy: Bool, at now: ContinuousClock.Instant) {
+        let id = MDNSLink.ID(interface: datagram.interface, ipv6: datagram.source.isIPv6)
+        guard let link = links[id] else {
+            statistics.ignoredPackets += 1
+            return
+        }
+        guard link.interface.isOnLink(datagram.source.bytes) else {
+            statistics.offLinkPackets += 1
+            return
+        }
+        statistics.packetsReceived += 1
+        let message: DNSMessage
+        do throws(DNSDecodingError) {
+            message = try DNSMessage(decoding: datagram.bytes)
+        } catch {
+            statistics.malformedPackets += 1
+            return
+        }
+        guard message.opcode == 0, message.responseCode == 0 else {
+            statistics.ignoredPackets += 1
+            return
+        }
+        if message.isResponse {
+            // Responses come from port 5353 (RFC 6762 section 6), also to a legacy query.
+            guard datagram.source.port == 5353 else {
+                statistics.ignoredPackets += 1
+                return
+            }
+            take(message, on: id, at: now)
+        } else if !legacy, datagram.source.port == 5353 {
+            note(message, on: id, at: now)
+        }
+    }
+
+    /// Caches what a response says about the browses, their instances and those instances'
+    /// hosts, then brings the link's copies up to date.
+    private func take(_ message: DNSMessage, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
+        guard var link = links[id] else { return }
+        let records = message.records
+        // Host names this response or the cache makes interesting: SRV targets.
+        var hosts: Set<DNSName> = []
+        for record in records {
+            if case .srv(_, _, _, let target) = record.data, isInstance(record.name) { hosts.insert(target) }
+        }
+        var changed = false
+        for record in records where record.recordClass == DNSQuestion.internetClass {
+            let wanted: Bool
+            switch record.type {
+            case .ptr: wanted = browses.contains { $0.name == record.name }
+            case .srv, .txt: wanted = isInstance(record.name)
+            case .a, .aaaa, .nsec: wanted = hosts.contains(record.name) || isKnownHost(record.name, in: link)
+            default: wanted = false
+            }
+            guard wanted else { continue }
+            switch link.cache.insert(record, at: now) {
+            case .added, .goodbye: changed = true
+            case .refreshed: changed = changed || record.type != .ptr
+            case .dropped: statistics.droppedRecords += 1
+            case .ignored: break
+            }
+        }
+        links[id] = link
+        if changed { reconcile(id, at: now) }
+    }
+
+    /// Notes the questions of a multicast query and the known answers it lists.
+    private func note(_ message: DNSMessage, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
+        guard var link = links[id] else { return }
+        for question in message.questions where !question.unicastResponse {
+            let known = message.answers.filter { $0.name == question.name && ($0.type == question.type || question.type == .any) }
+            link.cache.noteQuery(question.name, question.type, listing: known.map(\.data), at: now)
+        }
+        links[id] = link
+    }
+
+    /// Whether `name` is an instance of the service type (`X._googlecast._tcp.local.`).
+    func isInstance(_ name: DNSName) -> Bool {
+        name.parent == serviceName
+    }
+
+    /// Whether `name` is the SRV target of an instance the link reports.
+    func isKnownHost(_ name: DNSName, in link: MDNSLink) -> Bool {
+        link.hosts.contains(name)
+    }
+
+    /// Whether the cache should keep a record set fresh: the browses' PTRs, and the SRV, TXT
+    /// and addresses of instances it reports.
+    func isInteresting(_ key: MDNSCache.SetKey) -> Bool {
+        switch key.type {
+        case .ptr: browses.contains { $0.name == key.name }
+        case .srv, .txt: isInstance(key.name)
+        case .a, .aaaa: true
+        default: false
+        }
+    }
+}

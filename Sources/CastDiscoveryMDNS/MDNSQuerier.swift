@@ -1,0 +1,261 @@
+import CastDiscovery
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The mDNS querier behind ``MDNSBackend``: its sockets, its links (interface × family), their
+/// caches and the instance copies they report, the query schedule, and the events it yields.
+///
+/// One thread owns all of it: the loop that polls the sockets and runs the timers
+/// (``run()``). Nothing else touches the state; ``stop()`` only sets a flag and wakes the loop.
+/// The querier answers no query: it sends questions to the mDNS groups only, and takes
+/// answers only from the link they arrived on.
+final class MDNSQuerier: @unchecked Sendable {
+    /// What to browse and where.
+    struct Configuration: Sendable {
+        var browseTypes: [String]
+        var interfaceName: String?
+        var families: Set<ServiceAddress.Family>
+        var passive: Bool
+    }
+
+    /// How long after a one-shot query answers are waited for before a repeat (legacy-unicast
+    /// answers come at once: within 7 ms from 500 devices in the lab).
+    static let responseWindow: Duration = .milliseconds(100)
+    /// The most queries of the one-shot burst.
+    static let burstQueries = 5
+    /// How long a copy may lack its SRV, TXT or address before its resolve is reported failed.
+    static let resolveTimeout: Duration = .seconds(2)
+    /// How often the interfaces are listed again.
+    static let interfaceScanInterval: Duration = .seconds(2)
+
+    let configuration: Configuration
+    private let continuation: AsyncStream<BackendEvent>.Continuation
+    /// The browse names and the browse types they stand for.
+    let browses: [(type: String, name: DNSName)]
+    /// The base service type's name (`_googlecast._tcp.local.`): instances live under it.
+    let serviceName: DNSName
+
+    var listeners: [Bool: MDNSSocket] = [:]
+    var legacySockets: [Bool: MDNSSocket] = [:]
+    var links: [MDNSLink.ID: MDNSLink] = [:]
+    /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
+    /// on separate sockets, a few milliseconds apart.
+    var aggregator = ServiceAggregator(grace: .milliseconds(25))
+    var reportedPending = 0
+    var statistics = BackendStatistics()
+    var reportedStatistics = BackendStatistics()
+    var nextStatistics = ContinuousClock.now
+
+    /// The one-shot burst of each browse type: queries sent, the last one, the last news.
+    struct Burst {
+        var queries = 0
+        var lastQuery: ContinuousClock.Instant
+        var lastNews: ContinuousClock.Instant?
+        var done = false
+    }
+    var bursts: [String: Burst] = [:]
+    var burstInstances: [String: Set<ServiceKey>] = [:]
+    var nextContinuous: ContinuousClock.Instant
+    var continuousInterval: Duration
+    var nextInterfaceScan = ContinuousClock.now
+
+    private let stopped = Atomic(false)
+    private let wake: (read: Int32, write: Int32)
+
+    /// Opens the sockets; throws when no socket at all can be opened.
+    init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+        self.configuration = configuration
+        self.continuation = continuation
+        var browses: [(type: String, name: DNSName)] = []
+        var base: DNSName?
+        for type in configuration.browseTypes {
+            do {
+                let parsed = try ServiceType(parsing: type)
+                let name = try DNSName(parsed)
+                browses.append((type, name))
+                if base == nil { base = try DNSName(parsed.base) }
+            } catch {
+                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
+            }
+        }
+        guard let base else { throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type") }
+        self.browses = browses
+        serviceName = base
+        let now = ContinuousClock.now
+        nextContinuous = now + .seconds(configuration.passive ? 60 : 1)
+        continuousInterval = .seconds(configuration.passive ? 60 : 1)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))") }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        wake = (fds[0], fds[1])
+        var failures: [String] = []
+        for ipv6 in [false, true] where configuration.families.contains(ipv6 ? .ipv6 : .ipv4) {
+            do throws(MDNSSocketError) {
+                listeners[ipv6] = try MDNSSocket(ipv6: ipv6, port: 5353)
+            } catch {
+                failures.append("\(ipv6 ? "IPv6" : "IPv4") port 5353: \(error)")
+            }
+            do throws(MDNSSocketError) {
+                legacySockets[ipv6] = try MDNSSocket(ipv6: ipv6, port: 0)
+            } catch {
+                failures.append("\(ipv6 ? "IPv6" : "IPv4") query socket: \(error)")
+            }
+        }
+        guard !legacySockets.isEmpty || !listeners.isEmpty else {
+            close(wake.read)
+            close(wake.write)
+            throw DiscoveryError(
+                kind: .other, message: "cannot open an mDNS socket (\(failures.joined(separator: "; ")))",
+                fix: "check that this process may open UDP sockets (a container may forbid it)")
+        }
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Asks the loop to end; it lets go of its sockets and finishes the stream. From any thread.
+    func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// The loop: starts the browses, then polls the sockets and runs the timers until stopped.
+    func run() {
+        let now = ContinuousClock.now
+        emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) })
+        for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
+        scanInterfaces(at: now)
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            let sockets = Array(listeners.values) + Array(legacySockets.values)
+            var polled = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            polled.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+            let timeout = nextDeadline().map { deadline -> Int32 in
+                let wait = max(.zero, ContinuousClock.now.duration(to: deadline))
+                return Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+            } ?? 1000
+            let ready = poll(&polled, nfds_t(polled.count), timeout)
+            if ready < 0, errno != EINTR { break }
+            for (index, socket) in sockets.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {
+                // Drain what waits, within a bound, so a flood cannot starve the timers.
+                var taken = 0
+                while taken < 256, let datagram = socket.receive() {
+                    handle(datagram, legacy: socket.port != 5353, at: .now)
+                    taken += 1
+                }
+            }
+            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 {
+                var byte: UInt8 = 0
+                while read(wake.read, &byte, 1) > 0 {}
+            }
+            tick(at: .now)
+        }
+        listeners = [:]
+        legacySockets = [:]
+        continuation.finish()
+    }
+
+    // MARK: - Events
+
+    /// Yields `events`, then the pending resolves when their number changed.
+    func emit(_ events: [BackendEvent]) {
+        for event in events {
+            // News for a browse's burst: an instance it had not reported on any link (another
+            // copy of a known one adds an address, not a device).
+            if case .copyAdded(let copy, let type) = event, burstInstances[type, default: []].insert(copy.service).inserted {
+                bursts[type]?.lastNews = .now
+            }
+            continuation.yield(event)
+        }
+        let pending = aggregator.pendingResolves
+        if pending != reportedPending {
+            reportedPending = pending
+            continuation.yield(.resolvesPending(pending))
+        }
+    }
+
+    /// Sends the counts when they changed, at most once a second.
+    func reportStatistics(at now: ContinuousClock.Instant) {
+        guard now >= nextStatistics, statistics != reportedStatistics else { return }
+        reportedStatistics = statistics
+        nextStatistics = now + .seconds(1)
+        continuation.yield(.statistics(statistics))
+    }
+
+    // MARK: - Interfaces
+
+    /// Lists the interfaces; opens the links that appeared (joining the groups there and asking
+    /// at once) and closes the ones that went (their copies go with them).
+    func scanInterfaces(at now: ContinuousClock.Instant) {
+        nextInterfaceScan = now + Self.interfaceScanInterval
+        var wanted: [MDNSLink.ID: NetworkInterface] = [:]
+        for interface in NetworkInterface.all() where interface.isUsable {
+            if let name = configuration.interfaceName, interface.name != name { continue }
+            if configuration.families.contains(.ipv4), !interface.ipv4.isEmpty {
+                wanted[MDNSLink.ID(interface: interface.index, ipv6: false)] = interface
+            }
+            if configuration.families.contains(.ipv6), !interface.ipv6.isEmpty {
+                wanted[MDNSLink.ID(interface: interface.index, ipv6: true)] = interface
+            }
+        }
+        for id in links.keys.sorted() where wanted[id] == nil { closeLink(id) }
+        for id in wanted.keys.sorted() {
+            guard let interface = wanted[id] else { continue }
+            if links[id] != nil {
+                links[id]?.interface = interface
+                continue
+            }
+            if let listener = listeners[id.ipv6] { try? listener.join(interface: id.interface) }
+            links[id] = MDNSLink(id: id, interface: interface)
+            askInitially(on: id, at: now)
+        }
+    }
+
+    private func closeLink(_ id: MDNSLink.ID) {
+        guard var link = links.removeValue(forKey: id) else { return }
+        listeners[id.ipv6]?.leave(interface: id.interface)
+        for (instance, copy) in link.copies {
+            guard let key = link.copyKey(instance) else { continue }
+            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse).events) }
+        }
+        _ = link.cache.removeAll()
+    }
+
+    // MARK: - Timers
+
+    func nextDeadline() -> ContinuousClock.Instant? {
+        var next = min(nextInterfaceScan, nextContinuous)
+        if statistics != reportedStatistics { next = min(next, nextStatistics) }
+        for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + Self.responseWindow) }
+        if let release = aggregator.nextRelease { next = min(next, release) }
+        for link in links.values {
+            if let deadline = link.cache.nextDeadline(interesting: isInteresting) { next = min(next, deadline) }
+            for copy in link.copies.values where copy.reported == nil {
+                next = min(next, copy.failed ? copy.nextFollowUp : min(copy.nextFollowUp, copy.since + Self.resolveTimeout))
+            }
+        }
+        return next
+    }
+
+    func tick(at now: ContinuousClock.Instant) {
+        if now >= nextInterfaceScan { scanInterfaces(at: now) }
+        for id in links.keys.sorted() {
+            guard var link = links[id] else { continue }
+            let expired = link.cache.expire(at: now)
+            let due = link.cache.dueRefreshes(at: now, interesting: isInteresting)
+            links[id] = link
+            if !due.isEmpty { refresh(due, on: id, at: now) }
+            if !expired.isEmpty || link.copies.values.contains(where: { $0.reported == nil }) { reconcile(id, at: now) }
+        }
+        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
+        runBursts(at: now)
+        if now >= nextContinuous { askContinuously(at: now) }
+        reportStatistics(at: now)
+    }
+}
