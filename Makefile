@@ -17,14 +17,14 @@ build: setup
 test: setup
 	swift test
 	bash Tests/Scripts/castlab-test.sh
-	bash Tests/Scripts/avahi-lab-test.sh
+	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
-	bash Tests/Scripts/avahi-lab-test.sh
+	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 

@@ -39,6 +39,13 @@ let package = Package(
         // Layer 2: choosing a backend (the first that works), over the backends.
         .target(name: "CastDiscoveryBackends", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS"]),
 
+        // Every backend against the lab's real daemons and simulated devices (run inside the
+        // lab by Tests/Scripts/backend-lab-test.sh; disabled elsewhere).
+        .testTarget(
+            name: "CastDiscoveryLabTests",
+            dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS"]
+        ),
+
         // Layer 3: the sender model, on the core.
         .target(name: "CastSender", dependencies: ["CastDiscovery"]),
         .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),

@@ -26,6 +26,11 @@ IPV4_PREFIXLEN = 16
 IPV6_PREFIXLEN = 64
 MAX_DEVICE_NS = int(os.environ.get("CASTLAB_MAX_NS", "10"))
 DEFAULT_APPS = ["CC1AD845"]
+# The mDNS stacks a device can be served by: python-zeroconf (responder.py, the default) or a
+# real avahi-daemon (avahi-publisher.py). Each kind of device lives in its own namespaces.
+STACKS = ("zeroconf", "avahi")
+# Namespace kind -> (name stem, how many namespaces at most). zeroconf6: IPv6-only devices.
+KINDS = {"zeroconf": ("dev", MAX_DEVICE_NS), "avahi": ("avahi", 1), "zeroconf6": ("v6only", 1)}
 
 
 class LabError(Exception):
@@ -83,6 +88,15 @@ def normalize_entry(raw: dict, base_dir: str) -> dict:
         if not isinstance(announce, bool):
             raise LabError(f"announceSubtypes must be true or false in {svc['instance']}")
         device["announceSubtypes"] = announce
+    stack = raw.get("stack", svc.get("stack", "zeroconf"))
+    if stack not in STACKS:
+        raise LabError(f"stack must be one of {', '.join(STACKS)} in {svc['instance']}")
+    ipv6_only = raw.get("ipv6Only", svc.get("ipv6Only", False))
+    if not isinstance(ipv6_only, bool):
+        raise LabError(f"ipv6Only must be true or false in {svc['instance']}")
+    if ipv6_only and stack != "zeroconf":
+        raise LabError(f"ipv6Only devices are served by python-zeroconf only ({svc['instance']})")
+    device["kind"] = "zeroconf6" if ipv6_only else stack
     if "ttl" in raw or "ttl" in svc:
         device["ttl"] = int(raw.get("ttl", svc.get("ttl")))
     if "description" in raw:
@@ -219,18 +233,30 @@ def cmd_plan(args) -> None:
         seen.add(d["instance"].lower())
 
     hosts: dict[str, dict] = {}
-    order = []
+    order: dict[str, list[str]] = {kind: [] for kind in KINDS}
     for d in devices:
         key = d["host"].lower()
         if key not in hosts:
-            hosts[key] = {"host": d["host"]}
-            order.append(key)
-    n_ns = max(1, min(len(order), MAX_DEVICE_NS))
-    namespaces = [{"ns": f"{PREFIX}dev{j}"} for j in range(n_ns)]
-    for k, key in enumerate(order):
-        v4, v6 = host_address(k)
-        hosts[key].update(ns=namespaces[k % n_ns]["ns"], ipv4=v4, ipv6=v6)
-        namespaces[k % n_ns].setdefault("ipv4", v4)
+            hosts[key] = {"host": d["host"], "kind": d["kind"]}
+            order[d["kind"]].append(key)
+        elif hosts[key]["kind"] != d["kind"]:
+            raise LabError(f"host {d['host']} is served by two stacks ({hosts[key]['kind']}, {d['kind']})")
+    namespaces = []
+    k = 0
+    for kind, keys in order.items():
+        if not keys:
+            continue
+        stem, most = KINDS[kind]
+        group = [{"ns": f"{PREFIX}{stem}{j}", "kind": kind} for j in range(max(1, min(len(keys), most)))]
+        for i, key in enumerate(keys):
+            v4, v6 = host_address(k)
+            k += 1
+            if kind == "zeroconf6":
+                v4 = None
+            nsd = group[i % len(group)]
+            hosts[key].update(ns=nsd["ns"], ipv4=v4, ipv6=v6)
+            nsd.setdefault("ipv4", v4)
+        namespaces += group
     for d in devices:
         h = hosts[d["host"].lower()]
         d.update(ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
@@ -241,7 +267,7 @@ def cmd_plan(args) -> None:
         "hub": HUB_NS,
         "namespaces": namespaces,
         "hosts": hosts,
-        "nextHost": len(order),
+        "nextHost": k,
         "devices": devices,
     }
     os.makedirs(os.path.join(args.state, "ns"), exist_ok=True)
@@ -252,11 +278,12 @@ def cmd_plan(args) -> None:
         with open(os.path.join(args.state, "ns", f"{ns}.ip"), "w") as f:
             for h in hosts.values():
                 if h["ns"] == ns:
-                    f.write(f"addr add {h['ipv4']}/{IPV4_PREFIXLEN} dev eth0\n")
+                    if h["ipv4"]:
+                        f.write(f"addr add {h['ipv4']}/{IPV4_PREFIXLEN} dev eth0\n")
                     f.write(f"addr add {h['ipv6']}/{IPV6_PREFIXLEN} dev eth0 nodad\n")
     State(args.state).save(lab)
     for nsd in namespaces:
-        print(nsd["ns"], nsd["ipv4"])
+        print(nsd["ns"], nsd["ipv4"] or "-", nsd["kind"])
 
 
 def find_device(lab: dict, instance: str) -> dict:
@@ -269,23 +296,33 @@ def find_device(lab: dict, instance: str) -> dict:
     raise LabError(f"no device named {instance!r} (see: castlab status)")
 
 
-def ensure_host(state_dir: str, lab: dict, host: str) -> dict:
+def ensure_host(state_dir: str, lab: dict, host: str, kind: str) -> dict:
     """The lab host record for `host`, creating it (new addresses) when it is new."""
     key = host.rstrip(".").lower()
     if key in lab["hosts"]:
-        return lab["hosts"][key]
-    counts = {n["ns"]: 0 for n in lab["namespaces"]}
+        rec = lab["hosts"][key]
+        if rec.get("kind", "zeroconf") != kind:
+            raise LabError(f"host {host} is served by {rec.get('kind', 'zeroconf')}, not {kind}")
+        return rec
+    counts = {n["ns"]: 0 for n in lab["namespaces"] if n.get("kind", "zeroconf") == kind}
+    if not counts:
+        raise LabError(f"this lab has no {kind} namespace (start it from a fixture with such a device)")
     for h in lab["hosts"].values():
-        counts[h["ns"]] = counts.get(h["ns"], 0) + 1
+        if h["ns"] in counts:
+            counts[h["ns"]] += 1
     ns = min(counts, key=lambda n: (counts[n], n))
     v4, v6 = host_address(lab["nextHost"])
     lab["nextHost"] += 1
-    for cmd in (["ip", "-n", ns, "addr", "add", f"{v4}/{IPV4_PREFIXLEN}", "dev", "eth0"],
-                ["ip", "-n", ns, "addr", "add", f"{v6}/{IPV6_PREFIXLEN}", "dev", "eth0", "nodad"]):
+    if kind == "zeroconf6":
+        v4 = None
+    cmds = [["ip", "-n", ns, "addr", "add", f"{v6}/{IPV6_PREFIXLEN}", "dev", "eth0", "nodad"]]
+    if v4:
+        cmds.append(["ip", "-n", ns, "addr", "add", f"{v4}/{IPV4_PREFIXLEN}", "dev", "eth0"])
+    for cmd in cmds:
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise LabError(f"{' '.join(cmd)}: {r.stderr.strip()}")
-    rec = {"host": host.rstrip("."), "ns": ns, "ipv4": v4, "ipv6": v6}
+    rec = {"host": host.rstrip("."), "kind": kind, "ns": ns, "ipv4": v4, "ipv6": v6}
     lab["hosts"][key] = rec
     return rec
 
@@ -310,7 +347,7 @@ def cmd_add(args) -> None:
         for d in read_entry(args.entry):
             if any(x["instance"].lower() == d["instance"].lower() for x in lab["devices"]):
                 raise LabError(f"{d['instance']} is already in the lab")
-            h = ensure_host(args.state, lab, d["host"])
+            h = ensure_host(args.state, lab, d["host"], d["kind"])
             d.update(ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
             st.save(lab)  # the host's addresses exist now even if the responder refuses
             call(args.state, d["ns"], {"cmd": "add", "device": responder_device(d)})
@@ -360,7 +397,7 @@ def cmd_move(args) -> None:
         lab = st.load()
         d = find_device(lab, args.instance)
         new_host = (args.host or d["host"]).rstrip(".")
-        h = ensure_host(args.state, lab, new_host)
+        h = ensure_host(args.state, lab, new_host, d.get("kind", "zeroconf"))
         moved = dict(d, host=new_host, port=args.port or d["port"],
                      ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
         if h["ns"] == d["ns"]:
@@ -381,6 +418,7 @@ def status_devices(lab: dict) -> list[dict]:
         "instance": d["instance"], "host": d["host"], "port": d["port"],
         "ipv4": d["ipv4"], "ipv6": d["ipv6"], "txt": txt_strings(d["txtHex"]),
         "txtHex": d["txtHex"], "subtypes": d["subtypes"], "namespace": d["ns"],
+        "stack": "avahi" if d.get("kind") == "avahi" else "zeroconf",
         **({"txtWireHex": d["txtWireHex"]} if "txtWireHex" in d else {}),
     } for d in lab["devices"]]
 
@@ -398,7 +436,7 @@ def cmd_status(args) -> None:
     print(f"devices: {len(devices)} in {len(lab['namespaces'])} namespaces")
     for d in devices:
         fn = next((t[3:] for t in d["txt"] if t.lower().startswith("fn=")), "")
-        print(f"  {d['instance']}  {d['host']}:{d['port']}  {d['ipv4']} {d['ipv6']}  "
+        print(f"  {d['instance']}  {d['host']}:{d['port']}  {d['ipv4'] or '-'} {d['ipv6']}  "
               f"{d['namespace']}  fn={fn!r} apps={','.join(d['subtypes'])}")
 
 
@@ -413,7 +451,7 @@ def cmd_announce(args) -> None:
 def cmd_namespaces(args) -> None:
     lab = State(args.state).load()
     for n in lab["namespaces"]:
-        print(n["ns"], n["ipv4"])
+        print(n["ns"], n["ipv4"] or "-", n.get("kind", "zeroconf"))
 
 
 def main() -> int:

@@ -260,13 +260,20 @@ async def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--devices", required=True, help="JSON file: list of devices for this namespace")
     ap.add_argument("--control", required=True, help="unix socket path for the control channel")
-    ap.add_argument("--ipv4", required=True, help="this namespace's primary IPv4 (multicast interface)")
+    ap.add_argument("--ipv4", help="this namespace's primary IPv4 (multicast interface)")
+    ap.add_argument("--ipv6-only", action="store_true",
+                    help="speak IPv6 only (the namespace has no IPv4 address)")
     ap.add_argument("--iface", default="eth0")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
     ifindex = socket.if_nametoindex(args.iface)
-    aiozc = AsyncZeroconf(interfaces=[args.ipv4, ifindex], ip_version=IPVersion.All)
+    if args.ipv6_only:
+        aiozc = AsyncZeroconf(interfaces=[ifindex], ip_version=IPVersion.V6Only)
+    elif args.ipv4:
+        aiozc = AsyncZeroconf(interfaces=[args.ipv4, ifindex], ip_version=IPVersion.All)
+    else:
+        ap.error("--ipv4 or --ipv6-only is required")
     responder = Responder(aiozc)
     with open(args.devices) as f:
         devices = json.load(f)

@@ -27,6 +27,36 @@ public struct MDNSBackend: DiscoveryBackend {
     /// from 500 devices in the lab); it waits 100 ms.
     public var queryRound: Duration { MDNSQuerier.responseWindow }
 
+    /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it
+    /// can: it opens and closes its sockets once.
+    public func unavailability() -> DiscoveryError? {
+        var failures: [String] = []
+        var opened = 0
+        for ipv6 in [false, true] where families.contains(ipv6 ? .ipv6 : .ipv4) {
+            for port: UInt16 in [5353, 0] {
+                do throws(MDNSSocketError) {
+                    _ = try MDNSSocket(ipv6: ipv6, port: port)
+                    opened += 1
+                } catch {
+                    failures.append("\(ipv6 ? "IPv6" : "IPv4") \(port == 0 ? "query socket" : "port 5353"): \(error)")
+                }
+            }
+        }
+        guard opened == 0 else { return nil }
+        return DiscoveryError(
+            kind: .other, message: "cannot open an mDNS socket (\(failures.joined(separator: "; ")))",
+            fix: "check that this process may open UDP sockets (a container may forbid it)")
+    }
+
+    /// The names of the interfaces the querier would use now (up, multicast, not loopback, with
+    /// an address of an allowed family; or the one named).
+    public func interfaces() -> [String] {
+        NetworkInterface.all().filter { interface in
+            interface.isUsable && (interfaceName == nil || interface.name == interfaceName)
+                && ((families.contains(.ipv4) && !interface.ipv4.isEmpty) || (families.contains(.ipv6) && !interface.ipv6.isEmpty))
+        }.map(\.name)
+    }
+
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         guard !request.browseTypes.isEmpty else {
             throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")

@@ -62,10 +62,15 @@ struct MDNSCache {
 
     /// The most records held.
     let capacity: Int
-    private(set) var sets: [SetKey: [Entry]] = [:]
+    private(set) var sets: [SetKey: [DNSRecordData: Entry]] = [:]
     private(set) var count = 0
     /// A random 0-2% added to each refresh point (RFC 6762 section 5.2), fixed per cache.
     private let jitter: Double
+    /// No record expires, is flushed or reaches a refresh point before this instant (nil: the
+    /// cache is empty). Lowered as records come; made exact by each scan. It lets ``expire(at:)``,
+    /// ``dueRefreshes(at:interesting:)`` and ``nextDeadline()`` skip the records between events,
+    /// so a packet costs the records it carries, not the records held.
+    private var earliest: ContinuousClock.Instant?
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
@@ -75,41 +80,54 @@ struct MDNSCache {
     /// Takes a record from a response heard at `now`.
     mutating func insert(_ record: DNSResourceRecord, at now: ContinuousClock.Instant) -> Change {
         let key = SetKey(name: record.name, type: record.type)
-        var entries = sets[key] ?? []
+        // Taken out while changed, so the set is not copied (a PTR set can hold thousands).
+        var entries = sets.removeValue(forKey: key) ?? [:]
         defer { sets[key] = entries.isEmpty ? nil : entries }
         if record.cacheFlush {
             // Records of the set received more than a second ago, with other data, are stale.
-            for index in entries.indices
-            where entries[index].record.data != record.data && now - entries[index].received > .seconds(1) {
-                entries[index].expires = min(entries[index].expires, now + .seconds(1))
+            for (data, entry) in entries where data != record.data && now - entry.received > .seconds(1) {
+                entries[data]?.expires = min(entry.expires, now + .seconds(1))
+                lower(to: now + .seconds(1))
             }
         }
-        if let index = entries.firstIndex(where: { $0.record.data == record.data }) {
+        if var entry = entries[record.data] {
             if record.ttl == 0 {
-                entries[index].expires = min(entries[index].expires, now + .seconds(1))
-                entries[index].record.ttl = 0
+                entry.expires = min(entry.expires, now + .seconds(1))
+                entry.record.ttl = 0
+                entries[record.data] = entry
+                lower(to: entry.expires)
                 return .goodbye
             }
-            entries[index] = Entry(record: record, received: now, expires: now + .seconds(Int64(record.ttl)))
+            entry = Entry(record: record, received: now, expires: now + .seconds(Int64(record.ttl)))
+            entries[record.data] = entry
+            lower(to: deadline(of: entry))
             return .refreshed
         }
         guard record.ttl > 0 else { return .ignored }
         guard count < capacity else { return .dropped }
-        entries.append(Entry(record: record, received: now, expires: now + .seconds(Int64(record.ttl))))
+        let entry = Entry(record: record, received: now, expires: now + .seconds(Int64(record.ttl)))
+        entries[record.data] = entry
         count += 1
+        lower(to: deadline(of: entry))
         return .added
     }
 
     /// The live records of a set at `now`, the most recently received first.
     func records(_ name: DNSName, _ type: DNSRecordType, at now: ContinuousClock.Instant) -> [DNSResourceRecord] {
-        (sets[SetKey(name: name, type: type)] ?? []).filter { $0.expires > now }
+        (sets[SetKey(name: name, type: type)] ?? [:]).values.filter { $0.expires > now }
             .sorted { $0.received > $1.received }.map(\.record)
+    }
+
+    /// Whether the set holds a live record with this data at `now`.
+    func contains(_ name: DNSName, _ type: DNSRecordType, _ data: DNSRecordData, at now: ContinuousClock.Instant) -> Bool {
+        sets[SetKey(name: name, type: type)]?[data].map { $0.expires > now } ?? false
     }
 
     /// The records of a set a query may list as known answers at `now`: those with more than
     /// half their TTL left (RFC 6762 section 7.1).
     func knownAnswers(_ name: DNSName, _ type: DNSRecordType, at now: ContinuousClock.Instant) -> [DNSResourceRecord] {
-        (sets[SetKey(name: name, type: type)] ?? []).filter { $0.remaining(at: now) > 0.5 && $0.record.ttl > 0 }.map(\.record)
+        (sets[SetKey(name: name, type: type)] ?? [:]).values
+            .filter { $0.remaining(at: now) > 0.5 && $0.record.ttl > 0 }.map(\.record)
     }
 
     /// Notes a multicast query seen at `now` for a set, with the known answers it listed: each
@@ -118,9 +136,10 @@ struct MDNSCache {
         let types: [DNSRecordType] = type == .any ? sets.keys.filter { $0.name == name }.map(\.type) : [type]
         for type in types {
             let key = SetKey(name: name, type: type)
-            guard var entries = sets[key] else { continue }
-            for index in entries.indices where !known.contains(entries[index].record.data) && entries[index].record.ttl > 0 {
-                if entries[index].unanswered.count < 4 { entries[index].unanswered.append(now) }
+            guard var entries = sets.removeValue(forKey: key) else { continue }
+            for (data, entry) in entries where !known.contains(data) && entry.record.ttl > 0 && entry.unanswered.count < 4 {
+                entries[data]?.unanswered.append(now)
+                if let updated = entries[data] { lower(to: deadline(of: updated)) }
             }
             sets[key] = entries
         }
@@ -128,9 +147,10 @@ struct MDNSCache {
 
     /// Removes what has expired or was flushed by passive observation at `now`; returns it.
     mutating func expire(at now: ContinuousClock.Instant) -> [DNSResourceRecord] {
+        guard let earliest, earliest <= now else { return [] }
         var removed: [DNSResourceRecord] = []
         for (key, entries) in sets {
-            let kept = entries.filter { entry in
+            let kept = entries.filter { _, entry in
                 let unanswered = entry.unanswered.count >= 2 && now - entry.unanswered[0] >= .seconds(10)
                 if entry.expires <= now || unanswered {
                     removed.append(entry.record)
@@ -143,51 +163,64 @@ struct MDNSCache {
                 sets[key] = kept.isEmpty ? nil : kept
             }
         }
+        recomputeEarliest()
         return removed
     }
 
     /// The sets with a record of interest past its next refresh point at `now`; marks them asked.
+    /// Records of no interest pass their refresh points silently.
     mutating func dueRefreshes(at now: ContinuousClock.Instant, interesting: (SetKey) -> Bool) -> [SetKey] {
+        guard let earliest, earliest <= now else { return [] }
         var due: [SetKey] = []
-        for (key, entries) in sets where interesting(key) {
+        for (key, entries) in sets {
             var entries = entries
-            var asked = false
-            for index in entries.indices {
-                guard let point = entries[index].refreshPoint(entries[index].refreshes, jitter: jitter), point <= now else { continue }
-                while let next = entries[index].refreshPoint(entries[index].refreshes, jitter: jitter), next <= now {
-                    entries[index].refreshes += 1
-                }
-                asked = true
+            var passed = false
+            for (data, entry) in entries {
+                guard let point = entry.refreshPoint(entry.refreshes, jitter: jitter), point <= now else { continue }
+                var entry = entry
+                while let next = entry.refreshPoint(entry.refreshes, jitter: jitter), next <= now { entry.refreshes += 1 }
+                entries[data] = entry
+                passed = true
             }
-            if asked {
+            if passed {
                 sets[key] = entries
-                due.append(key)
+                if interesting(key) { due.append(key) }
             }
         }
+        recomputeEarliest()
         return due
     }
 
-    /// The earliest instant something in the cache changes on its own: an expiry, a passive
-    /// flush, or a refresh point of a record of interest.
-    func nextDeadline(interesting: (SetKey) -> Bool) -> ContinuousClock.Instant? {
-        var next: ContinuousClock.Instant?
-        for (key, entries) in sets {
-            let refresh = interesting(key)
-            for entry in entries {
-                var candidates = [entry.expires]
-                if entry.unanswered.count >= 2 { candidates.append(entry.unanswered[0] + .seconds(10)) }
-                if refresh, let point = entry.refreshPoint(entry.refreshes, jitter: jitter) { candidates.append(point) }
-                for candidate in candidates { next = min(next ?? candidate, candidate) }
-            }
-        }
-        return next
+    /// The earliest instant something in the cache may change on its own: an expiry, a passive
+    /// flush, or a refresh point.
+    func nextDeadline() -> ContinuousClock.Instant? {
+        earliest
     }
 
     /// Forgets everything (the link went away); returns what was held.
     mutating func removeAll() -> [DNSResourceRecord] {
-        let all = sets.values.flatMap { $0.map(\.record) }
+        let all = sets.values.flatMap { $0.values.map(\.record) }
         sets = [:]
         count = 0
+        earliest = nil
         return all
+    }
+
+    private func deadline(of entry: Entry) -> ContinuousClock.Instant {
+        var next = entry.expires
+        if entry.unanswered.count >= 2 { next = min(next, entry.unanswered[0] + .seconds(10)) }
+        if let point = entry.refreshPoint(entry.refreshes, jitter: jitter) { next = min(next, point) }
+        return next
+    }
+
+    private mutating func lower(to instant: ContinuousClock.Instant) {
+        earliest = min(earliest ?? instant, instant)
+    }
+
+    private mutating func recomputeEarliest() {
+        earliest = nil
+        for entries in sets.values {
+            for entry in entries.values { lower(to: deadline(of: entry)) }
+        }
     }
 }

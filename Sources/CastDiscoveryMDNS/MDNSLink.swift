@@ -32,12 +32,27 @@ struct MDNSLink {
     var interface: NetworkInterface
     var cache = MDNSCache()
     var copies: [DNSName: Copy] = [:]
-    /// The hosts the link's instances live on (their SRV targets): the address records to keep.
-    var hosts: Set<DNSName> = []
+    /// The hosts the link's instances live on (their SRV targets), with the instances on each:
+    /// the address records to keep, and whom a new address concerns.
+    private(set) var hostInstances: [DNSName: Set<DNSName>] = [:]
+    /// Each instance's host, as indexed in ``hostInstances``.
+    private var instanceHost: [DNSName: DNSName] = [:]
 
     init(id: ID, interface: NetworkInterface) {
         self.id = id
         self.interface = interface
+    }
+
+    /// Records that `instance` lives on `host` (nil: on no known host).
+    mutating func setHost(_ host: DNSName?, of instance: DNSName) {
+        let old = instanceHost[instance]
+        guard old != host else { return }
+        if let old {
+            hostInstances[old]?.remove(instance)
+            if hostInstances[old]?.isEmpty == true { hostInstances[old] = nil }
+        }
+        instanceHost[instance] = host
+        if let host { hostInstances[host, default: []].insert(instance) }
     }
 
     /// The copy key of an instance here, for the aggregator; nil when the name is not an

@@ -40,14 +40,14 @@ extension MDNSQuerier {
     /// Caches what a response says about the browses, their instances and those instances'
     /// hosts, then brings the link's copies up to date.
     private func take(_ message: DNSMessage, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
-        guard var link = links[id] else { return }
+        guard var link = links.removeValue(forKey: id) else { return }
         let records = message.records
         // Host names this response or the cache makes interesting: SRV targets.
         var hosts: Set<DNSName> = []
         for record in records {
             if case .srv(_, _, _, let target) = record.data, isInstance(record.name) { hosts.insert(target) }
         }
-        var changed = false
+        var changed: [DNSResourceRecord] = []
         for record in records where record.recordClass == DNSQuestion.internetClass {
             let wanted: Bool
             switch record.type {
@@ -58,19 +58,22 @@ extension MDNSQuerier {
             }
             guard wanted else { continue }
             switch link.cache.insert(record, at: now) {
-            case .added, .goodbye: changed = true
-            case .refreshed: changed = changed || record.type != .ptr
+            case .added, .goodbye: changed.append(record)
+            case .refreshed: if record.type != .ptr { changed.append(record) }
             case .dropped: statistics.droppedRecords += 1
             case .ignored: break
             }
         }
         links[id] = link
-        if changed { reconcile(id, at: now) }
+        guard !changed.isEmpty else { return }
+        // Instances whose SRV this response carries are touched through it; an address for a
+        // host no instance was known on yet is found through those SRVs too.
+        reconcile(id, instances(touchedBy: changed, on: link), at: now)
     }
 
     /// Notes the questions of a multicast query and the known answers it lists.
     private func note(_ message: DNSMessage, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
-        guard var link = links[id] else { return }
+        guard var link = links.removeValue(forKey: id) else { return }
         for question in message.questions where !question.unicastResponse {
             let known = message.answers.filter { $0.name == question.name && ($0.type == question.type || question.type == .any) }
             link.cache.noteQuery(question.name, question.type, listing: known.map(\.data), at: now)
@@ -85,7 +88,7 @@ extension MDNSQuerier {
 
     /// Whether `name` is the SRV target of an instance the link reports.
     func isKnownHost(_ name: DNSName, in link: MDNSLink) -> Bool {
-        link.hosts.contains(name)
+        link.hostInstances[name] != nil
     }
 
     /// Whether the cache should keep a record set fresh: the browses' PTRs, and the SRV, TXT

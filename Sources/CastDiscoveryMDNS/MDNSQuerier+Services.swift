@@ -1,51 +1,42 @@
 import CastDiscovery
 
 extension MDNSQuerier {
-    /// Brings a link's instance copies up to date with its cache: the browses reporting each
-    /// instance (a PTR of the browse's name), and each copy's resolution: the newest SRV and
-    /// TXT of the instance, and the newest address of the SRV's host in the link's family.
-    /// What changed goes to the aggregator, whose events are yielded; what is missing is asked
-    /// for, and reported failed after ``resolveTimeout``.
-    func reconcile(_ id: MDNSLink.ID, at now: ContinuousClock.Instant) {
-        guard var link = links[id] else { return }
+    /// Brings the copies of `instances` on a link up to date with its cache: the browses
+    /// reporting each instance (a PTR of the browse's name), and each copy's resolution: the
+    /// newest SRV and TXT of the instance, and the newest address of the SRV's host in the
+    /// link's family. What changed goes to the aggregator, whose events are yielded; what is
+    /// missing is asked for, and reported failed after ``resolveTimeout``. Costs the instances
+    /// named, not the instances known.
+    func reconcile(_ id: MDNSLink.ID, _ instances: Set<DNSName>, at now: ContinuousClock.Instant) {
+        guard !instances.isEmpty, var link = links.removeValue(forKey: id) else { return }
         var events: [BackendEvent] = []
-        // Which browses report which instances now.
-        var wanted: [DNSName: Set<String>] = [:]
-        for browse in browses {
-            for record in link.cache.records(browse.name, .ptr, at: now) {
-                if case .ptr(let instance) = record.data, isInstance(instance) { wanted[instance, default: []].insert(browse.type) }
-            }
-        }
-        for (instance, copy) in link.copies {
-            let keep = wanted[instance] ?? []
-            guard let key = link.copyKey(instance) else { continue }
-            for browse in copy.browses.subtracting(keep) { events += aggregator.remove(key, browseType: browse, at: now).events }
-            if keep.isEmpty { link.copies[instance] = nil } else { link.copies[instance]?.browses = copy.browses.intersection(keep) }
-        }
-        for (instance, types) in wanted.sorted(by: { $0.key.description < $1.key.description }) {
-            guard let key = link.copyKey(instance) else { continue }
-            var copy = link.copies[instance] ?? MDNSLink.Copy(since: now, nextFollowUp: now)
-            for browse in types.subtracting(copy.browses) { events += aggregator.add(key, browseType: browse, at: now).events }
-            copy.browses.formUnion(types)
-            link.copies[instance] = copy
-        }
-        // Each copy's resolution.
-        var hosts: Set<DNSName> = []
         var questions: [DNSQuestion] = []
-        for instance in link.copies.keys.sorted(by: { $0.description < $1.description }) {
-            guard var copy = link.copies[instance], let key = link.copyKey(instance) else { continue }
+        for instance in instances.sorted(by: Self.nameOrder) {
+            guard let key = link.copyKey(instance) else { continue }
+            let reporting = Set(browses.filter { link.cache.contains($0.name, .ptr, .ptr(instance), at: now) }.map(\.type))
+            guard var copy = link.copies[instance] ?? (reporting.isEmpty ? nil : MDNSLink.Copy(since: now, nextFollowUp: now)) else { continue }
+            for browse in copy.browses.subtracting(reporting).sorted() { events += aggregator.remove(key, browseType: browse, at: now).events }
+            for browse in reporting.subtracting(copy.browses).sorted() { events += aggregator.add(key, browseType: browse, at: now).events }
+            copy.browses = reporting
+            if reporting.isEmpty {
+                link.setHost(nil, of: instance)
+                link.copies[instance] = nil
+                continue
+            }
             let srv = link.cache.records(instance, .srv, at: now).first
             let txt = link.cache.records(instance, .txt, at: now).first
             var resolution: ServiceResolution?
             var missing: [DNSQuestion] = []
             if case .srv(_, _, let port, let target)? = srv?.data {
-                hosts.insert(target)
-                if let address = address(of: target, on: link, at: now), case .txt(let record)? = txt?.data {
+                link.setHost(target, of: instance)
+                let address = address(of: target, on: link, at: now)
+                if let address, case .txt(let record)? = txt?.data {
                     resolution = ServiceResolution(hostName: Self.hostText(target), port: port, address: address, txt: record)
-                } else if address(of: target, on: link, at: now) == nil {
+                } else if address == nil {
                     missing.append(DNSQuestion(name: target, type: id.ipv6 ? .aaaa : .a))
                 }
             } else {
+                link.setHost(nil, of: instance)
                 missing.append(DNSQuestion(name: instance, type: .srv))
             }
             if txt == nil { missing.append(DNSQuestion(name: instance, type: .txt)) }
@@ -61,6 +52,7 @@ extension MDNSQuerier {
                     copy.reported = nil
                     copy.since = now
                     copy.followUps = 0
+                    copy.nextFollowUp = now
                 }
                 let noAddress = srv.map { hasNoAddress(of: $0, on: link, at: now) } ?? false
                 if !copy.failed, noAddress || now - copy.since >= Self.resolveTimeout {
@@ -70,7 +62,7 @@ extension MDNSQuerier {
                         key, DiscoveryError(kind: .other, message: "no answer with \(what) for \(instance) on \(link.interface.name)"),
                         at: now)
                 }
-                if !configuration.passive, now >= copy.nextFollowUp, copy.followUps < 4 {
+                if !configuration.passive, now >= copy.nextFollowUp, copy.followUps < Self.followUpLimit {
                     questions += missing
                     copy.followUps += 1
                     copy.nextFollowUp = now + .milliseconds(100 << copy.followUps)
@@ -78,10 +70,47 @@ extension MDNSQuerier {
             }
             link.copies[instance] = copy
         }
-        link.hosts = hosts
         links[id] = link
         emit(events)
         if !questions.isEmpty { ask(questions, on: id, legacy: true, knownAnswers: [], at: now) }
+    }
+
+    /// The instances a set of records is about on a link: a PTR's target, an SRV's or TXT's
+    /// owner, and the instances on an address's (or NSEC's) host.
+    func instances(touchedBy records: some Sequence<DNSResourceRecord>, on link: MDNSLink) -> Set<DNSName> {
+        var touched: Set<DNSName> = []
+        for record in records {
+            switch record.data {
+            case .ptr(let instance): if isInstance(instance) { touched.insert(instance) }
+            case .srv, .txt: if isInstance(record.name) { touched.insert(record.name) }
+            default: touched.formUnion(link.hostInstances[record.name] ?? [])
+            }
+        }
+        return touched
+    }
+
+    /// The copies whose resolve has a timer due at `now`: a follow-up question or the timeout.
+    func copiesDue(on link: MDNSLink, at now: ContinuousClock.Instant) -> Set<DNSName> {
+        var due: Set<DNSName> = []
+        for (instance, copy) in link.copies where copy.reported == nil {
+            if let deadline = resolveDeadline(of: copy), deadline <= now { due.insert(instance) }
+        }
+        return due
+    }
+
+    /// When an unresolved copy next needs attention: its next follow-up, or its resolve timeout
+    /// while not yet reported failed; nil when neither is left.
+    func resolveDeadline(of copy: MDNSLink.Copy) -> ContinuousClock.Instant? {
+        guard copy.reported == nil else { return nil }
+        var next: ContinuousClock.Instant?
+        if !copy.failed { next = copy.since + Self.resolveTimeout }
+        if !configuration.passive, copy.followUps < Self.followUpLimit { next = min(next ?? copy.nextFollowUp, copy.nextFollowUp) }
+        return next
+    }
+
+    /// A fixed order of names (by their wire bytes), for reproducible event order.
+    static func nameOrder(_ a: DNSName, _ b: DNSName) -> Bool {
+        a.wire.lexicographicallyPrecedes(b.wire)
     }
 
     /// The newest address of `host` on the link, in its family, as the aggregator takes it.

@@ -28,6 +28,8 @@ final class MDNSQuerier: @unchecked Sendable {
     static let burstQueries = 5
     /// How long a copy may lack its SRV, TXT or address before its resolve is reported failed.
     static let resolveTimeout: Duration = .seconds(2)
+    /// How many follow-up questions a copy's missing records get (100, 200, 400, 800 ms apart).
+    static let followUpLimit = 4
     /// How often the interfaces are listed again.
     static let interfaceScanInterval: Duration = .seconds(2)
 
@@ -235,9 +237,9 @@ final class MDNSQuerier: @unchecked Sendable {
         for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + Self.responseWindow) }
         if let release = aggregator.nextRelease { next = min(next, release) }
         for link in links.values {
-            if let deadline = link.cache.nextDeadline(interesting: isInteresting) { next = min(next, deadline) }
-            for copy in link.copies.values where copy.reported == nil {
-                next = min(next, copy.failed ? copy.nextFollowUp : min(copy.nextFollowUp, copy.since + Self.resolveTimeout))
+            if let deadline = link.cache.nextDeadline() { next = min(next, deadline) }
+            for copy in link.copies.values {
+                if let deadline = resolveDeadline(of: copy) { next = min(next, deadline) }
             }
         }
         return next
@@ -246,12 +248,12 @@ final class MDNSQuerier: @unchecked Sendable {
     func tick(at now: ContinuousClock.Instant) {
         if now >= nextInterfaceScan { scanInterfaces(at: now) }
         for id in links.keys.sorted() {
-            guard var link = links[id] else { continue }
+            guard var link = links.removeValue(forKey: id) else { continue }
             let expired = link.cache.expire(at: now)
             let due = link.cache.dueRefreshes(at: now, interesting: isInteresting)
             links[id] = link
             if !due.isEmpty { refresh(due, on: id, at: now) }
-            if !expired.isEmpty || link.copies.values.contains(where: { $0.reported == nil }) { reconcile(id, at: now) }
+            reconcile(id, instances(touchedBy: expired, on: link).union(copiesDue(on: link, at: now)), at: now)
         }
         if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
         runBursts(at: now)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # cast-scan-lab-test.sh: runs the built cast-scan inside the lab and compares its JSON with the
 # lab's own device list and with avahi-browse -rpkt in the same namespace; checks the subtype
-# filter, the simulated denied app, exit 69 without a daemon, and a live watch ended by SIGINT.
+# filter, the simulated denied app, a live watch ended by SIGINT; the same with the built-in mDNS
+# querier (--backend mdns); and what a machine without avahi-daemon, or without D-Bus at all,
+# gets: `--backend auto` (the default) falls back to the querier and lists every device, while
+# `--backend avahi` exits 69 and says how to start the daemon.
 # Needs root. A lab that cannot start is a failure, never a skip. Ends with "N passed, M failed".
 set -uo pipefail
 
@@ -42,8 +45,8 @@ scan() { "$castlab" exec "$bin" --state "$tmp/state-$RANDOM.json" "$@"; }
 scan --json >"$tmp/scan.json"; rc=$?
 [ "$rc" = 0 ] && ok "cast-scan --json exits 0" || notok "cast-scan --json exits 0 (got $rc)"
 
-compare() {  # the JSON matches the lab's list and avahi-browse: instances, hosts, ports, addresses, TXT
-  "$PY" - "$tmp/scan.json" "$tmp/lab.json" "$tmp/browse.txt" <<'PY'
+compare() {  # [FILE] the JSON matches the lab's list and avahi-browse: instances, hosts, ports, addresses, TXT
+  "$PY" - "${1:-$tmp/scan.json}" "$tmp/lab.json" "$tmp/browse.txt" "${2:-}" <<'PY'
 import json, re, sys
 scan = json.load(open(sys.argv[1])); lab = json.load(open(sys.argv[2]))["devices"]
 def unescape(s):
@@ -62,6 +65,8 @@ for line in open(sys.argv[3], encoding="utf-8", errors="replace"):
     if f[0] == "=" and len(f) >= 10:
         browse.setdefault(unescape(f[3]), set()).add((f[6], int(f[8]), f[7]))
 assert scan["schemaVersion"] == 1 and scan["scan"]["complete"], scan["scan"]
+if sys.argv[4]:
+    assert scan["scan"]["backend"] == sys.argv[4], (scan["scan"]["backend"], scan["scan"].get("backendReason"))
 got = {d["instanceName"]: d for d in scan["devices"]}
 want = {d["instance"]: d for d in lab}
 # One device per Cast id: every lab instance has a distinct id here.
@@ -78,7 +83,10 @@ for name, d in want.items():
 print("compared", len(got), "devices")
 PY
 }
-check "JSON matches the lab's device list and avahi-browse -rpkt" compare
+check "JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan.json" avahi
+scan --json --backend mdns >"$tmp/scan-mdns.json"; rc=$?
+[ "$rc" = 0 ] && ok "cast-scan --backend mdns --json exits 0" || notok "cast-scan --backend mdns --json exits 0 (got $rc)"
+check "--backend mdns: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-mdns.json" mdns
 
 scan --json --app-id 233637DE >"$tmp/sub.json"
 subtype() {
@@ -96,29 +104,47 @@ check "a denied iOS app sees none of the 7 devices and is told why" \
   grep -q "The app sees 0 of the 7 Cast devices" "$tmp/denied.txt"
 check "... and pointed to Settings" grep -q "Settings" "$tmp/denied.txt"
 
+"$castlab" exec "$bin" doctor >"$tmp/doctor.txt" 2>&1; rc=$?
+[ "$rc" = 0 ] && ok "doctor exits 0 with the daemon" || { notok "doctor exits 0 with the daemon (got $rc)"; sed 's/^/#   /' "$tmp/doctor.txt"; }
+check "doctor: auto chooses avahi, and the querier would work too" \
+  bash -c 'grep -q "auto chooses avahi" "$1" && grep -q "^ok   mdns querier" "$1"' _ "$tmp/doctor.txt"
 "$castlab" daemon stop >/dev/null 2>&1
-scan >"$tmp/nodaemon.txt" 2>&1; rc=$?
-[ "$rc" = 69 ] && ok "no daemon: exit 69" || notok "no daemon: exit 69 (got $rc)"
-check "no daemon: the message says how to start it" grep -q "avahi-daemon is not running.*start it with" "$tmp/nodaemon.txt"
-"$castlab" daemon start >/dev/null 2>&1
+"$castlab" exec "$bin" doctor >"$tmp/doctor.txt" 2>&1; rc=$?
+[ "$rc" = 0 ] && ok "doctor exits 0 without the daemon (the querier works)" || { notok "doctor exits 0 without the daemon (got $rc)"; sed 's/^/#   /' "$tmp/doctor.txt"; }
+check "doctor without the daemon: auto chooses mdns and says why" \
+  bash -c 'grep -q "auto chooses mdns: .*avahi" "$1" && grep -q "^note avahi-daemon" "$1"' _ "$tmp/doctor.txt"
+scan --backend avahi >"$tmp/nodaemon.txt" 2>&1; rc=$?
+[ "$rc" = 69 ] && ok "no daemon, --backend avahi: exit 69" || notok "no daemon, --backend avahi: exit 69 (got $rc)"
+check "no daemon, --backend avahi: the message says how to start it" grep -q "avahi-daemon is not running.*start it with" "$tmp/nodaemon.txt"
+scan --json >"$tmp/nodaemon.json" 2>"$tmp/nodaemon.err"; rc=$?
+[ "$rc" = 0 ] && ok "no daemon: a plain cast-scan exits 0" || notok "no daemon: a plain cast-scan exits 0 (got $rc)"
+check "no daemon: a plain cast-scan lists every device, through the mDNS querier" compare "$tmp/nodaemon.json" mdns
+check "no daemon: JSON says why the querier was chosen" \
+  "$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["scan"]; assert "avahi" in s["backendReason"], s' "$tmp/nodaemon.json"
+scan >"$tmp/nodaemon.txt" 2>&1
+check "no daemon: the header names the backend and the reason" grep -q "discovery backend: mdns" "$tmp/nodaemon.txt"
+"$castlab" bus stop >/dev/null 2>&1
+scan --json >"$tmp/nobus.json" 2>"$tmp/nobus.err"; rc=$?
+[ "$rc" = 0 ] && ok "no D-Bus at all: a plain cast-scan exits 0" || notok "no D-Bus at all: a plain cast-scan exits 0 (got $rc)"
+check "no D-Bus at all: a plain cast-scan lists every device" compare "$tmp/nobus.json" mdns
+"$castlab" bus start >/dev/null 2>&1
 
-watch_live() {
-  "$castlab" exec "$bin" watch --jsonl >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &
+watch_live() { # STATUS [ARGS]: a watch while the Chromecast's status text becomes STATUS
+  local status=$1; shift
+  "$castlab" exec "$bin" watch --jsonl "$@" >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &
   local pid=$!
   sleep 2
-  "$castlab" set-txt "Chromecast-406c2bcdd5995755059b5bb045326056" rs=Netflix st=1 >/dev/null
+  "$castlab" set-txt "Chromecast-406c2bcdd5995755059b5bb045326056" rs="$status" st=1 >/dev/null
   sleep 2
   kill -INT "$pid" 2>/dev/null
   wait "$pid"
 }
-watch_live; rc=$?
-[ "$rc" = 0 ] && ok "watch ends with exit 0 on SIGINT" || notok "watch ends with exit 0 on SIGINT (got $rc)"
-watched() {
-  "$PY" - "$tmp/watch.jsonl" <<'PY'
+watched() { # STATUS
+  "$PY" - "$tmp/watch.jsonl" "$1" <<'PY'
 import json, sys
 events = [json.loads(l) for l in open(sys.argv[1])]
 inserted = [e for e in events if e["event"] == "inserted"]
-updated = [e for e in events if e["event"] in ("updated", "moved") and e["device"].get("statusText") == "Netflix"]
+updated = [e for e in events if e["event"] in ("updated", "moved") and e["device"].get("statusText") == sys.argv[2]]
 assert len(inserted) == 7, len(inserted)
 assert updated, [e["event"] for e in events]
 # A device's first copies are coalesced: its insert carries its IPv4 and IPv6 addresses, IPv4
@@ -131,4 +157,9 @@ early = [e["device"]["friendlyName"] for e in events[:first_change] if e["event"
 assert not early, ("updates right after the inserts", early)
 PY
 }
-check "watch --jsonl reports all 7 devices, each first with all its addresses, then the TXT change" watched
+watch_live Netflix; rc=$?
+[ "$rc" = 0 ] && ok "watch ends with exit 0 on SIGINT" || notok "watch ends with exit 0 on SIGINT (got $rc)"
+check "watch --jsonl reports all 7 devices, each first with all its addresses, then the TXT change" watched Netflix
+watch_live Hulu --backend mdns; rc=$?
+[ "$rc" = 0 ] && ok "watch --backend mdns ends with exit 0 on SIGINT" || notok "watch --backend mdns ends with exit 0 on SIGINT (got $rc)"
+check "watch --backend mdns: all 7 devices, each first with all its addresses, then the TXT change" watched Hulu

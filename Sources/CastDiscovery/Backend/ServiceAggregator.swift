@@ -44,6 +44,8 @@ package struct ServiceAggregator: Sendable {
     private var instances: [ServiceKey: Instance] = [:]
     private var sequence = 0
     private var pending: Set<ServiceCopyKey> = []
+    /// The instances whose first report is held (``Instance/heldSince`` set).
+    private var held: Set<ServiceKey> = []
     /// How long a first report waits even when no other copy is known yet: for stacks whose
     /// copies arrive on separate sockets a few milliseconds apart.
     private let grace: Duration
@@ -64,8 +66,10 @@ package struct ServiceAggregator: Sendable {
 
     /// When the oldest held first report must be released; nil when none is held.
     package var nextRelease: ContinuousClock.Instant? {
-        instances.values.compactMap { instance in
-            instance.heldSince.map { $0 + (instance.hasPendingCopies ? Self.firstReportHold : grace) }
+        held.compactMap { key in
+            instances[key].flatMap { instance in
+                instance.heldSince.map { $0 + (instance.hasPendingCopies ? Self.firstReportHold : grace) }
+            }
         }.min()
     }
 
@@ -135,7 +139,7 @@ package struct ServiceAggregator: Sendable {
     /// Reports the held first reports whose wait is over at `now`.
     package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
         var events: [BackendEvent] = []
-        for key in instances.keys.sorted() {
+        for key in held.sorted() {
             guard let instance = instances[key], let since = instance.heldSince,
                 since + (instance.hasPendingCopies ? Self.firstReportHold : grace) <= now
             else { continue }
@@ -149,6 +153,7 @@ package struct ServiceAggregator: Sendable {
         let events = services.map { BackendEvent.removed($0) }
         instances = [:]
         pending = []
+        held = []
         return events
     }
 
@@ -178,6 +183,7 @@ package struct ServiceAggregator: Sendable {
             break
         }
         instances[key] = instance.copies.isEmpty ? nil : instance
+        if instance.heldSince != nil, !instance.copies.isEmpty { held.insert(key) } else { held.remove(key) }
         return events
     }
 

@@ -104,7 +104,15 @@ extension DNSName: Hashable {
     /// Whether two names have the same labels, ASCII letters compared case-insensitively.
     public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
         // Length bytes are at most 63, below every letter: lowering them changes nothing.
-        DNSSDBytes.asciiCaseInsensitiveEqual(lhs.wire, rhs.wire)
+        guard lhs.wire.count == rhs.wire.count else { return false }
+        return lhs.wire.withUnsafeBufferPointer { a in
+            rhs.wire.withUnsafeBufferPointer { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    if DNSSDBytes.asciiLowercased(a[index]) != DNSSDBytes.asciiLowercased(b[index]) { return false }
+                }
+                return true
+            }
+        }
     }
 
     /// Hashes the case-folded labels, consistent with `==`.

@@ -1,9 +1,12 @@
 import CastDiscovery
 import CastDiscoveryAvahi
+import CastDiscoveryBackends
+import CastDiscoveryMDNS
 import Foundation
 
-/// `cast-scan doctor`: checks what discovery needs (D-Bus, avahi-daemon, an interface with
-/// multicast) and says what to fix.
+/// `cast-scan doctor`: checks what each discovery backend needs (avahi-daemon over D-Bus; UDP
+/// sockets for the built-in mDNS querier; an interface with multicast), says which backend
+/// `--backend auto` would choose and why, and what to fix.
 struct DoctorCommand {
     let context: CommandContext
 
@@ -14,39 +17,56 @@ struct DoctorCommand {
         var ok: Bool
         var detail: String
         var fix: String?
+        /// Whether discovery needs this check to pass (avahi-daemon does not, while the mDNS
+        /// querier works).
+        var required = true
     }
 
     func run() async throws -> ExitCode {
         var checks: [Check] = []
-        var daemonMissing = false
+        let querier = MDNSBackend()
+        let querierError = querier.unavailability()
         do {
             let stream = try AvahiBackend().events(browsing: [DiscoveryCriteria.serviceType])
             var iterator = stream.makeAsyncIterator()
             _ = await iterator.next()
             checks.append(Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus"))
         } catch {
-            daemonMissing = error.kind == .busUnavailable || error.kind == .daemonUnavailable
             checks.append(Check(name: error.kind == .busUnavailable ? "dbus" : "avahi-daemon", ok: false,
-                                detail: error.message, fix: error.fix))
+                                detail: error.message, fix: error.fix, required: querierError != nil))
+        }
+        if let querierError {
+            checks.append(Check(name: "mdns querier", ok: false, detail: querierError.message, fix: querierError.fix))
+        } else {
+            let used = querier.interfaces()
+            checks.append(Check(
+                name: "mdns querier", ok: !used.isEmpty,
+                detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
+                fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil))
         }
         let interfaces = Self.multicastInterfaces()
         checks.append(Check(
             name: "multicast interfaces", ok: !interfaces.isEmpty,
             detail: interfaces.isEmpty ? "no interface is up with multicast (loopback aside)" : interfaces.joined(separator: ", "),
             fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil))
+        do {
+            let selection = try BackendChoice.auto.select()
+            checks.append(Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)"))
+        } catch {
+            checks.append(Check(name: "backend", ok: false, detail: error.message, fix: error.fix))
+        }
 
         if context.arguments.isSet(CastScanCommand.json) {
             context.console.write(try JSONOutput.string(checks, format: .pretty))
         } else {
             let style = context.console.outputStyle
             for check in checks {
-                let mark = check.ok ? style.paint("ok  ", .green) : style.paint("FAIL", .red)
+                let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
                 context.console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
                 if let fix = check.fix { context.console.line("     fix: \(fix)") }
             }
         }
-        if daemonMissing { return .unavailable }
-        return checks.allSatisfy(\.ok) ? .ok : .unavailable
+        return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
     }
 
     /// The interfaces that are up, not loopback, with multicast on (from /sys/class/net).

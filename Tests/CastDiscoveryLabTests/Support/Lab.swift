@@ -2,7 +2,7 @@ import CastDiscovery
 import Foundation
 
 /// The running lab, seen from a test process started inside its sender namespace by
-/// `Tests/Scripts/avahi-lab-test.sh` (which sets `CASTLAB_SWIFT_TESTS=1`).
+/// `Tests/Scripts/backend-lab-test.sh` (which sets `CASTLAB_SWIFT_TESTS=1`).
 enum Lab {
     /// Whether this process runs inside the lab. Lab suites are enabled only then; the lab
     /// runner checks that they ran, so CI can never pass with them skipped.
@@ -20,9 +20,16 @@ enum Lab {
         var ipv6: String?
         var txt: [String]
         var subtypes: [String]
+        /// The mDNS stack serving it: "zeroconf" (python-zeroconf) or "avahi" (avahi-daemon).
+        var stack: String
     }
 
     struct Status: Decodable { var devices: [Device] }
+
+    /// The lab's devices served by `stack` ("zeroconf" or "avahi").
+    static func devices(stack: String) throws -> [Device] {
+        try devices().filter { $0.stack == stack }
+    }
 
     /// The lab's device list (`castlab status --json`).
     static func devices() throws -> [Device] {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# avahi-lab-test.sh: runs the Swift suites that need the lab (the Avahi backend against a real
-# avahi-daemon hearing simulated devices) inside the lab's sender namespace, one suite after
-# the other (the daemon-restart suite disturbs the daemon the others use).
+# backend-lab-test.sh: runs the Swift lab suites (CastDiscoveryLabTests: every backend against
+# real daemons and simulated devices served by python-zeroconf and by avahi-daemon) inside the
+# lab's sender namespace, one suite after the other, in an order that matters: the daemon-restart
+# suite disturbs the daemon the others use, and the hostile-traffic suite floods the link last.
+# Every suite the target holds must be in the list below and must pass: none is skipped.
 # Needs root. A lab that cannot start, or a suite that did not run, is a failure, never a skip.
 # Ends with "N passed, M failed". SWIFT_SCRATCH: the build folder, if not .build.
 set -uo pipefail
@@ -11,7 +13,7 @@ castlab="$here/Scripts/castlab"
 export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
 passed=0 failed=0 started=0
-log=$(mktemp /tmp/avahi-lab-test.XXXXXX)
+log=$(mktemp /tmp/backend-lab-test.XXXXXX)
 
 finish() {
   if [ "$started" = 1 ]; then
@@ -34,7 +36,7 @@ if [ -e "$CASTLAB_STATE/lab.json" ]; then
   echo "not ok - a lab is already running (run: Scripts/castlab down)"; failed=$((failed + 1)); exit 1
 fi
 started=1
-if ! "$castlab" up "$here/Fixtures/lab/real-world.json" >"$log" 2>&1; then
+if ! "$castlab" up "$here/Fixtures/lab/stacks.json" >"$log" 2>&1; then
   cat "$log" >&2; echo "not ok - the lab could not start (see above)"; failed=$((failed + 1)); exit 1
 fi
 
@@ -51,6 +53,25 @@ run_suite() {
   fi
 }
 
-run_suite 'CastDiscoveryAvahiTests.AvahiBackendLabTests' 'Avahi backend in the lab'
-run_suite 'CastDiscoveryAvahiTests.DiscoveryManagerLabTests' 'Discovery manager over Avahi in the lab'
-run_suite 'CastDiscoveryAvahiTests.AvahiDaemonLabTests' 'Avahi backend across daemon restarts'
+# In order: (type, suite name).
+suites=(
+  "BackendLabTests|Backends in the lab"
+  "DiscoveryManagerLabTests|Discovery manager in the lab"
+  "MDNSQuerierLabTests|mDNS querier in the lab"
+  "AvahiDaemonLabTests|Avahi backend across daemon restarts"
+  "MDNSHostileLabTests|mDNS querier under hostile traffic"
+)
+# Every suite of the target is in the list (a new one cannot be skipped by being forgotten).
+listed=$(swift test list --skip-build "${scratch[@]}" 2>/dev/null | sed -n 's/^CastDiscoveryLabTests\.\([A-Za-z0-9_]*\)\/.*/\1/p' | sort -u)
+known=$(printf '%s\n' "${suites[@]}" | cut -d'|' -f1 | sort -u)
+if [ -z "$listed" ]; then
+  echo "not ok - swift test list shows no CastDiscoveryLabTests suite"; failed=$((failed + 1))
+elif [ "$listed" != "$known" ]; then
+  echo "not ok - the lab suites and this runner's list differ:"; diff <(echo "$known") <(echo "$listed") | sed 's/^/#   /'
+  failed=$((failed + 1))
+else
+  ok_count=$(wc -l <<<"$listed"); echo "ok - runner lists all $ok_count lab suites"; passed=$((passed + 1))
+fi
+for entry in "${suites[@]}"; do
+  run_suite "CastDiscoveryLabTests.${entry%%|*}" "${entry#*|}"
+done

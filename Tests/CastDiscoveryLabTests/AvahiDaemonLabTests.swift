@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The Avahi backend while the lab's avahi-daemon is killed, restarted and stopped.
-/// Run by `Tests/Scripts/avahi-lab-test.sh` inside the lab's sender namespace, after the
+/// Run by `Tests/Scripts/backend-lab-test.sh` inside the lab's sender namespace, after the
 /// other lab suites (it disturbs the daemon they use).
 @Suite("Avahi backend across daemon restarts", .serialized, .enabled(if: Lab.isRunning))
 struct AvahiDaemonLabTests {

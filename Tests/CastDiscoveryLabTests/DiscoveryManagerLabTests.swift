@@ -1,11 +1,10 @@
 import CastDiscovery
-import CastDiscoveryAvahi
 import Foundation
 import Synchronization
 import Testing
 
-/// The discovery manager over the Avahi backend, against the lab's devices.
-@Suite("Discovery manager over Avahi in the lab", .serialized, .enabled(if: Lab.isRunning), .timeLimit(.minutes(1)))
+/// The discovery manager over each backend, against the lab's devices.
+@Suite("Discovery manager in the lab", .serialized, .enabled(if: Lab.isRunning), .timeLimit(.minutes(1)))
 struct DiscoveryManagerLabTests {
     /// The lab's devices as the core makes them (one per Cast id), in the manager's order.
     static func expectedDevices(appID: String?) throws -> [String] {
@@ -13,7 +12,7 @@ struct DiscoveryManagerLabTests {
         var byID: [String: String] = [:]
         for device in lab {
             let service = ResolvedService(instanceName: device.instance, hostName: device.host, port: device.port,
-                                          addresses: [ServiceAddress(device.ipv4 ?? "")],
+                                          addresses: [ServiceAddress(device.ipv4 ?? device.ipv6 ?? "")],
                                           txt: TXTRecord(strings: device.txt.map { Array($0.utf8) }))
             let made = try CastDevice(service: service)
             byID[made.uniqueID] = made.friendlyName
@@ -22,12 +21,12 @@ struct DiscoveryManagerLabTests {
     }
 
     @Test("lists one device per Cast id, sorted, and a mirror of its events equals its list at completion",
-          arguments: [nil, "233637DE"])
-    func listing(appID: String?) async throws {
+          arguments: LabBackend.allCases, [nil, "233637DE"])
+    func listing(backend: LabBackend, appID: String?) async throws {
         let expected = try Self.expectedDevices(appID: appID)
         #expect(!expected.isEmpty, "the lab has no device for this case")
         let criteria = try appID.map { try DiscoveryCriteria(applicationID: $0) } ?? .all
-        let manager = DiscoveryManager(backend: AvahiBackend(), criteria: criteria)
+        let manager = DiscoveryManager(backend: backend.make(), criteria: criteria)
         var (mirror, events) = manager.subscribe()
         manager.startDiscovery()
         defer { manager.stopDiscovery() }

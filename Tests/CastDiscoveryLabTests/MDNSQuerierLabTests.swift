@@ -1,0 +1,122 @@
+import CastDiscovery
+import CastDiscoveryAvahi
+import CastDiscoveryMDNS
+import Foundation
+import Testing
+
+/// What only the built-in mDNS querier does: it shares the link with avahi-daemon, and follows
+/// interfaces that come and go.
+@Suite("mDNS querier in the lab", .serialized, .enabled(if: Lab.isRunning))
+struct MDNSQuerierLabTests {
+    static let base = "_googlecast._tcp"
+
+    @Test("beside avahi-daemon in the same namespace, both see every device while both run")
+    func coexistence() async throws {
+        let lab = Set(try Lab.devices().map(\.instance))
+        let querier = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
+        let avahi = EventCollector(try AvahiBackend().events(browsing: [Self.base]))
+        defer {
+            querier.cancel()
+            avahi.cancel()
+        }
+        #expect(await querier.wait(seconds: 15) { Set($0.services.keys) == lab }, "querier: \(querier.services.keys.sorted())")
+        #expect(await avahi.wait(seconds: 15) { Set($0.services.keys) == lab }, "avahi: \(avahi.services.keys.sorted())")
+        // And they keep seeing them: neither takes the port or the group from the other.
+        try await Task.sleep(for: .seconds(3))
+        let oracle = try AvahiBrowseOracle.browse(Self.base)
+        #expect(Set(querier.services.keys) == lab)
+        #expect(Set(avahi.services.keys) == lab)
+        #expect(Set(oracle.instances.keys) == lab)
+        let removed = (querier.all + avahi.all).filter { if case .removed = $0 { true } else { false } }
+        #expect(removed.isEmpty)
+    }
+
+    @Test("an interface added during a watch is used; when it goes, only its copies go")
+    func interfaceAddedAndRemoved() async throws {
+        let lab = try Lab.devices()
+        let collector = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
+        defer {
+            collector.cancel()
+            _ = try? Lab.castlab("link", "del")
+        }
+        #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == Set(lab.map(\.instance)) })
+        func onLab1(_ c: EventCollector) -> Set<String> {
+            Set(c.services.filter { $0.value.service.addresses.contains { $0.interfaceName == "lab1" } }.keys)
+        }
+        #expect(onLab1(collector).isEmpty)
+
+        try Lab.castlab("link", "add")
+        // The interface list is read every 2 s; the new link is asked at once.
+        let everywhere = Set(lab.map(\.instance))
+        #expect(await collector.wait(seconds: 15) { onLab1($0) == everywhere }, "on lab1: \(onLab1(collector).sorted())")
+        let lab1 = collector.services.values.flatMap { $0.service.addresses.filter { $0.interfaceName == "lab1" } }
+        #expect(lab1.allSatisfy { $0.interfaceIndex != nil })
+
+        try Lab.castlab("link", "del")
+        #expect(await collector.wait(seconds: 15) { onLab1($0).isEmpty }, "still on lab1: \(onLab1(collector).sorted())")
+        #expect(Set(collector.services.keys) == everywhere, "the devices stay, through lab0")
+        let removed = collector.all.filter { if case .removed = $0 { true } else { false } }
+        #expect(removed.isEmpty, "no device was removed, only copies")
+    }
+}
+
+/// The querier while a lab namespace sends hostile traffic (Scripts/lab/hostile.py). Runs last:
+/// the flood also fills the sender's avahi-daemon cache.
+@Suite("mDNS querier under hostile traffic", .serialized, .enabled(if: Lab.isRunning))
+struct MDNSHostileLabTests {
+    static let base = "_googlecast._tcp"
+
+    static func residentKB() -> Int {
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = Int(statm.split(separator: " ").dropFirst().first ?? "") ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+
+    static func statistics(_ c: EventCollector) -> BackendStatistics? {
+        c.all.reversed().lazy.compactMap { if case .statistics(let s) = $0 { s } else { nil } }.first
+    }
+
+    @Test("malformed packets, an off-link device and floods: the watch survives, lists the real devices, stays bounded")
+    func hostileTraffic() async throws {
+        let lab = Set(try Lab.devices().map(\.instance))
+        let collector = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
+        defer { collector.cancel() }
+        #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
+        let baseline = Self.residentKB()
+
+        // Every kind of packet the codec rejects.
+        try Lab.castlab("inject", "malformed", "--repeat", "3")
+        #expect(await collector.wait(seconds: 5) { (Self.statistics($0)?.malformedPackets ?? 0) >= 2 * 3 * 16 },
+                "malformed: \(String(describing: Self.statistics(collector)))")
+        #expect(Set(collector.services.keys) == lab)
+
+        // A valid device from outside the link's subnets is dropped; the same from on-link is listed.
+        try Lab.castlab("inject", "device", "--source", "offlink", "--instance", "Intruder")
+        try Lab.castlab("inject", "device", "--source", "onlink", "--instance", "Neighbour")
+        #expect(await collector.wait(seconds: 5) { $0.services["Neighbour"] != nil }, "on-link device not listed")
+        #expect(await collector.wait(seconds: 5) { (Self.statistics($0)?.offLinkPackets ?? 0) >= 2 })
+        #expect(collector.services["Intruder"] == nil, "an off-link answer must not be listed")
+        // A goodbye from off-link does not remove a device either.
+        try Lab.castlab("inject", "goodbye", "--source", "offlink", "--instance", "Neighbour")
+        try await Task.sleep(for: .seconds(2))
+        #expect(collector.services["Neighbour"] != nil, "an off-link goodbye removed a device")
+
+        // Goodbyes for records never held are not cached.
+        try Lab.castlab("inject", "ttl0-flood", "--count", "5000")
+        try await Task.sleep(for: .seconds(1))
+        #expect(lab.isSubset(of: Set(collector.services.keys)))
+
+        // 100,000 unique fake devices (short TTL): the cache bound holds, the real devices stay.
+        try Lab.castlab("inject", "unique-flood", "--count", "100000", "--rate", "4000", "--ttl", "10")
+        #expect(await collector.wait(seconds: 10) { (Self.statistics($0)?.droppedRecords ?? 0) > 0 },
+                "the flood never reached the cache bound: \(String(describing: Self.statistics(collector)))")
+        let grown = Self.residentKB() - baseline
+        #expect(grown < 64 * 1024, "resident memory grew \(grown) KB under the flood")
+        #expect(lab.isSubset(of: Set(collector.services.keys)), "a real device was lost in the flood")
+        let listed = collector.services.count
+        #expect(listed - lab.count - 1 <= 2 * 4096 / 4, "more fake devices listed (\(listed)) than the cache can hold")
+        // The fakes expire with their TTL; the real devices, refreshed all along, stay.
+        #expect(await collector.wait(seconds: 20) { Set($0.services.keys) == lab.union(["Neighbour"]) },
+                "after the flood: \(collector.services.count) listed")
+    }
+}

@@ -1,0 +1,21 @@
+import CastDiscovery
+import CastDiscoveryAvahi
+import CastDiscoveryMDNS
+import Testing
+
+/// The backends every lab behaviour is tested with: Avahi (through the sender namespace's
+/// avahi-daemon) and the built-in mDNS querier (no daemon).
+enum LabBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case avahi
+    case mdns
+
+    /// A fresh backend of this kind.
+    func make() -> any DiscoveryBackend {
+        switch self {
+        case .avahi: AvahiBackend()
+        case .mdns: MDNSBackend()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
