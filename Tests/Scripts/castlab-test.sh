@@ -2,7 +2,9 @@
 # castlab-test.sh: brings the lab up with Fixtures/lab/real-world.json and checks, through the
 # sender namespace's own avahi-daemon (avahi-browse), that every device resolves with the
 # lab's address, its port and its TXT; that a subtype browse returns exactly the devices that
-# support the app; that set-txt, move, remove and stop are seen; that `down` leaves nothing.
+# support the app; that set-txt, move, remove and stop are seen; that `down` leaves nothing;
+# then, with Fixtures/lab/stacks.json, the avahi-daemon-published and IPv6-only devices, inject,
+# link and bus.
 # Needs root (network namespaces). A lab that cannot start is a failure, never a skip.
 # Prints one `ok`/`not ok` line per check and ends with "N passed, M failed".
 set -uo pipefail
@@ -301,3 +303,48 @@ for p in $pids; do [ -d "/proc/$p" ] && alive="$alive $p($(cat /proc/$p/comm 2>/
 [ -n "$pids" ] && [ -z "$alive" ] && ok "no lab process alive ($(echo $pids | wc -w) PIDs checked)" || notok "lab processes alive:${alive:- (none recorded)}"
 [ ! -e "$CASTLAB_STATE" ] && ok "state dir $CASTLAB_STATE removed" || notok "state dir $CASTLAB_STATE left behind"
 "$castlab" down >/dev/null 2>&1 && ok "a second down is harmless" || notok "a second down fails"
+
+# ---------------------------------------------------------------- stacks.json: the second stack and the rest
+stacks="$here/Fixtures/lab/stacks.json"
+if "$castlab" up "$stacks" >"$tmp/up3.out" 2>&1; then
+  started=1; ok "castlab up stacks.json"
+else
+  notok "castlab up stacks.json: the lab could not start"; diag <"$tmp/up3.out"; exit 1
+fi
+"$castlab" status --json >"$tmp/status3.json"
+# "instance ipv4-or-- ipv6 stack" per device
+"$PY" -c 'import json,sys
+for d in json.load(open(sys.argv[1]))["devices"]: print(d["instance"], d["ipv4"] or "-", d["ipv6"], d["stack"])' "$tmp/status3.json" >"$tmp/devices3.txt"
+browse "$tmp/stacks.txt" -r _googlecast._tcp
+resolved_ok=1
+while read -r name v4 v6 stack; do
+  if [ "$v4" = - ]; then
+    grep -q "^=;lab0;IPv6;$name;.*;$v6;" "$tmp/stacks.txt" && ! grep -q "^=;lab0;IPv4;$name;" "$tmp/stacks.txt" ||
+      { resolved_ok=0; echo "$name ($stack, IPv6 only) not resolved on IPv6 alone" | diag; }
+  else
+    grep -q "^=;lab0;IPv4;$name;.*;$v4;" "$tmp/stacks.txt" || { resolved_ok=0; echo "$name ($stack) not resolved to $v4" | diag; }
+  fi
+done < <(grep -v " zeroconf$" "$tmp/devices3.txt"; grep " zeroconf$" "$tmp/devices3.txt" | grep " - ")
+[ "$resolved_ok" = 1 ] && ok "avahi-daemon-published devices resolve to their lab addresses; the IPv6-only one on IPv6 alone" ||
+  notok "avahi-daemon-published and IPv6-only devices resolve"
+avahi_dev=$(awk '$4 == "avahi" {print $1; exit}' "$tmp/devices3.txt")
+"$castlab" set-txt "$avahi_dev" fn=Renamed-By-Avahi >/dev/null 2>"$tmp/err" &&
+  wait_for 15 bash -c 'timeout 20 "$1" exec avahi-browse -rpkt _googlecast._tcp 2>/dev/null | grep -q "fn=Renamed-By-Avahi"' _ "$castlab" &&
+  ok "set-txt on an avahi-daemon-published device is seen" || { notok "set-txt on an avahi-daemon-published device is seen"; diag <"$tmp/err"; }
+# avahi-daemon takes answers from off-link sources (RFC 6762 section 11 says drop them): the
+# injection works, so the querier's refusal of it (CastDiscoveryLabTests) means something.
+"$castlab" inject device --source offlink --instance Intruder-Test >/dev/null 2>"$tmp/err" &&
+  wait_for 5 bash -c 'timeout 20 "$1" exec avahi-browse -pkt _googlecast._tcp 2>/dev/null | grep -q "Intruder-Test"' _ "$castlab" &&
+  ok "inject: an off-link device reaches the link (avahi-daemon lists it)" || { notok "inject: an off-link device reaches the link"; diag <"$tmp/err"; }
+"$castlab" link add >/dev/null 2>"$tmp/err" && ip -n castlab-sender -br addr show lab1 | grep -q "10.213.0.2/16" &&
+  "$castlab" link del >/dev/null 2>>"$tmp/err" && ! ip -n castlab-sender link show lab1 >/dev/null 2>&1 &&
+  ok "link add / del: a second sender interface comes and goes" || { notok "link add / del"; diag <"$tmp/err"; }
+"$castlab" bus stop >/dev/null 2>"$tmp/err" && ! timeout 10 "$castlab" exec avahi-browse -pt _googlecast._tcp >/dev/null 2>&1 &&
+  "$castlab" bus start >/dev/null 2>>"$tmp/err" && browse "$tmp/bus.txt" _googlecast._tcp && grep -q "^+;lab0;" "$tmp/bus.txt" &&
+  ok "bus stop / start: no D-Bus (nor avahi) in the sender, then both back" || { notok "bus stop / start"; diag <"$tmp/err"; }
+lab_pids=$(for ns in $(ip netns list | awk '{print $1}' | grep '^castlab-'); do ip netns pids "$ns"; done | sort -u)
+"$castlab" down >"$tmp/down3.out" 2>&1 && started=0
+alive=""
+for p in $lab_pids; do [ -d "/proc/$p" ] && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
+[ -n "$lab_pids" ] && [ -z "$alive" ] && ok "down ends every process in the lab's namespaces, avahi-daemons included ($(echo $lab_pids | wc -w))" ||
+  notok "processes left after down:${alive:- (none found before)}"
