@@ -78,8 +78,9 @@ def castlab(*args: str) -> str:
 
 # ---------------------------------------------------------------- the three listers
 
-def run_cast_scan(bin_dir: str, n: int, state: str) -> dict:
-    r = timed([os.path.join(bin_dir, "cast-scan"), "--json", "--state", state, "--timeout", "30"])
+def run_cast_scan(bin_dir: str, n: int, state: str, backend: str = "avahi") -> dict:
+    r = timed([os.path.join(bin_dir, "cast-scan"), "--json", "--state", state, "--timeout", "30",
+               "--backend", backend])
     try:
         doc = json.loads(r["stdout"])
         names = {d["instanceName"] for d in doc["devices"]}
@@ -177,7 +178,8 @@ def summarize(runs: list[dict]) -> dict:
 
 def one_shot(args, tmp: str, cold: bool) -> dict:
     n = args.size
-    tools = {"castScan": [], "avahiBrowse": [], "pychromecastUntilAll": []}
+    # castScanMDNS: cast-scan --backend mdns, its own querier: cold by nature (no daemon cache).
+    tools = {"castScan": [], "avahiBrowse": [], "castScanMDNS": [], "pychromecastUntilAll": []}
     if not cold:
         tools["pychromecastFixed"] = []
     for i in range(args.runs):
@@ -188,7 +190,7 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
                 # (measured: avahi-browse -rpkt right after a cast-scan took 0.22 s, 1.02 s after
                 # a pause of 1 s or more). Each tool starts clear of the one before.
                 time.sleep(1.5)
-            if cold and tool != "pychromecastUntilAll":
+            if cold and tool in ("castScan", "avahiBrowse"):
                 castlab("daemon", "restart")  # an empty cache; returns once the daemon is up
             elif cold:
                 time.sleep(1.0)  # responders answer a record at most once a second
@@ -196,6 +198,8 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
                 r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-{i}.json"))
             elif tool == "avahiBrowse":
                 r = run_avahi_browse(n)
+            elif tool == "castScanMDNS":
+                r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-mdns-{i}.json"), "mdns")
             elif tool == "pychromecastUntilAll":
                 r = run_pychromecast(n, "until-all")
             else:
@@ -344,7 +348,8 @@ def latency(args, tmp: str) -> dict:
     sniffer = Sniffer("10.213.0.1")
     sniffer.start()
     watchers = [
-        Watcher("castScan", [os.path.join(args.bin, "cast-scan"), "watch", "--jsonl"], parse_cast_scan),
+        Watcher("castScan", [os.path.join(args.bin, "cast-scan"), "watch", "--jsonl", "--backend", "avahi"], parse_cast_scan),
+        Watcher("castScanMDNS", [os.path.join(args.bin, "cast-scan"), "watch", "--jsonl", "--backend", "mdns"], parse_cast_scan),
         Watcher("avahiBrowse", ["avahi-browse", "-rpk", CAST_TYPE], parse_avahi),
         Watcher("pychromecast", [PY, "-u", os.path.join(PEERS, "pychromecast_watch.py")], parse_pychromecast),
     ]
@@ -645,8 +650,8 @@ def report(doc: dict) -> tuple[str, list[str]]:
     if not sizes:
         missing.append("lab: no sizes measured")
     lines.append("One-shot complete listing: wall time of a fresh process, median s (recall: lowest of the runs)")
-    lines.append(f"{'devices':>7} {'daemon':<6} {'cast-scan':>16} {'avahi-browse -rpkt':>20} "
-                 f"{'pychromecast all':>18} {'pychromecast 5 s':>18} {'vs avahi':>8} {'vs pcc all':>10}")
+    lines.append(f"{'devices':>7} {'daemon':<6} {'cast-scan':>16} {'avahi-browse -rpkt':>20} {'cast-scan mdns':>16} "
+                 f"{'pychromecast all':>18} {'pychromecast 5 s':>18} {'vs avahi':>8} {'vs pcc all':>10} {'mdns/pcc':>8}")
     for n in sizes:
         part = doc["lab"][n]
         for phase in ("warm", "cold"):
@@ -655,7 +660,7 @@ def report(doc: dict) -> tuple[str, list[str]]:
                 missing.append(f"lab.{n}.{phase}")
                 continue
             cells = []
-            for tool in ("castScan", "avahiBrowse", "pychromecastUntilAll", "pychromecastFixed"):
+            for tool in ("castScan", "avahiBrowse", "castScanMDNS", "pychromecastUntilAll", "pychromecastFixed"):
                 t = ph.get(tool)
                 w = med(t, "wall", "median")
                 if t is None:
@@ -669,9 +674,11 @@ def report(doc: dict) -> tuple[str, list[str]]:
             cs = med(ph, "castScan", "wall", "median")
             r1 = ratio(cs, med(ph, "avahiBrowse", "wall", "median"))
             r2 = ratio(cs, med(ph, "pychromecastUntilAll", "wall", "median"))
-            ph["ratios"] = {"castScanToAvahiBrowse": r1, "castScanToPychromecastUntilAll": r2}
-            lines.append(f"{n:>7} {phase:<6} {cells[0]:>16} {cells[1]:>20} {cells[2]:>18} {cells[3]:>18} "
-                         f"{fmt_s(r1):>8} {fmt_s(r2):>10}")
+            r3 = ratio(med(ph, "castScanMDNS", "wall", "median"), med(ph, "pychromecastUntilAll", "wall", "median"))
+            ph["ratios"] = {"castScanToAvahiBrowse": r1, "castScanToPychromecastUntilAll": r2,
+                            "castScanMDNSToPychromecastUntilAll": r3}
+            lines.append(f"{n:>7} {phase:<6} {cells[0]:>16} {cells[1]:>20} {cells[2]:>16} {cells[3]:>18} {cells[4]:>18} "
+                         f"{fmt_s(r1):>8} {fmt_s(r2):>10} {fmt_s(r3):>8}")
     lines.append("")
     lines.append("Subtype listing with a partial cache (--app-id 233637DE; the daemon holds the answers of the devices that announce, about half): median s (recall: lowest of the runs)")
     lines.append(f"{'devices':>7} {'running it':>10} {'from cache':>10} {'cast-scan':>16} {'avahi-browse -rpkt':>20} {'vs avahi':>8}")
@@ -691,22 +698,22 @@ def report(doc: dict) -> tuple[str, list[str]]:
         lines.append(f"{n:>7} {ps['devices']:>10} {fcs:>10} {c1:>16} {c2:>20} {fmt_s(r):>8}")
     lines.append("")
     lines.append("Live events: from the device's first announcement (insert) or goodbye (remove) on the wire, median ms")
-    lines.append(f"{'devices':>7} {'cast-scan watch +/-':>22} {'avahi-browse -rpk +/-':>24} {'pychromecast +/-':>20}")
+    lines.append(f"{'devices':>7} {'cast-scan watch +/-':>22} {'cast-scan mdns +/-':>20} {'avahi-browse -rpk +/-':>24} {'pychromecast +/-':>20}")
     for n in sizes:
         lat = doc["lab"][n].get("latency")
         if not lat:
             missing.append(f"lab.{n}.latency")
             continue
         cells = []
-        for tool in ("castScan", "avahiBrowse", "pychromecast"):
+        for tool in ("castScan", "castScanMDNS", "avahiBrowse", "pychromecast"):
             i, r = med(lat, tool, "insertMs", "median"), med(lat, tool, "removeMs", "median")
             if i is None or r is None:
                 missing.append(f"lab.{n}.latency.{tool}")
             cells.append("-" if i is None or r is None else f"{i:.0f} / {r:.0f}")
-        lines.append(f"{n:>7} {cells[0]:>22} {cells[1]:>24} {cells[2]:>20}")
+        lines.append(f"{n:>7} {cells[0]:>22} {cells[1]:>20} {cells[2]:>24} {cells[3]:>20}")
     lines.append("")
     lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
-    lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
+    lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'mdns MiB':>9} {'mdns CPU s':>10} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
     for n in sizes:
         part = doc["lab"][n]
         rss = med(part, "warm", "castScan", "maxRssKB", "median")
@@ -715,11 +722,13 @@ def report(doc: dict) -> tuple[str, list[str]]:
         cpuc = med(part, "cold", "castScan", "cpu", "median")
         ab = med(part, "warm", "avahiBrowse", "maxRssKB", "median")
         pc = med(part, "warm", "pychromecastUntilAll", "maxRssKB", "median")
-        if None in (rss, cpu, rssc, cpuc):
+        mr = med(part, "cold", "castScanMDNS", "maxRssKB", "median")
+        mc = med(part, "cold", "castScanMDNS", "cpu", "median")
+        if None in (rss, cpu, rssc, cpuc, mr, mc):
             missing.append(f"lab.{n}.resources")
             continue
         lines.append(f"{n:>7} {f'{rss / 1024:.1f} [{rssc / 1024:.1f}]':>18} {f'{cpu:.3f} [{cpuc:.3f}]':>16} "
-                     f"{(ab or 0) / 1024:>17.1f} {(pc or 0) / 1024:>17.1f}")
+                     f"{mr / 1024:>9.1f} {mc:>10.3f} {(ab or 0) / 1024:>17.1f} {(pc or 0) / 1024:>17.1f}")
     lines.append("")
     wm = doc.get("watchMemory")
     if not wm or not wm.get("ratio10000to1000"):
@@ -767,6 +776,26 @@ def report(doc: dict) -> tuple[str, list[str]]:
     if partial:
         t["partialSubtypeRecall"] = {"minRecall": min(partial.values()), "target": "100% in every run",
                                      "reached": all(v == 1.0 for v in partial.values())}
+    for n, limit in (("50", 0.8), ("500", 0.5)):
+        part = doc.get("lab", {}).get(n)
+        if part:
+            r = med(part, "cold", "ratios", "castScanMDNSToPychromecastUntilAll")
+            rec = min(med(part, ph, "castScanMDNS", "minRecall") or 0 for ph in ("warm", "cold"))
+            t[f"mdns{n}"] = {"ratio": r, "minRecall": rec,
+                             "target": f"{'<=' if n == '50' else '<'} {limit} x pychromecast told the count, 100% recall (issue 14)",
+                             "reached": r is not None and (r <= limit if n == "50" else r < limit) and rec == 1.0}
+    lat = {n: doc["lab"][n].get("latency", {}).get("castScanMDNS") for n in sizes}
+    if any(lat.values()):
+        ins = max((med(v, "insertMs", "median") or 1e9) for v in lat.values() if v)
+        rem = max((med(v, "removeMs", "median") or 1e9) for v in lat.values() if v)
+        t["mdnsLatency"] = {"insertMs": ins, "removeMs": rem, "target": "insert <= 5 ms, remove <= 1100 ms (issue 14)",
+                            "reached": ins <= 5 and rem <= 1100}
+    rss_pairs = [(med(doc["lab"][n], "cold", "castScanMDNS", "maxRssKB", "median"),
+                  med(doc["lab"][n], "cold", "castScan", "maxRssKB", "median")) for n in sizes]
+    if rss_pairs and all(a and b for a, b in rss_pairs):
+        t["mdnsMemory"] = {"peakRssMiB": max(a for a, _ in rss_pairs) / 1024,
+                           "target": "below cast-scan through Avahi at every size",
+                           "reached": all(a < b for a, b in rss_pairs)}
     cold_all = {n: med(doc["lab"][n], "cold", "ratios", "castScanToAvahiBrowse") for n in sizes}
     t["coldAllSizes"] = {"ratios": cold_all, "target": "<= 1.05",
                          "reached": all(v is not None and v <= 1.05 for v in cold_all.values())}

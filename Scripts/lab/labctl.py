@@ -151,6 +151,7 @@ def synthetic(i: int) -> dict:
         "txtHex": [t.encode().hex() for t in txt],
         "subtypes": apps,
         "description": "synthetic",
+        "kind": "zeroconf",
         **({"announceSubtypes": False} if quiet else {}),
     }
 

@@ -217,6 +217,8 @@ final class MDNSQuerier: @unchecked Sendable {
             links[id] = MDNSLink(id: id, interface: interface)
             askInitially(on: id, at: now)
         }
+        // A device has at most one copy per link: with all of them in, its first report goes.
+        aggregator.expectedCopies = max(1, links.count)
     }
 
     private func closeLink(_ id: MDNSLink.ID) {

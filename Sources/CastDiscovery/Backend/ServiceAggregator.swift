@@ -49,6 +49,9 @@ package struct ServiceAggregator: Sendable {
     /// How long a first report waits even when no other copy is known yet: for stacks whose
     /// copies arrive on separate sockets a few milliseconds apart.
     private let grace: Duration
+    /// How many copies an instance can have at most (the stack's interfaces × families): once
+    /// an instance has that many, all resolved or failed, its first report waits no longer.
+    package var expectedCopies = Int.max
 
     /// Creates an empty aggregator; a new instance's first report waits `grace` for copies not
     /// heard of yet (and up to ``firstReportHold`` for copies still resolving).
@@ -66,11 +69,7 @@ package struct ServiceAggregator: Sendable {
 
     /// When the oldest held first report must be released; nil when none is held.
     package var nextRelease: ContinuousClock.Instant? {
-        held.compactMap { key in
-            instances[key].flatMap { instance in
-                instance.heldSince.map { $0 + (instance.hasPendingCopies ? Self.firstReportHold : grace) }
-            }
-        }.min()
+        held.compactMap { key in instances[key].flatMap(releaseTime) }.min()
     }
 
     /// The latest resolution of `copy`, if it has resolved.
@@ -140,9 +139,7 @@ package struct ServiceAggregator: Sendable {
     package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
         var events: [BackendEvent] = []
         for key in held.sorted() {
-            guard let instance = instances[key], let since = instance.heldSince,
-                since + (instance.hasPendingCopies ? Self.firstReportHold : grace) <= now
-            else { continue }
+            guard let instance = instances[key], let release = releaseTime(of: instance), release <= now else { continue }
             events += commit(instance, for: key, at: now)
         }
         return events
@@ -164,8 +161,9 @@ package struct ServiceAggregator: Sendable {
         switch (instance.reported, merged) {
         case (nil, let new?):
             let since = instance.heldSince ?? now
-            if (instance.hasPendingCopies && now < since + Self.firstReportHold) || now < since + grace {
-                instance.heldSince = since
+            instance.heldSince = since
+            if let release = releaseTime(of: instance), now < release {
+                // Held: other copies may still come.
             } else {
                 instance.heldSince = nil
                 instance.reported = new
@@ -185,6 +183,15 @@ package struct ServiceAggregator: Sendable {
         instances[key] = instance.copies.isEmpty ? nil : instance
         if instance.heldSince != nil, !instance.copies.isEmpty { held.insert(key) } else { held.remove(key) }
         return events
+    }
+
+    /// When a held first report is due: after ``firstReportHold`` while a copy is still
+    /// resolving, after the grace while fewer copies than expected are known, else at once.
+    private func releaseTime(of instance: Instance) -> ContinuousClock.Instant? {
+        guard let since = instance.heldSince else { return nil }
+        if instance.hasPendingCopies { return since + Self.firstReportHold }
+        if instance.copies.count < expectedCopies { return since + grace }
+        return since
     }
 
     private static func merge(_ instance: Instance, key: ServiceKey) -> DiscoveredService? {
