@@ -7,7 +7,7 @@ import Foundation
 /// It shares port 5353 with any other stack on the host, asks on every usable interface (up,
 /// multicast, not loopback; or the one named) for each allowed address family, and reports
 /// the same events as the Avahi backend, per copy (interface × family). A one-shot scan asks
-/// at once by legacy unicast, repeats after 100 ms while answers bring news, and says
+/// at once by legacy unicast, repeats after 75 ms while answers bring news, and says
 /// all-for-now when a repeat brought nothing new; a watch then keeps querying (RFC 6762
 /// section 5.2), follows TTLs, goodbyes and cache flushes, and notices interfaces that come
 /// and go. It answers no query, and ignores answers from off the link they arrived on.
@@ -24,7 +24,7 @@ public struct MDNSBackend: DiscoveryBackend {
     }
 
     /// The querier's own round: answers to a legacy-unicast query come at once (7 ms at most
-    /// from 500 devices in the lab); it waits 100 ms.
+    /// from 500 devices in the lab); it waits 75 ms.
     public var queryRound: Duration { MDNSQuerier.responseWindow }
 
     /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it

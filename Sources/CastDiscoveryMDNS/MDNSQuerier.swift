@@ -23,7 +23,7 @@ final class MDNSQuerier: @unchecked Sendable {
 
     /// How long after a one-shot query answers are waited for before a repeat (legacy-unicast
     /// answers come at once: within 7 ms from 500 devices in the lab).
-    static let responseWindow: Duration = .milliseconds(100)
+    static let responseWindow: Duration = .milliseconds(75)
     /// The most queries of the one-shot burst.
     static let burstQueries = 5
     /// How long a copy may lack its SRV, TXT or address before its resolve is reported failed.
