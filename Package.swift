@@ -1,64 +1,89 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Linux only: Avahi (its client library and daemon) and the lab exist only there.
+let linux: [Platform] = [.linux]
+
+var products: [Product] = [
+    .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
+    .library(name: "CastDiscoveryDNSSD", targets: ["CastDiscoveryDNSSD"]),
+    .library(name: "CastDiscoveryMDNS", targets: ["CastDiscoveryMDNS"]),
+    .library(name: "CastDiscoveryBackends", targets: ["CastDiscoveryBackends"]),
+    .library(name: "CastSender", targets: ["CastSender"]),
+    .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
+    .executable(name: "cast-scan", targets: ["cast-scan"]),
+]
+
+var targets: [Target] = [
+    // Layer 1: the pure-Swift core. Foundation only, no C.
+    .target(name: "CastDiscovery"),
+    .testTarget(name: "CastDiscoveryTests", dependencies: ["CastDiscovery"]),
+
+    // Layer 2: the dns_sd backend: Apple's DNS Service Discovery API; on Linux Avahi's
+    // compatibility library (libdns_sd), on Apple platforms the system's. C stays inside it.
+    .systemLibrary(
+        name: "CDNSSD",
+        path: "Sources/CDNSSD",
+        providers: [.apt(["libavahi-compat-libdnssd-dev"])]
+    ),
+    .target(
+        name: "CastDiscoveryDNSSD", dependencies: ["CastDiscovery", "CDNSSD"],
+        linkerSettings: [.linkedLibrary("dns_sd", .when(platforms: linux))]),
+
+    // Layer 2: the mDNS querier backend: no daemon, Glibc sockets, the core's DNS codec.
+    .target(name: "CastDiscoveryMDNS", dependencies: ["CastDiscovery"]),
+    .testTarget(name: "CastDiscoveryMDNSTests", dependencies: ["CastDiscoveryMDNS", "CastDiscovery"]),
+
+    // Layer 2: choosing a backend (the first that works), over the backends.
+    .target(
+        name: "CastDiscoveryBackends",
+        dependencies: [
+            "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS",
+            .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
+        ]),
+
+    // Layer 3: the sender model, on the core.
+    .target(name: "CastSender", dependencies: ["CastDiscovery"]),
+    .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
+
+    // Layer 4: the command-line tool: a library of commands and a thin executable.
+    .target(
+        name: "CastScanCLI",
+        dependencies: [
+            "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender",
+            .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
+        ]),
+    .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
+    .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
+
+    // Layer 5: benchmarks
+    .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery"], path: "Benchmarks/cast-bench"),
+]
+
+#if os(Linux)
+products.append(.library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]))
+targets += [
+    // Layer 2: the native Avahi backend. C stays inside it.
+    .systemLibrary(
+        name: "CAvahi",
+        path: "Sources/CAvahi",
+        providers: [.apt(["libavahi-client-dev"])]
+    ),
+    .target(name: "CastDiscoveryAvahi", dependencies: ["CastDiscovery", "CAvahi"]),
+    .testTarget(name: "CastDiscoveryAvahiTests", dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]),
+
+    // Every backend against the lab's real daemons and simulated devices (run inside the
+    // lab by Tests/Scripts/backend-lab-test.sh; disabled elsewhere).
+    .testTarget(
+        name: "CastDiscoveryLabTests",
+        dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryDNSSD", "CastDiscoveryMDNS"]
+    ),
+]
+#endif
+
 let package = Package(
     name: "cast-discovery",
-    products: [
-        .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
-        .library(name: "CastDiscoveryAvahi", targets: ["CastDiscoveryAvahi"]),
-        .library(name: "CastDiscoveryMDNS", targets: ["CastDiscoveryMDNS"]),
-        .library(name: "CastDiscoveryBackends", targets: ["CastDiscoveryBackends"]),
-        .library(name: "CastSender", targets: ["CastSender"]),
-        .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
-        .executable(name: "cast-scan", targets: ["cast-scan"]),
-    ],
-    targets: [
-        // Layer 1: the pure-Swift core. Foundation only, no C.
-        .target(name: "CastDiscovery"),
-        .testTarget(
-            name: "CastDiscoveryTests",
-            dependencies: ["CastDiscovery"]
-        ),
-
-        // Layer 2: the native Avahi backend. The only module that sees C.
-        .systemLibrary(
-            name: "CAvahi",
-            path: "Sources/CAvahi",
-            providers: [.apt(["libavahi-client-dev"])]
-        ),
-        .target(name: "CastDiscoveryAvahi", dependencies: ["CastDiscovery", "CAvahi"]),
-        .testTarget(
-            name: "CastDiscoveryAvahiTests",
-            dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]
-        ),
-
-        // Layer 2: the mDNS querier backend: no daemon, Glibc sockets, the core's DNS codec.
-        .target(name: "CastDiscoveryMDNS", dependencies: ["CastDiscovery"]),
-        .testTarget(name: "CastDiscoveryMDNSTests", dependencies: ["CastDiscoveryMDNS", "CastDiscovery"]),
-
-        // Layer 2: choosing a backend (the first that works), over the backends.
-        .target(name: "CastDiscoveryBackends", dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS"]),
-
-        // Every backend against the lab's real daemons and simulated devices (run inside the
-        // lab by Tests/Scripts/backend-lab-test.sh; disabled elsewhere).
-        .testTarget(
-            name: "CastDiscoveryLabTests",
-            dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS"]
-        ),
-
-        // Layer 3: the sender model, on the core.
-        .target(name: "CastSender", dependencies: ["CastDiscovery"]),
-        .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
-
-        // Layer 4: the command-line tool: a library of commands and a thin executable.
-        .target(
-            name: "CastScanCLI",
-            dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender"]),
-        .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
-        .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
-
-        // Layer 5: benchmarks
-        .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery"], path: "Benchmarks/cast-bench"),
-    ],
+    products: products,
+    targets: targets,
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,7 @@ REPO = os.path.dirname(HERE)
 CASTLAB = os.path.join(REPO, "Scripts", "castlab")
 PEERS = os.path.join(HERE, "peers")
 PY = sys.executable
+GNU_TIME = "/usr/bin/time"  # Scripts/setup installs it (Debian package time)
 CAST_TYPE = "_googlecast._tcp"
 
 
@@ -46,12 +47,29 @@ def stats(samples: list[float]) -> dict:
 # ---------------------------------------------------------------- processes
 
 def timed(cmd: list[str], timeout: float = 120.0) -> dict:
-    """Runs cmd to its end: wall seconds, exit code, peak RSS (KiB), CPU seconds, stdout."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Runs cmd to its end: wall seconds, exit code, peak RSS (KiB, from GNU time: a child's
+    ru_maxrss as wait4 reports it to this python process starts from the parent's own RSS),
+    CPU seconds, the most threads it had at once (sampled every few ms from /proc), stdout."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as rss:
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", rss.name, *cmd],
+                             stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         deadline = t0 + timeout
+        threads, child = 0, None
         while True:
+            try:
+                if child is None:
+                    with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                        child = (f.read().split() or [None])[0]
+                if child is not None:
+                    with open(f"/proc/{child}/status") as f:
+                        for line in f:
+                            if line.startswith("Threads:"):
+                                threads = max(threads, int(line.split()[1]))
+                                break
+            except (OSError, ValueError):
+                pass
             pid, status, ru = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
@@ -64,7 +82,11 @@ def timed(cmd: list[str], timeout: float = 120.0) -> dict:
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return {"wall": wall, "rc": p.returncode, "maxRssKB": ru.ru_maxrss,
+        try:
+            max_rss = int(rss.read().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            max_rss = None
+        return {"wall": wall, "rc": p.returncode, "maxRssKB": max_rss, "maxThreads": threads,
                 "cpu": ru.ru_utime + ru.ru_stime, "stdout": out.read().decode("utf-8", "replace"),
                 "stderr": err.read().decode("utf-8", "replace")[-2000:]}
 
@@ -88,7 +110,7 @@ def run_cast_scan(bin_dir: str, n: int, state: str, backend: str = "avahi") -> d
     except (ValueError, KeyError):
         names, complete = set(), False
     return {"wall": r["wall"], "rc": r["rc"], "count": len(names), "recall": len(names) / n,
-            "complete": complete, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"]}
+            "complete": complete, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"], "maxThreads": r["maxThreads"]}
 
 
 def run_avahi_browse(n: int) -> dict:
@@ -165,7 +187,7 @@ def partial_subtype(args, tmp: str) -> dict:
 
 def summarize(runs: list[dict]) -> dict:
     out = {"runs": len(runs)}
-    for key in ("wall", "recall", "maxRssKB", "cpu", "apiSeconds", "importSeconds", "count"):
+    for key in ("wall", "recall", "maxRssKB", "cpu", "apiSeconds", "importSeconds", "count", "maxThreads"):
         vals = [r[key] for r in runs if r.get(key) is not None]
         if vals:
             out[key] = stats(vals)
@@ -180,6 +202,10 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
     n = args.size
     # castScanMDNS: cast-scan --backend mdns, its own querier: cold by nature (no daemon cache).
     tools = {"castScan": [], "avahiBrowse": [], "castScanMDNS": [], "pychromecastUntilAll": []}
+    # castScanDNSSD: cast-scan --backend dnssd (Avahi's dns_sd compatibility library, over the
+    # same daemon): each of its refs costs a thread and a D-Bus connection; measured up to 50.
+    if n <= 50:
+        tools["castScanDNSSD"] = []
     if not cold:
         tools["pychromecastFixed"] = []
     for i in range(args.runs):
@@ -190,7 +216,7 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
                 # (measured: avahi-browse -rpkt right after a cast-scan took 0.22 s, 1.02 s after
                 # a pause of 1 s or more). Each tool starts clear of the one before.
                 time.sleep(1.5)
-            if cold and tool in ("castScan", "avahiBrowse"):
+            if cold and tool in ("castScan", "avahiBrowse", "castScanDNSSD"):
                 castlab("daemon", "restart")  # an empty cache; returns once the daemon is up
             elif cold:
                 time.sleep(1.0)  # responders answer a record at most once a second
@@ -200,6 +226,8 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
                 r = run_avahi_browse(n)
             elif tool == "castScanMDNS":
                 r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-mdns-{i}.json"), "mdns")
+            elif tool == "castScanDNSSD":
+                r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-dnssd-{i}.json"), "dnssd")
             elif tool == "pychromecastUntilAll":
                 r = run_pychromecast(n, "until-all")
             else:
@@ -679,6 +707,26 @@ def report(doc: dict) -> tuple[str, list[str]]:
                             "castScanMDNSToPychromecastUntilAll": r3}
             lines.append(f"{n:>7} {phase:<6} {cells[0]:>16} {cells[1]:>20} {cells[2]:>16} {cells[3]:>18} {cells[4]:>18} "
                          f"{fmt_s(r1):>8} {fmt_s(r2):>10} {fmt_s(r3):>8}")
+    lines.append("")
+    lines.append("The dns_sd backend beside the Avahi backend and avahi-browse (same daemon): median s, peak threads, peak RSS MiB")
+    lines.append(f"{'devices':>7} {'daemon':<6} {'dnssd':>14} {'avahi':>14} {'avahi-browse':>14} {'dnssd/avahi':>11} {'threads dnssd/avahi':>20} {'RSS dnssd/avahi':>16}")
+    for n in sizes:
+        for phase in ("warm", "cold"):
+            ph = doc["lab"][n].get(phase) or {}
+            d = ph.get("castScanDNSSD")
+            if d is None:
+                if int(n) <= 50:
+                    missing.append(f"lab.{n}.{phase}.castScanDNSSD")
+                continue
+            a, b = ph.get("castScan"), ph.get("avahiBrowse")
+            dw, aw, bw = (med(x, "wall", "median") for x in (d, a, b))
+            r = ratio(dw, aw)
+            ph.setdefault("ratios", {})["castScanDNSSDToCastScan"] = r
+            th = f"{med(d, 'maxThreads', 'median') or 0:.0f} / {med(a, 'maxThreads', 'median') or 0:.0f}"
+            rss = f"{(med(d, 'maxRssKB', 'median') or 0) / 1024:.1f} / {(med(a, 'maxRssKB', 'median') or 0) / 1024:.1f}"
+            cell = f"{fmt_s(dw)} ({100 * (d.get('minRecall') or 0):.0f}%)"
+            lines.append(f"{n:>7} {phase:<6} {cell:>14} "
+                         f"{fmt_s(aw):>14} {fmt_s(bw):>14} {fmt_s(r):>11} {th:>20} {rss:>16}")
     lines.append("")
     lines.append("Subtype listing with a partial cache (--app-id 233637DE; the daemon holds the answers of the devices that announce, about half): median s (recall: lowest of the runs)")
     lines.append(f"{'devices':>7} {'running it':>10} {'from cache':>10} {'cast-scan':>16} {'avahi-browse -rpkt':>20} {'vs avahi':>8}")

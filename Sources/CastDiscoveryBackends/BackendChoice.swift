@@ -1,6 +1,10 @@
 import CastDiscovery
-import CastDiscoveryAvahi
+import CastDiscoveryDNSSD
 import CastDiscoveryMDNS
+
+#if canImport(CastDiscoveryAvahi)
+import CastDiscoveryAvahi
+#endif
 
 /// Which discovery backend to use: one by name, or the first that works.
 public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
@@ -10,6 +14,9 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     case avahi
     /// The package's own mDNS querier (``MDNSBackend``), which needs no daemon.
     case mdns
+    /// Apple's DNS Service Discovery API (``DNSSDBackend``): Avahi's compatibility library
+    /// over avahi-daemon on Linux, mDNSResponder on Apple platforms.
+    case dnssd
 
     /// The backend this choice gives on this machine now, with its name and why it was chosen.
     ///
@@ -22,6 +29,11 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .mdns:
             return BackendSelection(backend: mdns, name: "mdns", reason: "asked for (--backend mdns)")
+        case .dnssd:
+            let dnssd = DNSSDBackend(interfaceName: interfaceName, families: families)
+            if let error = dnssd.unavailability() { throw error }
+            return BackendSelection(backend: dnssd, name: "dnssd", reason: "asked for (--backend dnssd)")
+        #if canImport(CastDiscoveryAvahi)
         case .avahi:
             if let error = AvahiBackend.unavailability() { throw error }
             return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "asked for (--backend avahi)")
@@ -30,6 +42,12 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
                 return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "avahi-daemon answers on D-Bus")
             }
             return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
+        #else
+        case .avahi:
+            throw DiscoveryError(kind: .daemonUnavailable, message: "the Avahi backend exists on Linux only", fix: "use --backend dnssd or mdns")
+        case .auto:
+            return BackendSelection(backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
+        #endif
         }
     }
 }

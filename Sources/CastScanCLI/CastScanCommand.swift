@@ -19,7 +19,7 @@ enum CastScanCommand {
         help: "play a recorded event file instead of asking the network (demos, tests)")
     static let backend = OptionDeclaration.value("backend", valueName: "NAME",
         allowedValues: BackendChoice.allCases.map(\.rawValue),
-        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi or mdns")
+        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi, mdns, or dnssd (the dns_sd API)")
 
     // Simulated sender app.
     static let ios = OptionDeclaration.value("ios", valueName: "VERSION",

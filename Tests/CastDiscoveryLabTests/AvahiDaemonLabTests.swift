@@ -1,12 +1,14 @@
 import CastDiscovery
 import CastDiscoveryAvahi
+import CastDiscoveryDNSSD
 import Foundation
 import Testing
 
-/// The Avahi backend while the lab's avahi-daemon is killed, restarted and stopped.
+/// The backends over avahi-daemon (Avahi, and dns_sd through the compatibility library) while
+/// the lab's avahi-daemon is killed, restarted and stopped.
 /// Run by `Tests/Scripts/backend-lab-test.sh` inside the lab's sender namespace, after the
 /// other lab suites (it disturbs the daemon they use).
-@Suite("Avahi backend across daemon restarts", .serialized, .enabled(if: Lab.isRunning))
+@Suite("Daemon backends across daemon restarts", .serialized, .enabled(if: Lab.isRunning))
 struct AvahiDaemonLabTests {
     static let base = "_googlecast._tcp"
 
@@ -14,10 +16,11 @@ struct AvahiDaemonLabTests {
         collector.all.filter(match).count
     }
 
-    @Test("a killed and restarted daemon: loss reported, every device removed, then found again once")
-    func restart() async throws {
+    @Test("a killed and restarted daemon: loss reported, every device removed, then found again once",
+          arguments: [LabBackend.avahi, .dnssd])
+    func restart(backend: LabBackend) async throws {
         let lab = Set(try Lab.devices().map(\.instance))
-        let collector = EventCollector(try AvahiBackend().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
 
@@ -70,5 +73,20 @@ struct AvahiDaemonLabTests {
         try Lab.castlab("daemon", "start")
         #expect(await collector.wait(seconds: 30) { Set($0.services.keys) == lab })
         #expect(collector.all.contains(.stateChanged(.running)))
+    }
+
+    @Test("dns_sd without a daemon: a typed error that says how to start it, at once")
+    func dnssdNoDaemon() async throws {
+        try Lab.castlab("daemon", "stop")
+        defer { _ = try? Lab.castlab("daemon", "start") }
+        do {
+            _ = try DNSSDBackend().events(browsing: [Self.base])
+            Issue.record("browsing without a daemon did not throw")
+        } catch {
+            #expect(error.kind == .daemonUnavailable)
+            #expect(error.description.contains("avahi-daemon is not running"))
+            #expect(error.fix?.contains("start it with") == true)
+        }
+        #expect(DNSSDBackend().unavailability()?.kind == .daemonUnavailable)
     }
 }

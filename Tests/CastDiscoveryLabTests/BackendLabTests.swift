@@ -127,12 +127,16 @@ struct BackendLabTests {
         }, "TXT change not seen")
         #expect(collector.services[instance]?.service.txt.string(forKey: "st") == "1")
 
-        try Lab.castlab("move", instance, "--host", leader.host, "--port", "42999")
-        #expect(await collector.wait(seconds: 15) { c in
-            guard let s = c.services[instance]?.service else { return false }
-            return s.hostName == leader.host && s.port == 42999
-                && s.addresses.contains { Self.unscoped($0.address) == leader.ipv4 }
-        }, "group move not seen: \(String(describing: collector.services[instance]?.service))")
+        // dns_sd keeps only a TXT query open per instance (each ref costs a thread and a D-Bus
+        // connection): it does not follow a move (README, the dns_sd backend).
+        if backend != .dnssd {
+            try Lab.castlab("move", instance, "--host", leader.host, "--port", "42999")
+            #expect(await collector.wait(seconds: 15) { c in
+                guard let s = c.services[instance]?.service else { return false }
+                return s.hostName == leader.host && s.port == 42999
+                    && s.addresses.contains { Self.unscoped($0.address) == leader.ipv4 }
+            }, "group move not seen: \(String(describing: collector.services[instance]?.service))")
+        }
 
         let removeStarted = ContinuousClock.now
         try Lab.castlab("remove", instance)

@@ -58,7 +58,7 @@ suites=(
   "BackendLabTests|Backends in the lab"
   "DiscoveryManagerLabTests|Discovery manager in the lab"
   "MDNSQuerierLabTests|mDNS querier in the lab"
-  "AvahiDaemonLabTests|Avahi backend across daemon restarts"
+  "AvahiDaemonLabTests|Daemon backends across daemon restarts"
   "MDNSHostileLabTests|mDNS querier under hostile traffic"
 )
 # Every suite of the target is in the list (a new one cannot be skipped by being forgotten).

@@ -87,6 +87,10 @@ check "JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/
 scan --json --backend mdns >"$tmp/scan-mdns.json"; rc=$?
 [ "$rc" = 0 ] && ok "cast-scan --backend mdns --json exits 0" || notok "cast-scan --backend mdns --json exits 0 (got $rc)"
 check "--backend mdns: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-mdns.json" mdns
+scan --json --backend dnssd >"$tmp/scan-dnssd.json" 2>"$tmp/dnssd.err"; rc=$?
+[ "$rc" = 0 ] && ok "cast-scan --backend dnssd --json exits 0" || notok "cast-scan --backend dnssd --json exits 0 (got $rc)"
+check "--backend dnssd: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-dnssd.json" dnssd
+check "--backend dnssd: nothing from the compatibility library on stderr" bash -c '! [ -s "$1" ] || { cat "$1"; false; }' _ "$tmp/dnssd.err"
 
 scan --json --app-id 233637DE >"$tmp/sub.json"
 subtype() {
@@ -116,6 +120,10 @@ check "doctor without the daemon: auto chooses mdns and says why" \
 scan --backend avahi >"$tmp/nodaemon.txt" 2>&1; rc=$?
 [ "$rc" = 69 ] && ok "no daemon, --backend avahi: exit 69" || notok "no daemon, --backend avahi: exit 69 (got $rc)"
 check "no daemon, --backend avahi: the message says how to start it" grep -q "avahi-daemon is not running.*start it with" "$tmp/nodaemon.txt"
+scan --backend dnssd >"$tmp/nodaemon-dnssd.txt" 2>&1; rc=$?
+[ "$rc" = 69 ] && ok "no daemon, --backend dnssd: exit 69" || notok "no daemon, --backend dnssd: exit 69 (got $rc)"
+check "no daemon, --backend dnssd: the message says how to start it, and nothing else" \
+  bash -c 'grep -q "avahi-daemon is not running.*start it with" "$1" && ! grep -qi "warning" "$1"' _ "$tmp/nodaemon-dnssd.txt"
 scan --json >"$tmp/nodaemon.json" 2>"$tmp/nodaemon.err"; rc=$?
 [ "$rc" = 0 ] && ok "no daemon: a plain cast-scan exits 0" || notok "no daemon: a plain cast-scan exits 0 (got $rc)"
 check "no daemon: a plain cast-scan lists every device, through the mDNS querier" compare "$tmp/nodaemon.json" mdns
@@ -163,3 +171,7 @@ check "watch --jsonl reports all 7 devices, each first with all its addresses, t
 watch_live Hulu --backend mdns; rc=$?
 [ "$rc" = 0 ] && ok "watch --backend mdns ends with exit 0 on SIGINT" || notok "watch --backend mdns ends with exit 0 on SIGINT (got $rc)"
 check "watch --backend mdns: all 7 devices, each first with all its addresses, then the TXT change" watched Hulu
+watch_live Disney --backend dnssd; rc=$?
+[ "$rc" = 0 ] && ok "watch --backend dnssd ends with exit 0 on SIGINT" || notok "watch --backend dnssd ends with exit 0 on SIGINT (got $rc)"
+check "watch --backend dnssd: all 7 devices, each first with all its addresses, then the TXT change" watched Disney
+check "watch --backend dnssd: nothing from the compatibility library on stderr" bash -c '! [ -s "$1" ] || { cat "$1"; false; }' _ "$tmp/watch.err"

@@ -1,8 +1,12 @@
 import CastDiscovery
-import CastDiscoveryAvahi
 import CastDiscoveryBackends
+import CastDiscoveryDNSSD
 import CastDiscoveryMDNS
 import Foundation
+
+#if canImport(CastDiscoveryAvahi)
+import CastDiscoveryAvahi
+#endif
 
 /// `cast-scan doctor`: checks what each discovery backend needs (avahi-daemon over D-Bus; UDP
 /// sockets for the built-in mDNS querier; an interface with multicast), says which backend
@@ -26,6 +30,7 @@ struct DoctorCommand {
         var checks: [Check] = []
         let querier = MDNSBackend()
         let querierError = querier.unavailability()
+        #if canImport(CastDiscoveryAvahi)
         do {
             let stream = try AvahiBackend().events(browsing: [DiscoveryCriteria.serviceType])
             var iterator = stream.makeAsyncIterator()
@@ -34,6 +39,12 @@ struct DoctorCommand {
         } catch {
             checks.append(Check(name: error.kind == .busUnavailable ? "dbus" : "avahi-daemon", ok: false,
                                 detail: error.message, fix: error.fix, required: querierError != nil))
+        }
+        #endif
+        if let error = DNSSDBackend().unavailability() {
+            checks.append(Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false))
+        } else {
+            checks.append(Check(name: "dnssd", ok: true, detail: "the dns_sd API answers (--backend dnssd can run)"))
         }
         if let querierError {
             checks.append(Check(name: "mdns querier", ok: false, detail: querierError.message, fix: querierError.fix))

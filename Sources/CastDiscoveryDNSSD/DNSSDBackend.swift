@@ -1,0 +1,86 @@
+import CastDiscovery
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A discovery backend over Apple's DNS Service Discovery API (`dns_sd.h`): on Linux through
+/// Avahi's compatibility library (libdns_sd, over avahi-daemon), on Apple platforms through the
+/// system's mDNSResponder, with the same code.
+///
+/// It browses each type (subtypes in the `_googlecast._tcp,_CC1AD845` syntax), resolves each
+/// instance on each interface, asks for its A and AAAA records, and keeps a TXT query open per
+/// instance so TXT changes arrive as updates. It reports the same events as the Avahi backend.
+/// dns_sd gives no all-for-now: a browse says it once it has run a second (avahi-daemon's own
+/// all-for-now timer) with no new instance in the last 250 ms. A daemon restart is reported
+/// as daemon lost, every service removed, then found again once the daemon answers.
+public struct DNSSDBackend: DiscoveryBackend {
+    /// The interface to browse on, by name; nil for every interface.
+    public var interfaceName: String?
+    /// The address families to resolve.
+    public var families: Set<ServiceAddress.Family>
+    /// The most resolves and address queries running at once (on Linux each costs a thread
+    /// and a D-Bus connection in the compatibility library).
+    public var maximumInFlight: Int
+    /// The most TXT queries kept open (one per instance copy; later copies get no TXT updates).
+    public var maximumMonitors: Int
+
+    /// Creates the backend.
+    public init(
+        interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6],
+        maximumInFlight: Int = 16, maximumMonitors: Int = 256
+    ) {
+        self.interfaceName = interfaceName
+        self.families = families
+        self.maximumInFlight = max(1, maximumInFlight)
+        self.maximumMonitors = max(0, maximumMonitors)
+    }
+
+    /// The round a scan waits for after the cache: the all-for-now timer.
+    public var queryRound: Duration { DNSSDSession.allForNowAfter }
+
+    /// Why the backend cannot run here now (no daemon behind dns_sd), or nil: it opens one
+    /// browse and closes it.
+    public func unavailability() -> DiscoveryError? {
+        Self.silenceCompatibilityWarning()
+        do throws(DNSSDError) {
+            let probe = try DNSSDServiceRef.browse(ServiceType.googleCast.dnssdRegistrationType, interface: 0) { _ in }
+            probe.close()
+            return nil
+        } catch {
+            return error.discoveryError
+        }
+    }
+
+    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        guard !request.browseTypes.isEmpty else {
+            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
+        }
+        Self.silenceCompatibilityWarning()
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let session = try DNSSDSession(
+            configuration: .init(
+                browseTypes: request.browseTypes, interfaceName: interfaceName, families: families,
+                maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
+            continuation: continuation)
+        continuation.onTermination = { _ in session.stop() }
+        Thread.detachNewThread { session.run() }
+        return stream
+    }
+
+    /// Avahi's compatibility library prints a warning to stderr on first use unless
+    /// `AVAHI_COMPAT_NOWARN` is set; it is set once, before the first call.
+    static func silenceCompatibilityWarning() {
+        _ = warningSilenced
+    }
+
+    private static let warningSilenced: Bool = {
+        #if !canImport(Darwin)
+        setenv("AVAHI_COMPAT_NOWARN", "1", 1)
+        #endif
+        return true
+    }()
+}

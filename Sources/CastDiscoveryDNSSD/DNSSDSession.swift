@@ -1,0 +1,558 @@
+import CastDiscovery
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One browse session of ``DNSSDBackend``: its refs, the instances they reported and the
+/// thread that polls them. Everything but ``stop()`` runs on that thread.
+///
+/// - One browse ref per browse type, for the life of the session.
+/// - Per instance copy (an instance on an interface): a resolve, then one address query per
+///   family, each released as soon as it answered or timed out, at most
+///   ``Configuration/maximumInFlight`` at a time; then a TXT query kept open while the copy
+///   lives (at most ``Configuration/maximumMonitors``), through which TXT changes arrive.
+/// - dns_sd says neither cache-exhausted nor all-for-now: a browse says all-for-now once it has
+///   run ``allForNowAfter`` (avahi-daemon's own all-for-now timer) and no new instance came in
+///   the last ``quietPeriod``.
+/// - A failure that means the daemon is gone (the compatibility library's client does not
+///   survive a daemon restart: its refs fail with kDNSServiceErr_Unknown): daemon lost, every
+///   service removed, every ref closed; new browse refs are tried with a doubling backoff, and
+///   the services are found again.
+final class DNSSDSession: @unchecked Sendable {
+    struct Configuration {
+        var browseTypes: [String]
+        var interfaceName: String?
+        var families: Set<ServiceAddress.Family>
+        var maximumInFlight: Int
+        var maximumMonitors: Int
+    }
+
+    /// A browse says all-for-now no sooner than this after it starts.
+    static let allForNowAfter: Duration = .seconds(1)
+    /// ... and only when no new instance came for this long.
+    static let quietPeriod: Duration = .milliseconds(250)
+    /// How long a resolve may take.
+    static let resolveTimeout: Duration = .seconds(5)
+    /// How long an address query may take.
+    static let addressTimeout: Duration = .milliseconds(1500)
+    /// The longest wait between two attempts to reach a lost daemon.
+    static let maximumBackoff: Duration = .seconds(8)
+
+    /// An instance on an interface: the unit dns_sd browses and resolves.
+    struct CopyID: Hashable, Comparable {
+        var service: ServiceKey
+        var interface: UInt32
+
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.service, lhs.interface) < (rhs.service, rhs.interface) }
+    }
+
+    struct Copy {
+        /// How many adds each browse reported for it, less its removes (a daemon may report an
+        /// instance once per IP protocol).
+        var browses: [String: Int] = [:]
+        var host: String?
+        var port: UInt16 = 0
+        var txt: TXTRecord?
+        var addresses: [ServiceAddress.Family: ServiceAddress] = [:]
+        /// Still being resolved (resolve or address queries queued or running).
+        var pending = true
+        var failed = false
+        var reportingBrowses: Set<String> { Set(browses.filter { $0.value > 0 }.keys) }
+    }
+
+    private enum Purpose {
+        case resolve(CopyID)
+        case address(CopyID, ServiceAddress.Family)
+        case monitor(CopyID)
+    }
+
+    private struct Running {
+        var ref: DNSSDServiceRef
+        var purpose: Purpose
+        var deadline: ContinuousClock.Instant?
+    }
+
+    private let configuration: Configuration
+    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let baseTypes: [String: ServiceType]
+    private let interfaceIndex: UInt32
+    private var browses: [String: DNSSDServiceRef] = [:]
+    private var running: [Int: Running] = [:]
+    private var nextID = 0
+    private var copies: [CopyID: Copy] = [:]
+    private var queue: [Purpose] = []
+    private var aggregator = ServiceAggregator(grace: .milliseconds(50))
+    private var browseStart: ContinuousClock.Instant = .now
+    private var lastNews: [String: ContinuousClock.Instant] = [:]
+    private var saidAllForNow: Set<String> = []
+    private var reportedPending = -1
+    private var retryAt: ContinuousClock.Instant?
+    private var backoff: Duration = .milliseconds(500)
+    /// Refs finished during a round of replies, closed after it (not inside their own callback).
+    private var retired: [DNSSDServiceRef] = []
+    /// A reply said the daemon is gone; handled after the round.
+    private var lossDetected = false
+    private let stopped = Atomic<Bool>(false)
+    private let wake: (read: Int32, write: Int32)
+
+    /// Creates the session and its browse refs; throws when dns_sd refuses them (no daemon).
+    init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+        self.configuration = configuration
+        self.continuation = continuation
+        var bases: [String: ServiceType] = [:]
+        for type in configuration.browseTypes {
+            do {
+                bases[type] = try ServiceType(parsing: type)
+            } catch {
+                throw DiscoveryError(kind: .invalidBrowseType, message: "not a service type: \(type)")
+            }
+        }
+        baseTypes = bases
+        if let name = configuration.interfaceName {
+            let index = if_nametoindex(name)
+            guard index != 0 else {
+                throw DiscoveryError(kind: .badInput, message: "no network interface named \(name)")
+            }
+            interfaceIndex = index
+        } else {
+            interfaceIndex = 0
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw DiscoveryError(kind: .other, message: "cannot make a pipe") }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        wake = (fds[0], fds[1])
+        do throws(DNSSDError) {
+            try openBrowses()
+        } catch {
+            close(wake.read)
+            close(wake.write)
+            throw error.discoveryError
+        }
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Asks the loop to end; it closes every ref and finishes the stream. From any thread.
+    func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    // MARK: - The loop
+
+    func run() {
+        emit([.stateChanged(.running)] + configuration.browseTypes.map { .browseStarted(browseType: $0) })
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            let refs: [(Int?, String?, DNSSDServiceRef)] = browses.map { (nil, $0.key, $0.value) } + running.map { ($0.key, nil, $0.value.ref) }
+            var polled = refs.map { pollfd(fd: $0.2.descriptor, events: Int16(POLLIN), revents: 0) }
+            polled.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+            let timeout = nextDeadline().map { deadline -> Int32 in
+                let wait = max(.zero, ContinuousClock.now.duration(to: deadline))
+                return Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+            } ?? 1000
+            let ready = poll(&polled, nfds_t(polled.count), timeout)
+            if ready < 0, errno != EINTR { break }
+            for (index, entry) in refs.enumerated() where polled[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                // A ref closed by an earlier reply in this round is skipped.
+                if let id = entry.0, running[id] == nil { continue }
+                if let type = entry.1, browses[type] == nil { continue }
+                let status = entry.2.process()
+                if status != 0 { failed(entry.0, browse: entry.1, DNSSDError(code: status)) }
+            }
+            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 {
+                var byte: UInt8 = 0
+                while read(wake.read, &byte, 1) > 0 {}
+            }
+            closeRetired()
+            if lossDetected { handleLoss() }
+            tick(at: .now)
+            closeRetired()
+        }
+        closeEverything()
+        closeRetired()
+        continuation.finish()
+    }
+
+    private func closeRetired() {
+        let refs = retired
+        retired = []
+        for ref in refs { ref.close() }
+    }
+
+    private func nextDeadline() -> ContinuousClock.Instant? {
+        var next: ContinuousClock.Instant?
+        func consider(_ instant: ContinuousClock.Instant?) {
+            guard let instant else { return }
+            next = min(next ?? instant, instant)
+        }
+        for run in running.values { consider(run.deadline) }
+        consider(retryAt)
+        consider(aggregator.nextRelease)
+        if !browses.isEmpty {
+            for type in configuration.browseTypes where !saidAllForNow.contains(type) { consider(allForNowTime(type)) }
+        }
+        return next
+    }
+
+    private func tick(at now: ContinuousClock.Instant) {
+        if let retryAt, now >= retryAt { reconnect(at: now) }
+        for (id, run) in running.sorted(by: { $0.key < $1.key }) {
+            guard let deadline = run.deadline, deadline <= now else { continue }
+            finish(id)
+            timedOut(run.purpose)
+        }
+        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
+        if !browses.isEmpty {
+            for type in configuration.browseTypes where !saidAllForNow.contains(type) {
+                if let time = allForNowTime(type), time <= now {
+                    saidAllForNow.insert(type)
+                    emit([.allForNow(browseType: type)])
+                }
+            }
+        }
+        startQueued()
+        reportPending()
+    }
+
+    private func allForNowTime(_ type: String) -> ContinuousClock.Instant? {
+        max(browseStart + Self.allForNowAfter, (lastNews[type] ?? browseStart) + Self.quietPeriod)
+    }
+
+    // MARK: - Browses
+
+    private func openBrowses() throws(DNSSDError) {
+        var opened: [String: DNSSDServiceRef] = [:]
+        for type in configuration.browseTypes {
+            guard let serviceType = baseTypes[type] else { continue }
+            opened[type] = try DNSSDServiceRef.browse(serviceType.dnssdRegistrationType, interface: interfaceIndex) { [weak self] reply in
+                self?.browseReply(type, reply)
+            }
+        }
+        browses = opened
+        browseStart = .now
+        lastNews = [:]
+        saidAllForNow = []
+    }
+
+    private func browseReply(_ type: String, _ reply: DNSSDServiceRef.Reply) {
+        switch reply {
+        case .browse(let added, let interface, let name, let domain):
+            guard let base = baseTypes[type]?.base else { return }
+            let id = CopyID(service: ServiceKey(name: name, type: base, domain: Self.trimmed(domain)), interface: interface)
+            if added { add(id, browse: type) } else { remove(id, browse: type) }
+        case .failure(let code):
+            failed(nil, browse: type, DNSSDError(code: code))
+        default:
+            break
+        }
+    }
+
+    private func add(_ id: CopyID, browse type: String) {
+        var copy = copies[id] ?? Copy()
+        let isNewCopy = copies[id] == nil
+        let isNewToBrowse = (copy.browses[type] ?? 0) == 0
+        copy.browses[type, default: 0] += 1
+        copies[id] = copy
+        if isNewCopy {
+            lastNews[type] = .now
+            queue.append(.resolve(id))
+        } else if isNewToBrowse {
+            if copy.reportingBrowses.count == 1 || !copy.addresses.isEmpty { lastNews[type] = .now }
+            for family in copy.addresses.keys.sorted(by: { $0 == .ipv4 && $1 == .ipv6 }) {
+                emit(aggregator.add(copyKey(id, family), browseType: type).events)
+            }
+        }
+    }
+
+    private func remove(_ id: CopyID, browse type: String) {
+        guard var copy = copies[id], let count = copy.browses[type], count > 0 else { return }
+        copy.browses[type] = count - 1
+        copies[id] = copy
+        guard count - 1 == 0 else { return }
+        for family in copy.addresses.keys { emit(aggregator.remove(copyKey(id, family), browseType: type).events) }
+        if copy.reportingBrowses.isEmpty { forget(id) }
+    }
+
+    /// Drops a copy no browse reports any more: its queued and running work goes with it.
+    private func forget(_ id: CopyID) {
+        copies[id] = nil
+        queue.removeAll { purpose in
+            switch purpose {
+            case .resolve(let c), .address(let c, _), .monitor(let c): c == id
+            }
+        }
+        for (key, run) in running {
+            switch run.purpose {
+            case .resolve(let c), .address(let c, _), .monitor(let c): if c == id { finish(key) }
+            }
+        }
+    }
+
+    // MARK: - Resolves, addresses and TXT
+
+    private var inFlight: Int {
+        running.values.filter { if case .monitor = $0.purpose { false } else { true } }.count
+    }
+
+    private var monitors: Int { running.count - inFlight }
+
+    private func startQueued() {
+        while !queue.isEmpty, inFlight < configuration.maximumInFlight {
+            let purpose = queue.removeFirst()
+            start(purpose)
+        }
+    }
+
+    private func start(_ purpose: Purpose) {
+        let id = nextID
+        nextID += 1
+        let ref: DNSSDServiceRef
+        let deadline: ContinuousClock.Instant?
+        do throws(DNSSDError) {
+            switch purpose {
+            case .resolve(let copy):
+                guard copies[copy] != nil, let base = baseTypes.values.first(where: { $0.base == copy.service.type })?.base else { return }
+                ref = try DNSSDServiceRef.resolve(
+                    name: copy.service.name, registrationType: base.dnssdRegistrationType, domain: copy.service.domain,
+                    interface: copy.interface) { [weak self] reply in self?.resolveReply(id, copy, reply) }
+                deadline = .now + Self.resolveTimeout
+            case .address(let copy, let family):
+                guard let host = copies[copy]?.host else { return }
+                #if canImport(Darwin)
+                ref = try DNSSDServiceRef.getAddrInfo(host: host, ipv6: family == .ipv6, interface: copy.interface) { [weak self] reply in
+                    self?.addressReply(id, copy, family, reply)
+                }
+                #else
+                // The compatibility library has no DNSServiceGetAddrInfo: the A or AAAA record.
+                ref = try DNSSDServiceRef.queryRecord(
+                    name: host, type: family == .ipv4 ? DNSSDServiceRef.typeA : DNSSDServiceRef.typeAAAA,
+                    interface: copy.interface) { [weak self] reply in self?.addressReply(id, copy, family, reply) }
+                #endif
+                deadline = .now + Self.addressTimeout
+            case .monitor(let copy):
+                guard copies[copy] != nil else { return }
+                ref = try DNSSDServiceRef.queryRecord(
+                    name: Self.fullName(copy.service), type: DNSSDServiceRef.typeTXT,
+                    interface: copy.interface) { [weak self] reply in self?.monitorReply(copy, reply) }
+                deadline = nil
+            }
+        } catch {
+            if error.meansDaemonUnavailable { return lost() }
+            timedOut(purpose)
+            return
+        }
+        running[id] = Running(ref: ref, purpose: purpose, deadline: deadline)
+    }
+
+    /// Ends a running ref (closed after the current round of replies).
+    private func finish(_ id: Int) {
+        if let run = running.removeValue(forKey: id) { retired.append(run.ref) }
+    }
+
+    private func resolveReply(_ id: Int, _ copyID: CopyID, _ reply: DNSSDServiceRef.Reply) {
+        guard running[id] != nil else { return }
+        switch reply {
+        case .resolve(_, let host, let port, let txt):
+            finish(id)
+            guard var copy = copies[copyID] else { return }
+            copy.host = Self.trimmed(host)
+            copy.port = port
+            copy.txt = TXTRecord(wireFormat: txt)
+            copies[copyID] = copy
+            // The addresses first (they finish the resolve), then the TXT monitor.
+            for family in [ServiceAddress.Family.ipv4, .ipv6] where configuration.families.contains(family) {
+                queue.insert(.address(copyID, family), at: 0)
+            }
+            if monitors < configuration.maximumMonitors { queue.append(.monitor(copyID)) }
+        case .failure(let code):
+            finish(id)
+            let error = DNSSDError(code: code)
+            if error.meansDaemonUnavailable { return lost() }
+            resolveFailed(copyID, "the resolve failed: \(error)")
+        default:
+            break
+        }
+    }
+
+    private func addressReply(_ id: Int, _ copyID: CopyID, _ family: ServiceAddress.Family, _ reply: DNSSDServiceRef.Reply) {
+        guard running[id] != nil else { return }
+        switch reply {
+        case .record(true, let interface, _, let data):
+            guard let text = Self.addressText(data, family: family, interface: interface) else { return }
+            finish(id)
+            guard var copy = copies[copyID] else { return }
+            let address = ServiceAddress(text, interfaceName: Self.interfaceName(interface), interfaceIndex: Int32(interface))
+            let isNewFamily = copy.addresses[family] == nil
+            copy.addresses[family] = address
+            // One address resolves the copy; the other family's, if it comes, adds to it (the
+            // aggregator's first report waits briefly for it).
+            copy.pending = false
+            copies[copyID] = copy
+            if isNewFamily {
+                for type in copy.reportingBrowses.sorted() { emit(aggregator.add(copyKey(copyID, family), browseType: type).events) }
+            }
+            report(copyID, family)
+        case .failure(let code):
+            finish(id)
+            if DNSSDError(code: code).meansDaemonUnavailable { return lost() }
+            checkPending(copyID)
+        default:
+            break
+        }
+    }
+
+    private func monitorReply(_ copyID: CopyID, _ reply: DNSSDServiceRef.Reply) {
+        guard case .record(true, _, _, let data) = reply, var copy = copies[copyID] else {
+            if case .failure(let code) = reply, DNSSDError(code: code).meansDaemonUnavailable { lost() }
+            return
+        }
+        let txt = TXTRecord(wireFormat: data)
+        guard txt != copy.txt else { return }
+        copy.txt = txt
+        copies[copyID] = copy
+        for family in copy.addresses.keys.sorted(by: { $0 == .ipv4 && $1 == .ipv6 }) { report(copyID, family) }
+    }
+
+    /// A resolve or address query that ran out of time (or could not start).
+    private func timedOut(_ purpose: Purpose) {
+        switch purpose {
+        case .resolve(let copy):
+            resolveFailed(copy, "no answer to the resolve within \(Self.resolveTimeout)")
+        case .address(let copy, _):
+            checkPending(copy)
+        case .monitor:
+            break
+        }
+    }
+
+    /// Once no address query of a copy runs any more: pending ends; without any address, the
+    /// resolve failed.
+    private func checkPending(_ copyID: CopyID) {
+        guard var copy = copies[copyID] else { return }
+        let querying = running.values.contains { if case .address(copyID, _) = $0.purpose { true } else { false } }
+            || queue.contains { if case .address(copyID, _) = $0 { true } else { false } }
+        guard !querying else { return }
+        copy.pending = false
+        copies[copyID] = copy
+        if copy.addresses.isEmpty { resolveFailed(copyID, "no A or AAAA record for \(copy.host ?? "?")") }
+    }
+
+    private func resolveFailed(_ copyID: CopyID, _ message: String) {
+        guard var copy = copies[copyID], !copy.failed else { return }
+        copy.failed = true
+        copy.pending = false
+        copies[copyID] = copy
+        emit([.resolveFailed(copyID.service, DiscoveryError(kind: .other, message: "\(copyID.service.name): \(message)"))])
+    }
+
+    private func report(_ copyID: CopyID, _ family: ServiceAddress.Family) {
+        guard let copy = copies[copyID], let host = copy.host, let address = copy.addresses[family] else { return }
+        let resolution = ServiceResolution(hostName: host, port: copy.port, address: address, txt: copy.txt ?? TXTRecord(entries: []))
+        emit(aggregator.resolved(copyKey(copyID, family), resolution))
+    }
+
+    private func reportPending() {
+        let pending = copies.values.filter { $0.pending && !$0.failed }.count
+        guard pending != reportedPending else { return }
+        reportedPending = pending
+        continuation.yield(.resolvesPending(pending))
+    }
+
+    // MARK: - Failures and the daemon
+
+    private func failed(_ id: Int?, browse: String?, _ error: DNSSDError) {
+        if error.meansDaemonUnavailable || browse != nil { return lost() }
+        if let id, let run = running[id] {
+            finish(id)
+            timedOut(run.purpose)
+        }
+    }
+
+    /// A reply said the daemon went away; handled once the round of replies is over.
+    private func lost() {
+        lossDetected = true
+    }
+
+    /// The daemon went away: report it, remove everything, close every ref, try again later.
+    private func handleLoss() {
+        lossDetected = false
+        guard retryAt == nil else { return }
+        emit([.stateChanged(.daemonLost)])
+        closeEverything()
+        emit(aggregator.removeAll())
+        backoff = .milliseconds(500)
+        retryAt = .now + backoff
+        reportPending()
+    }
+
+    private func reconnect(at now: ContinuousClock.Instant) {
+        do throws(DNSSDError) {
+            try openBrowses()
+            retryAt = nil
+            emit([.stateChanged(.running)] + configuration.browseTypes.map { .browseStarted(browseType: $0) })
+        } catch {
+            retired += browses.values
+            browses = [:]
+            backoff = min(backoff * 2, Self.maximumBackoff)
+            retryAt = now + backoff
+        }
+    }
+
+    private func closeEverything() {
+        retired += browses.values
+        browses = [:]
+        for id in running.keys.sorted() { finish(id) }
+        queue = []
+        copies = [:]
+    }
+
+    // MARK: - Helpers
+
+    private func emit(_ events: [BackendEvent]) {
+        for event in events { continuation.yield(event) }
+    }
+
+    private func copyKey(_ id: CopyID, _ family: ServiceAddress.Family) -> ServiceCopyKey {
+        ServiceCopyKey(service: id.service, interfaceIndex: Int32(bitPattern: id.interface), transport: family)
+    }
+
+    /// A name without its final dot.
+    static func trimmed(_ name: String) -> String {
+        name.hasSuffix(".") ? String(name.dropLast()) : name
+    }
+
+    /// The instance's full DNS name, escaped (`Name\ 1._googlecast._tcp.local.`).
+    static func fullName(_ service: ServiceKey) -> String {
+        "\(DNSSDName.escape(service.name)).\(service.type.typeString).\(service.domain)."
+    }
+
+    /// An A (4 bytes) or AAAA (16 bytes) record's address as text; link-local IPv6 with its
+    /// interface (`%eth0`).
+    static func addressText(_ data: [UInt8], family: ServiceAddress.Family, interface: UInt32) -> String? {
+        switch (family, data.count) {
+        case (.ipv4, 4):
+            return IPv4Address(data[0], data[1], data[2], data[3]).description
+        case (.ipv6, 16):
+            guard let address = IPv6Address(bytes: data) else { return nil }
+            return address.isLinkLocal ? "\(address)%\(interfaceName(interface) ?? String(interface))" : address.description
+        default:
+            return nil
+        }
+    }
+
+    static func interfaceName(_ index: UInt32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+        guard if_indextoname(index, &buffer) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
