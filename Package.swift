@@ -28,7 +28,10 @@ var targets: [Target] = [
     ),
     .target(
         name: "CastDiscoveryDNSSD", dependencies: ["CastDiscovery", "CDNSSD"],
-        linkerSettings: [.linkedLibrary("dns_sd", .when(platforms: linux))]),
+        linkerSettings: [
+            .linkedLibrary("dns_sd", .when(platforms: linux)),
+            .linkedLibrary("avahi-common", .when(platforms: linux)),
+        ]),
 
     // Layer 2: the mDNS querier backend: no daemon, Glibc sockets, the core's DNS codec.
     .target(name: "CastDiscoveryMDNS", dependencies: ["CastDiscovery"]),

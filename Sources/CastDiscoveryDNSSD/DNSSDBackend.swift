@@ -71,16 +71,18 @@ public struct DNSSDBackend: DiscoveryBackend {
         return stream
     }
 
-    /// Avahi's compatibility library prints a warning to stderr on first use unless
-    /// `AVAHI_COMPAT_NOWARN` is set; it is set once, before the first call.
+    /// Prepares Avahi's compatibility library, once, before the first call: it prints a
+    /// warning to stderr on first use unless `AVAHI_COMPAT_NOWARN` is set, and its refs need
+    /// zeroed memory to survive a daemon restart (see ``DNSSDServiceRef/prepareLibrary()``).
     static func silenceCompatibilityWarning() {
-        _ = warningSilenced
+        _ = prepared
     }
 
-    private static let warningSilenced: Bool = {
+    private static let prepared: Bool = {
         #if !canImport(Darwin)
         setenv("AVAHI_COMPAT_NOWARN", "1", 1)
         #endif
+        DNSSDServiceRef.prepareLibrary()
         return true
     }()
 }

@@ -116,6 +116,16 @@ final class DNSSDServiceRef {
         handler.release()
     }
 
+    /// Makes Avahi's allocations zeroed (Linux): the compatibility library leaves a new ref's
+    /// other callback fields uninitialized and calls one on a daemon disconnect (shim.h).
+    /// Process-wide, harmless to other Avahi users (the memory is only zeroed). Nothing to do
+    /// on Apple platforms.
+    static func prepareLibrary() {
+        #if !canImport(Darwin)
+        cast_discovery_zero_avahi_allocations()
+        #endif
+    }
+
     /// The record types the backend asks for.
     static let typeA = UInt16(kDNSServiceType_A)
     static let typeAAAA = UInt16(kDNSServiceType_AAAA)
