@@ -31,6 +31,10 @@ enum CastScanCommand {
     static let disableAutostart = OptionDeclaration.flag("disable-autostart", help: "set disableDiscoveryAutostart")
     static let noFirstTap = OptionDeclaration.flag("no-first-tap", help: "clear startDiscoveryAfterFirstTapOnCastButton")
     static let tap = OptionDeclaration.flag("tap", help: "simulate a tap on the Cast button (and dismissing the interstitial)")
+    static let senderPlist = OptionDeclaration.value("plist", valueName: "FILE",
+        help: "the app's Info.plist: browses for types missing from NSBonjourServices fail, the prompt shows its text")
+    static let appDialogs = OptionDeclaration.flag("app-dialogs",
+        help: "the app presents its own local-network and cast-state dialogs (GCKUICastButtonDelegate, SDK 4.6.0+)")
     static let state = OptionDeclaration.value("state", valueName: "FILE",
         help: "the sender's persistent state (default $XDG_STATE_HOME/cast-scan/sender.json)")
 
@@ -43,7 +47,7 @@ enum CastScanCommand {
     static let scriptFile = PositionalDeclaration("SCRIPT", help: "a sender scenario file (Fixtures/scenarios/*.json)")
 
     static let scanOptions = [appID, namespace, interface, ipv4, ipv6, timeout, backend, replay]
-    static let senderOptions = [ios, sdk, permission, disableAutostart, noFirstTap, tap, state]
+    static let senderOptions = [ios, sdk, xcode, senderPlist, appDialogs, permission, disableAutostart, noFirstTap, tap, state]
 
     static let watch = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
@@ -62,7 +66,7 @@ enum CastScanCommand {
         options: [sdk, xcode, ios, noBluetoothVariant, json], inheritsOptions: false)
     static let simulate = CommandDeclaration(
         name: "simulate", abstract: "Run a sender scenario script and print each step.",
-        options: [json], positionals: [scriptFile], inheritsOptions: false)
+        options: [json, xcode], positionals: [scriptFile], inheritsOptions: false)
     static let doctor = CommandDeclaration(
         name: "doctor", abstract: "Check avahi-daemon, D-Bus and multicast interfaces, and say what to fix.",
         options: [json], inheritsOptions: false)

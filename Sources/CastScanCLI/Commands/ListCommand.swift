@@ -12,7 +12,12 @@ struct ListCommand {
         let arguments = context.arguments
         let console = context.console
         let scanOptions = try ScanOptions(arguments)
-        let sender = try SenderOptions(arguments, environment: context.environment)
+        var sender = try SenderOptions(arguments, environment: context.environment)
+        // The simulated app browses for the receiver apps the scan filters on (--app-id); with
+        // none it has GCKCastOptions' default, the Default Media Receiver.
+        if !arguments.values(of: CastScanCommand.appID).isEmpty {
+            sender.configuration.options.criteria = scanOptions.criteria
+        }
         let json = arguments.isSet(CastScanCommand.json)
         try sender.checkStateFile()
 

@@ -11,11 +11,15 @@ struct SimulateCommand {
         guard let path = context.arguments.value(of: CastScanCommand.scriptFile) else {
             throw UsageError.missingArgument(CastScanCommand.scriptFile.name)
         }
-        let scenario: SenderScenario
+        var scenario: SenderScenario
         do {
             scenario = try await SenderScenario.load(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CommandFailure(message: "\(error)", exitCode: .dataError)
+        }
+        // --xcode stands in for the scenario's app.xcode.
+        if let xcode = try SenderProjectOptions.version(context.arguments, CastScanCommand.xcode) {
+            scenario.configuration.xcodeVersion = xcode
         }
         let json = context.arguments.isSet(CastScanCommand.json)
         let console = context.console

@@ -9,7 +9,10 @@ struct SenderOptions {
     var tap: Bool
     var stateFile: URL
 
-    init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    /// - Throws: ``UsageError`` for a bad value or an app that cannot exist (iOS 13 with SDK
+    ///   4.8.1 or later: exit 64, naming the minimum); ``CommandFailure`` (exit 65) for an
+    ///   unreadable `--plist`.
+    init(_ arguments: ParsedArguments, environment: [String: String]) throws {
         let c = CastScanCommand.self
         let platform: SenderPlatform
         if let ios = arguments.value(of: c.ios) {
@@ -28,7 +31,22 @@ struct SenderOptions {
         var options = CastOptions(platform: platform)
         options.disableDiscoveryAutostart = arguments.isSet(c.disableAutostart)
         options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(c.noFirstTap)
-        configuration = SenderAppConfiguration(sdkVersion: sdk, options: options)
+        var infoPlist: SenderInfoPlist?
+        if let path = arguments.value(of: c.senderPlist) {
+            do throws(InfoPlistError) {
+                infoPlist = try SenderInfoPlist(fileAt: path)
+            } catch {
+                throw CommandFailure(message: error.description, exitCode: .dataError)
+            }
+        }
+        configuration = SenderAppConfiguration(
+            sdkVersion: sdk, options: options, xcodeVersion: try SenderProjectOptions.version(arguments, c.xcode),
+            appPresentsDialogs: arguments.isSet(c.appDialogs), infoPlist: infoPlist)
+        do throws(SenderConfigurationError) {
+            try configuration.validate()
+        } catch {
+            throw UsageError.impossibleApp(error.message)
+        }
         switch arguments.value(of: c.permission) {
         case "granted": permission = .granted
         case "denied": permission = .denied

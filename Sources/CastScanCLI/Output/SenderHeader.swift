@@ -11,7 +11,9 @@ struct SenderHeader {
     func print() {
         let options = sender.configuration.options
         let style = console.outputStyle
-        console.line(style.paint("Sender", .bold) + ": \(options.platform), Cast SDK \(sender.configuration.sdkVersion)"
+        let configuration = sender.configuration
+        console.line(style.paint("Sender", .bold) + ": \(options.platform), Cast SDK \(configuration.sdkVersion)"
+            + (configuration.xcodeVersion.map { ", built with Xcode \($0)" } ?? "")
             + (sender.tap ? ", after a Cast button tap" : ", just launched"))
         console.line("  start flags: disableDiscoveryAutostart=\(options.disableDiscoveryAutostart)"
             + " startDiscoveryAfterFirstTapOnCastButton=\(options.startDiscoveryAfterFirstTapOnCastButton)")
@@ -21,17 +23,30 @@ struct SenderHeader {
             + (step.discoveryHasStartedOnce ? "" : " (never started)"))
         console.line("  Cast button: \(step.castButton)   cast state: \(step.castState)   screen: \(step.screen)")
         if let dialog = step.dialog {
-            console.line("  dialog: \(dialog.title)")
-            for hint in dialog.hints { console.line("    - \(hint)") }
-            if !dialog.buttons.isEmpty { console.line("    [\(dialog.buttons.joined(separator: "] ["))]") }
+            // The prompt's texts come from the app's Info.plist: sanitized like any input.
+            console.line("  dialog: \(TerminalText.sanitize(dialog.title))")
+            for hint in dialog.hints { console.line("    - \(TerminalText.sanitize(hint))") }
+            if !dialog.buttons.isEmpty {
+                console.line("    [\(dialog.buttons.map { TerminalText.sanitize($0) }.joined(separator: "] ["))]")
+            }
         }
         for quirk in step.quirks { console.line("  quirk: \(quirk)") }
+        for type in step.blockedBrowses {
+            let entry = TerminalText.sanitize(type)
+            console.line("  " + style.paint("blocked", .red)
+                + ": iOS refuses the browse for \(entry) (NoAuth, -72008); add \(entry) to NSBonjourServices")
+        }
+        for item in step.inferred { console.line("  inferred: \(item.summary)") }
         if let backend { console.line("  discovery backend: \(backend.name) (\(TerminalText.sanitize(backend.reason)))") }
         console.line()
     }
 
     /// One sentence on why the app sees fewer devices than the network has, and what to pass.
     static func howToSee(step: SenderFlowStep, sender: SenderOptions) -> String {
+        if let first = step.blockedBrowses.first, step.discoveryRunning {
+            let entry = TerminalText.sanitize(first)
+            return "The Info.plist's NSBonjourServices lacks \(entry), so iOS refuses that browse: add <string>\(entry)</string>."
+        }
         if step.localNetworkPermission == .denied {
             return "Local network access is denied: the app finds nothing until it is turned on in Settings (try --permission granted)."
         }

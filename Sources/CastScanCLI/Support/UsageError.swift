@@ -23,6 +23,9 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingOptions(String, String)
     /// An option given before a subcommand that does not take it.
     case optionNotAccepted(option: String, command: String)
+    /// Option values that each parse but describe an app that cannot exist (iOS 13 with Cast
+    /// SDK 4.8.3); the payload is the reason, naming the minimum.
+    case impossibleApp(String)
 
     /// The value error for `value` when only `allowed` values are accepted.
     public static func invalidValue(option: String, value: String, allowed: [String]) -> UsageError {
@@ -56,6 +59,8 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(quoted(first)) and \(quoted(second)) cannot be used together"
         case .optionNotAccepted(let option, let command):
             return "option \(quoted(option)) does not apply to \(quoted(command))"
+        case .impossibleApp(let reason):
+            return safe(reason)
         }
     }
 

@@ -57,6 +57,11 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable,
     case bluetoothUsageDescriptionRequired = "bluetooth-usage-description-required"
     /// The no-Bluetooth SDK variant is requested with an SDK older than 4.4.3, which has none.
     case noBluetoothVariantUnavailable = "no-bluetooth-variant-unavailable"
+    /// Built with the iOS 12 SDK (Xcode 10): discovery is slower on iOS 13; SDK 4.4.4 is advised.
+    case builtWithIOS12SDK = "built-with-ios-12-sdk"
+    /// Built with the iOS 13 SDK (Xcode 11) and an SDK before 4.4.4: the Cast button may not
+    /// appear without location permission.
+    case castButtonMayNeedLocation = "cast-button-may-need-location"
 
     /// How serious findings with this code are; every code has exactly one severity.
     public var severity: FindingSeverity {
@@ -68,7 +73,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable,
             .missingBluetoothUsageDescription, .sdkTooOldForXcode, .sdkRequiresIOS14:
             .error
         case .malformedBonjourService, .castButtonHiddenWithoutDevices, .firstTapDiscoveryBug,
-            .wifiInformationEntitlement, .noBluetoothVariantUnavailable:
+            .wifiInformationEntitlement, .noBluetoothVariantUnavailable, .builtWithIOS12SDK,
+            .castButtonMayNeedLocation:
             .warning
         case .bluetoothUsageDescriptionNotNeeded, .bluetoothNeedUnknown, .sdkBelowRecommended,
             .bluetoothUsageDescriptionRequired:

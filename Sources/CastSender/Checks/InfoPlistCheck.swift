@@ -57,6 +57,17 @@ public struct InfoPlistCheck: Sendable, Hashable {
     ///
     /// - Throws: ``InfoPlistError`` when the input cannot be checked at all.
     public func check(data: Data) throws(InfoPlistError) -> InfoPlistReport {
+        report(for: try Self.dictionary(data: data))
+    }
+
+    /// The top-level dictionary of an Info.plist file (bounded, guarded).
+    static func dictionary(fileAt path: String) throws(InfoPlistError) -> [String: Any] {
+        try dictionary(data: read(path: path))
+    }
+
+    /// The top-level dictionary of Info.plist bytes (XML, binary or OpenStep), after the
+    /// size, nesting and object-count guards.
+    static func dictionary(data: Data) throws(InfoPlistError) -> [String: Any] {
         if data.isEmpty { throw .empty }
         if data.count > Self.maximumSize {
             throw .tooLarge(size: data.count, limit: Self.maximumSize)
@@ -72,7 +83,7 @@ public struct InfoPlistCheck: Sendable, Hashable {
         guard let dictionary = root as? [String: Any] else {
             throw .notADictionary(actualType: Self.typeName(of: root))
         }
-        return report(for: dictionary)
+        return dictionary
     }
 
     /// Reads at most ``maximumSize`` bytes of a regular file.

@@ -11,6 +11,11 @@
 /// | `wifi-information-entitlement` (warning) | deployment target < 13 |
 /// | `bluetooth-usage-description-required` (info) | ``needsBluetoothUsageDescription`` |
 /// | `no-bluetooth-variant-unavailable` (warning) | no-Bluetooth variant with SDK < 4.4.3 |
+/// | `built-with-ios-12-sdk` (warning) | Xcode 10 (the iOS 12 SDK), so slower discovery on iOS 13 |
+/// | `cast-button-may-need-location` (warning) | Xcode 11 (the iOS 13 SDK) and SDK < 4.4.4 |
+///
+/// The last two follow Google's "iOS permissions and discovery" page (its iOS 13 section) and
+/// need `--xcode`.
 public struct SDKAdvice: Sendable, Hashable {
     /// The first SDK that discovers on iOS 14 when built with Xcode 12 or later.
     public static let minimumSDKForXcode12 = SDKVersion(4, 5, 0)
@@ -24,6 +29,8 @@ public struct SDKAdvice: Sendable, Hashable {
     public static let noBluetoothVariantSDK = SDKVersion(4, 4, 3)
     /// The first Xcode whose builds need SDK 4.5.0 or later to discover on iOS 14.
     public static let xcode12 = SDKVersion(12)
+    /// The SDK advised for apps built with the iOS 12 or 13 SDK and run on iOS 13.
+    public static let iOS13AdvisedSDK = SDKVersion(4, 4, 4)
 
     /// The project checked.
     public let project: SenderProject
@@ -105,6 +112,22 @@ public struct SDKAdvice: Sendable, Hashable {
                     + "app uses Bluetooth on iOS 13.",
                 fix: "Update the Cast SDK to \(Self.recommendedSDK) (or at least "
                     + "\(Self.noBluetoothVariantSDK)) and link google-cast-sdk-no-bluetooth."))
+        }
+        if let xcode = project.xcodeVersion, xcode.major == 10 {
+            found.append(CheckFinding(
+                .builtWithIOS12SDK,
+                message: "Built with Xcode \(xcode), the app has the iOS 12 SDK: on iOS 13 its Cast "
+                    + "discovery is slower.",
+                fix: "Build with Xcode 11 or later and use Cast SDK \(Self.iOS13AdvisedSDK) or later "
+                    + "(\(Self.recommendedSDK) recommended)."))
+        }
+        if let xcode = project.xcodeVersion, xcode.major == 11, sdk < Self.iOS13AdvisedSDK {
+            found.append(CheckFinding(
+                .castButtonMayNeedLocation,
+                message: "Cast SDK \(sdk) built with Xcode \(xcode) (the iOS 13 SDK): on iOS 13 the "
+                    + "Cast button may not appear unless the app has location permission.",
+                fix: "Update the Cast SDK to \(Self.iOS13AdvisedSDK) or later "
+                    + "(\(Self.recommendedSDK) recommended)."))
         }
         if sdk < Self.recommendedSDK {
             found.append(CheckFinding(

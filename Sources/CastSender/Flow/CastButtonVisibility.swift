@@ -18,6 +18,8 @@ public struct CastButtonVisibility: Sendable, Hashable, Codable, CustomStringCon
         case devicesAvailable
         /// SDK before 4.6.0, and no device is visible.
         case noDevices
+        /// Built with the iOS 13 SDK and a Cast SDK before 4.4.4, without location permission.
+        case needsLocationPermission
 
         /// A few words for people.
         public var summary: String {
@@ -28,6 +30,8 @@ public struct CastButtonVisibility: Sendable, Hashable, Codable, CustomStringCon
             case .alwaysShownOnWiFi: "always shown on Wi-Fi from SDK 4.6.0"
             case .devicesAvailable: "devices available (SDK before 4.6.0)"
             case .noDevices: "no devices (SDK before 4.6.0 shows it only with devices)"
+            case .needsLocationPermission:
+                "no location permission (Cast SDK before 4.4.4 built with the iOS 13 SDK)"
             }
         }
     }

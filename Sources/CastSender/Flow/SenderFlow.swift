@@ -13,12 +13,15 @@ import CastDiscovery
 ///   denial lasts until changed in Settings (which lists the app only once it has asked).
 /// - On iOS 13 with a guest-mode SDK, the Bluetooth prompt shows the first time discovery runs.
 /// - The app sees the network's devices only where discovery has run in this launch, on Wi-Fi,
-///   with the permission granted or not applicable; never while denied or undetermined.
-/// - A Cast button tap shows the SDK's interstitial under the first-tap rule; otherwise it
-///   opens the device dialog: the picker with devices, the denied dialog when discovery has run
-///   and found the permission denied, else the no-devices dialog. When the tap starts
-///   discovery and the prompt shows, the dialog follows the answer. An open dialog follows the
-///   device list.
+///   with the permission granted or not applicable; never while denied or undetermined, never
+///   when its Info.plist lacks an NSBonjourServices entry its browses need (iOS refuses the
+///   browse), never with SDK 4.4.8 or older built with Xcode 12 on iOS 14.
+/// - A Cast button tap shows the SDK's interstitial under the first-tap rule; on iOS 14 or
+///   later before discovery ever ran, the SDK's local network permission dialog (SDK 4.6.0 and
+///   later); otherwise the device dialog: the picker with devices, the denied dialog when
+///   discovery has run and found the permission denied, else the no-devices dialog. When the
+///   tap starts discovery and the prompt shows, the dialog follows the answer. An open dialog
+///   follows the device list. An app that presents its own dialogs gets them instead.
 /// - Custom pickers: the tap is on the app's own button; the app shows its own interstitial
 ///   while the permission is not determined and discovery does not run, then starts discovery.
 /// - Inputs that cannot happen now (a tap behind a modal screen or in the background, an answer
@@ -48,8 +51,16 @@ public struct SenderFlow: Sendable {
     /// with access.
     private var seenDevices: [CastDevice] = []
     private var discoveryRanThisLaunch = false
-    /// The first-tap bug swallowed the interstitial's dismissal; the next tap delivers it.
-    private var deferredDismissal = false
+    /// The first-tap bug swallowed the first tap of this launch.
+    private var firstTapSwallowed = false
+    /// Whether the user allowed the app location access (iOS keeps it; the model, per run).
+    private var locationAllowed = false
+    /// A session lost Wi-Fi and is reconnecting.
+    private var reconnecting = false
+    /// Whether the reconnecting session had started before Wi-Fi went (so it resumes as connected).
+    private var connectedBeforeWiFiLoss = false
+    /// The inferred choices that acted in the current input.
+    private var inferred: [SenderInference] = []
     /// A tap asked for the device dialog; it shows once no prompt is in the way.
     private var deviceDialogPending = false
     private var connection: Connection?
@@ -86,14 +97,20 @@ public struct SenderFlow: Sendable {
     /// The devices the app sees: none before discovery ran in this launch, off Wi-Fi, or without
     /// local-network access.
     public var visibleDevices: [CastDevice] {
-        discoveryRanThisLaunch && wifi && permission.allowsDiscovery ? seenDevices : []
+        guard discoveryRanThisLaunch, wifi, permission.allowsDiscovery, !configuration.findsNothing,
+            configuration.missingBonjourServices.isEmpty
+        else { return [] }
+        return seenDevices
     }
 
     /// Whether the SDK's Cast button shows, and why.
     public var castButton: CastButtonVisibility {
         if configuration.picker == .custom { return CastButtonVisibility(isVisible: false, reason: .customPicker) }
-        if !wifi { return CastButtonVisibility(isVisible: false, reason: .offWiFi) }
+        if !wifi, connection == nil { return CastButtonVisibility(isVisible: false, reason: .offWiFi) }
         if connection != nil { return CastButtonVisibility(isVisible: true, reason: .sessionActive) }
+        if configuration.castButtonNeedsLocation, !locationAllowed {
+            return CastButtonVisibility(isVisible: false, reason: .needsLocationPermission)
+        }
         if configuration.castButtonAlwaysVisible {
             return CastButtonVisibility(isVisible: true, reason: .alwaysShownOnWiFi)
         }
@@ -117,6 +134,7 @@ public struct SenderFlow: Sendable {
     public mutating func handle(_ input: SenderFlowInput) -> SenderFlowStep {
         var quirks: [SenderQuirk] = []
         var notes: [String] = []
+        inferred = []
         apply(input, &quirks, &notes)
         settle(&quirks)
         snapshot = makeSnapshot(input: input.description, quirks: quirks, notes: notes)
@@ -126,7 +144,8 @@ public struct SenderFlow: Sendable {
     private mutating func apply(_ input: SenderFlowInput, _ quirks: inout [SenderQuirk], _ notes: inout [String]) {
         let needsLaunch: Bool
         switch input {
-        case .appLaunched, .relaunched, .settingsChanged, .wifiChanged, .deviceListChanged: needsLaunch = false
+        case .appLaunched, .relaunched, .settingsChanged, .wifiChanged, .deviceListChanged, .locationPermissionChanged:
+            needsLaunch = false
         default: needsLaunch = true
         }
         if needsLaunch, phase == .notLaunched {
@@ -146,9 +165,10 @@ public struct SenderFlow: Sendable {
             screen = .none
             seenDevices = []
             discoveryRanThisLaunch = false
-            deferredDismissal = false
+            firstTapSwallowed = false
             deviceDialogPending = false
             connection = nil
+            reconnecting = false
             launch(&quirks)
         case .enteredBackground:
             guard phase == .foreground else { return notes.append("ignored: the app is not in the foreground") }
@@ -166,16 +186,15 @@ public struct SenderFlow: Sendable {
             screen = .none
             if interstitial == .appInterstitial {
                 _ = session.handle(.startDiscoveryRequested)
-                deviceDialogPending = true
-            } else if configuration.hasFirstTapBug {
-                deferredDismissal = true
-                quirks.append(.firstTapDoesNotStartDiscovery)
             } else {
                 _ = session.handle(.interstitialDismissed)
-                deviceDialogPending = true
             }
+            deviceDialogPending = true
         case .promptAnswered(let granted):
-            guard phase == .foreground, screen.isSystemPrompt else {
+            guard phase == .foreground else {
+                return notes.append("ignored: the app is in the background; a system prompt shows only over the app in the foreground")
+            }
+            guard screen.isSystemPrompt else {
                 return notes.append("ignored: no system prompt is showing")
             }
             if screen == .localNetworkPrompt {
@@ -188,20 +207,27 @@ public struct SenderFlow: Sendable {
             guard configuration.platform.requiresLocalNetworkPermission else {
                 return notes.append("ignored: \(configuration.platform) has no local-network permission")
             }
+            guard phase != .foreground else {
+                return notes.append("ignored: the app is in the foreground; the user opens Settings, which puts the app in the background (send enteredBackground first)")
+            }
             guard permission != .notDetermined else {
                 return notes.append("ignored: Settings lists the app under Local Network only once it has asked")
             }
             state.localNetworkPermission = granted ? .granted : .denied
+        case .locationPermissionChanged(let granted):
+            locationAllowed = granted
         case .startDiscoveryRequested:
-            if deferredDismissal {
-                deferredDismissal = false
-                _ = session.handle(.interstitialDismissed)
-            }
             _ = session.handle(.startDiscoveryRequested)
         case .stopDiscoveryRequested:
             _ = session.handle(.stopDiscoveryRequested)
         case .dialogDismissed:
-            guard screen.isDeviceDialog else { return notes.append("ignored: no device dialog is showing") }
+            guard screen.isDeviceDialog || screen.isPermissionDialog else {
+                return notes.append("ignored: no device dialog is showing")
+            }
+            if screen.isPermissionDialog, !session.discoveryWanted {
+                inferred.append(.permissionDialogLeavesDiscoveryToApp)
+                notes.append("discovery starts when the app calls startDiscovery")
+            }
             screen = .none
         case .goToSettingsTapped:
             guard screen == .deniedDialog else { return notes.append("ignored: the denied dialog is not showing") }
@@ -210,8 +236,14 @@ public struct SenderFlow: Sendable {
         case .wifiChanged(let on):
             wifi = on
             if !on, connection != nil {
-                connection = nil
-                notes.append("the Cast session ended: the phone left Wi-Fi")
+                if !reconnecting { connectedBeforeWiFiLoss = connection?.connected ?? false }
+                connection?.connected = false
+                reconnecting = true
+                notes.append("the phone left Wi-Fi: the SDK tries to reconnect the session")
+            } else if on, reconnecting, connection != nil {
+                connection?.connected = connectedBeforeWiFiLoss
+                reconnecting = false
+                inferred.append(.sessionReconnectsAfterWiFi)
             }
         case .deviceListChanged(let devices):
             networkDevices = devices
@@ -231,13 +263,14 @@ public struct SenderFlow: Sendable {
         case .sessionEnded:
             guard connection != nil else { return notes.append("ignored: no session is active") }
             connection = nil
+            reconnecting = false
         }
     }
 
     private mutating func launch(_ quirks: inout [SenderQuirk]) {
         _ = session.handle(.appLaunched)
         if configuration.firstTapFlagIgnored { quirks.append(.firstTapFlagUnavailable) }
-        if configuration.picker == .custom, session.options.waitsForFirstTap, !session.discoveryHasStartedOnce {
+        if configuration.customPickerStartsDiscovery, !session.discoveryWanted {
             quirks.append(.customPickerNeedsExplicitStart)
         }
     }
@@ -251,13 +284,21 @@ public struct SenderFlow: Sendable {
             guard button.isVisible else {
                 return notes.append("ignored: the Cast button is hidden (\(button.reason.summary))")
             }
-            if deferredDismissal {
-                deferredDismissal = false
-                _ = session.handle(.interstitialDismissed)
+            if configuration.hasFirstTapBug, !firstTapSwallowed, !session.discoveryHasStartedOnce {
+                firstTapSwallowed = true
                 quirks.append(.firstTapDoesNotStartDiscovery)
-                notes.append("this second tap starts discovery")
-            } else if session.handle(.castButtonTapped).showInterstitial {
+                return notes.append("the first tap did nothing (SDK \(configuration.sdkVersion) bug)")
+            }
+            if firstTapSwallowed, !session.discoveryHasStartedOnce { inferred.append(.firstTapBugNextTapWorks) }
+            if session.handle(.castButtonTapped).showInterstitial {
                 screen = .sdkInterstitial
+                return
+            }
+            if configuration.platform.requiresLocalNetworkPermission, permission == .notDetermined,
+                !session.discoveryHasStartedOnce, !discoveryRanThisLaunch, !session.discoveryWanted,
+                configuration.castButtonAlwaysVisible
+            {
+                screen = configuration.appPresentsDialogs ? .appLocalNetworkDialog : .localNetworkPermissionDialog
                 return
             }
         case .custom:
@@ -293,17 +334,18 @@ public struct SenderFlow: Sendable {
         } else if screen.isDeviceDialog {
             screen = deviceDialog
         }
-        if castButton.reason == .noDevices, configuration.picker == .sdkCastButton,
-            session.options.waitsForFirstTap, !session.discoveryHasStartedOnce
-        {
-            quirks.append(.castButtonHiddenBeforeFirstTap)
-        }
+        if castButton.reason == .needsLocationPermission { inferred.append(.castButtonHiddenWithoutLocation) }
+        if screen == .deniedDialog { inferred.append(.deniedDialogWithSettingsButton) }
+        if screen == .localNetworkPrompt { inferred.append(.localNetworkPromptWording) }
+        if reconnecting { inferred.append(.sessionReconnectsAfterWiFi) }
     }
 
     /// The dialog a tap opens now.
     private var deviceDialog: SenderScreen {
+        if !visibleDevices.isEmpty { return .devicePicker }
+        if configuration.appPresentsDialogs { return .appCastDialog }
         if permission == .denied, discoveryRanThisLaunch { return .deniedDialog }
-        return visibleDevices.isEmpty ? .noDevicesDialog : .devicePicker
+        return .noDevicesDialog
     }
 
     private func makeSnapshot(input: String?, quirks: [SenderQuirk], notes: [String]) -> SenderFlowStep {
@@ -312,13 +354,31 @@ public struct SenderFlow: Sendable {
             case .noDevicesDialog:
                 .noDevices(platformHasPermission: configuration.platform.requiresLocalNetworkPermission)
             case .deniedDialog: .denied
+            case .localNetworkPermissionDialog: .localNetworkPermission
+            case .localNetworkPrompt:
+                .localNetworkPrompt(
+                    appName: configuration.infoPlist?.appName, usageDescription: configuration.infoPlist?.localNetworkUsageDescription,
+                    plistKnown: configuration.infoPlist != nil)
             default: nil
             }
-        return SenderFlowStep(
+        var notes = notes
+        let blocked = discoveryRanThisLaunch ? configuration.missingBonjourServices : []
+        for entry in blocked {
+            notes.append("iOS refuses the browse for \(entry) (NoAuth, -72008): add \(entry) to NSBonjourServices in the Info.plist")
+        }
+        if discoveryRanThisLaunch, configuration.findsNothing {
+            notes.append("Cast SDK \(configuration.sdkVersion) built with Xcode \(configuration.xcodeVersion.map { "\($0)" } ?? "12") finds no devices on iOS 14 or later: update the SDK to 4.5.0 or later")
+        }
+        var unique: [SenderInference] = []
+        for item in inferred where !unique.contains(item) { unique.append(item) }
+        var step = SenderFlowStep(
             input: input, phase: phase, screen: screen, dialog: dialog, discoveryRunning: session.shouldDiscover,
             discoveryHasStartedOnce: session.discoveryHasStartedOnce, localNetworkPermission: permission, wifi: wifi,
             visibleDevices: visibleDevices.map(SenderVisibleDevice.init), castButton: castButton, castState: castState,
             quirks: quirks, notes: notes)
+        step.inferred = unique
+        step.blockedBrowses = blocked
+        return step
     }
 }
 

@@ -38,6 +38,8 @@ public enum SenderFlowInput: Sendable, Hashable, CustomStringConvertible {
     case sessionStarted
     /// The session ends (or fails to connect).
     case sessionEnded
+    /// The user allows (true) or refuses (false) the app location access.
+    case locationPermissionChanged(granted: Bool)
 
     /// The input's name, as in scenario files (`promptAnswered`, `wifiChanged`, ...).
     public var name: String {
@@ -59,6 +61,7 @@ public enum SenderFlowInput: Sendable, Hashable, CustomStringConvertible {
         case .deviceSelected: "deviceSelected"
         case .sessionStarted: "sessionStarted"
         case .sessionEnded: "sessionEnded"
+        case .locationPermissionChanged: "locationPermissionChanged"
         }
     }
 
@@ -67,7 +70,7 @@ public enum SenderFlowInput: Sendable, Hashable, CustomStringConvertible {
         "appLaunched", "relaunched", "enteredBackground", "enteredForeground", "castButtonTapped",
         "interstitialDismissed", "promptAnswered", "settingsChanged", "startDiscoveryRequested",
         "stopDiscoveryRequested", "dialogDismissed", "goToSettingsTapped", "wifiChanged",
-        "deviceListChanged", "deviceSelected", "sessionStarted", "sessionEnded",
+        "deviceListChanged", "deviceSelected", "sessionStarted", "sessionEnded", "locationPermissionChanged",
     ]
 
     /// The name with its argument, e.g. `promptAnswered(granted: false)`.
@@ -75,6 +78,7 @@ public enum SenderFlowInput: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .promptAnswered(let granted): "promptAnswered(granted: \(granted))"
         case .settingsChanged(let granted): "settingsChanged(granted: \(granted))"
+        case .locationPermissionChanged(let granted): "locationPermissionChanged(granted: \(granted))"
         case .wifiChanged(let on): "wifiChanged(\(on))"
         case .deviceListChanged(let devices):
             "deviceListChanged([\(devices.map { "\"\($0.friendlyName)\"" }.joined(separator: ", "))])"

@@ -8,7 +8,9 @@ import Foundation
 /// `buttons`; absent unless a no-devices or denied dialog shows), `discoveryRunning`,
 /// `discoveryHasStartedOnce`, `localNetworkPermission`, `wifi`, `visibleDevices` (`uniqueID`,
 /// `friendlyName`, `modelName`), `castButton` (`visible`, `reason`), `castState` (name),
-/// `castStateValue` (the SDK's number), `quirks` (names), `notes`.
+/// `castStateValue` (the SDK's number), `quirks` (names), `inferred` (names of the model's
+/// choices that no source states; see ``SenderInference``), `blockedBrowses` (the service types
+/// iOS refuses to browse because the Info.plist's NSBonjourServices lacks them), `notes`.
 public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The input that led here (``SenderFlowInput/description``); nil for the state before any.
     public var input: String?
@@ -36,6 +38,10 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
     public var quirks: [SenderQuirk]
     /// Why an input changed nothing, and other remarks for people.
     public var notes: [String]
+    /// The model's choices without a source that acted in this step.
+    public var inferred: [SenderInference] = []
+    /// The service types the app asks to browse that iOS refuses (missing from NSBonjourServices).
+    public var blockedBrowses: [String] = []
 
     /// Creates a snapshot.
     public init(
@@ -61,7 +67,7 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
 
     private enum CodingKeys: String, CodingKey {
         case input, phase, screen, dialog, discoveryRunning, discoveryHasStartedOnce, localNetworkPermission, wifi
-        case visibleDevices, castButton, castState, castStateValue, quirks, notes
+        case visibleDevices, castButton, castState, castStateValue, quirks, inferred, blockedBrowses, notes
     }
 
     /// Decodes a snapshot from the JSON ``encode(to:)`` writes (`castStateValue` is ignored).
@@ -80,6 +86,8 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
         castState = try c.decode(CastState.self, forKey: .castState)
         quirks = try c.decode([SenderQuirk].self, forKey: .quirks)
         notes = try c.decode([String].self, forKey: .notes)
+        inferred = try c.decodeIfPresent([SenderInference].self, forKey: .inferred) ?? []
+        blockedBrowses = try c.decodeIfPresent([String].self, forKey: .blockedBrowses) ?? []
     }
 
     /// Encodes every field, plus `castStateValue`, the SDK's number for ``castState``.
@@ -98,6 +106,8 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
         try c.encode(castState, forKey: .castState)
         try c.encode(castState.rawValue, forKey: .castStateValue)
         try c.encode(quirks, forKey: .quirks)
+        try c.encode(inferred, forKey: .inferred)
+        try c.encode(blockedBrowses, forKey: .blockedBrowses)
         try c.encode(notes, forKey: .notes)
     }
 
@@ -124,6 +134,10 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
         add("Cast button:", castButton.description)
         add("cast state:", castState.description)
         for quirk in quirks { add("quirk:", "\(quirk.rawValue): \(quirk.summary)") }
+        for type in blockedBrowses {
+            add("blocked:", "browse for \(SafeText.quoted(type)) refused by iOS (NoAuth -72008): not in NSBonjourServices")
+        }
+        for item in inferred { add("inferred:", "\(item.rawValue): \(item.summary)") }
         for note in notes { add("note:", note) }
         return lines.joined(separator: "\n")
     }

@@ -1,8 +1,9 @@
 /// A known SDK behaviour that changes the flow, named in the ``SenderFlowStep`` where it acts.
 public enum SenderQuirk: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    /// SDK 4.8.0 and 4.8.1: dismissing the first tap's interstitial does not start discovery; a
-    /// second tap or an explicit `startDiscovery` does. (Modelled deterministically; the real
-    /// bug is intermittent.)
+    /// SDK 4.8.0 and 4.8.1 (release notes, issue threads): the first tap on the Cast button does
+    /// nothing: no interstitial, no discovery. An explicit `startDiscovery` works; what the next
+    /// tap does is inferred (``SenderInference/firstTapBugNextTapWorks``). (Modelled
+    /// deterministically; the real bug is intermittent.)
     case firstTapDoesNotStartDiscovery
     /// iOS 13 with an SDK that has guest mode (before 4.8.1) and not the no-bluetooth variant:
     /// the first discovery shows the system's Bluetooth prompt.
@@ -10,20 +11,16 @@ public enum SenderQuirk: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// `startDiscoveryAfterFirstTapOnCastButton` is set but the SDK predates it (before 4.5.3):
     /// discovery, and on iOS 14 the prompt, come at launch.
     case firstTapFlagUnavailable
-    /// A custom picker under the first-tap rule: the SDK waits for a tap on a Cast button the
-    /// app does not have, so discovery starts only when the app calls `startDiscovery`.
+    /// A custom picker with SDK 4.5.0 or later: the SDK starts no discovery on its own; the app
+    /// must call `startDiscovery` (Google's iOS 14 notice; CastVideos-ios #95).
     case customPickerNeedsExplicitStart
-    /// SDK 4.5.3 up to 4.6.0 under the first-tap rule: the Cast button shows only with devices,
-    /// and there are none before the first tap, so the user cannot start discovery (a
-    /// consequence of the two documented rules, not a bug report).
-    case castButtonHiddenBeforeFirstTap
 
     /// One sentence for people.
     public var summary: String {
         switch self {
         case .firstTapDoesNotStartDiscovery:
-            "SDK 4.8.0/4.8.1 bug: the first tap's interstitial did not start discovery; "
-                + "tap again or call startDiscovery"
+            "SDK 4.8.0/4.8.1 bug: the first tap on the Cast button does nothing; "
+                + "call startDiscovery (or set startDiscoveryAfterFirstTapOnCastButton to false)"
         case .bluetoothPromptOnIOS13:
             "iOS 13 and an SDK with guest mode (before 4.8.1, not the no-bluetooth variant): "
                 + "the Bluetooth prompt appears"
@@ -31,11 +28,8 @@ public enum SenderQuirk: String, Sendable, Hashable, Codable, CaseIterable, Cust
             "startDiscoveryAfterFirstTapOnCastButton needs SDK 4.5.3 or later: ignored, "
                 + "discovery starts at launch"
         case .customPickerNeedsExplicitStart:
-            "custom picker under the first-tap rule: nothing starts discovery until the app "
-                + "calls startDiscovery"
-        case .castButtonHiddenBeforeFirstTap:
-            "SDK before 4.6.0 shows the Cast button only with devices, but the first-tap rule "
-                + "keeps discovery off until a tap: the app must start discovery itself"
+            "custom picker with SDK 4.5.0 or later: the SDK starts no discovery; the app must "
+                + "call startDiscovery"
         }
     }
 

@@ -9,7 +9,8 @@ import Foundation
 /// {"version": 1, "description": "optional",
 ///  "app": {"platform": "iOS 14.5", "sdk": "4.8.3", "picker": "sdkCastButton",
 ///          "noBluetoothVariant": false, "disableDiscoveryAutostart": false,
-///          "startDiscoveryAfterFirstTapOnCastButton": true, "applicationID": "CC1AD845"},
+///          "startDiscoveryAfterFirstTapOnCastButton": true, "applicationID": "CC1AD845",
+///          "xcode": "15.4", "appDialogs": false, "plist": "../plists/Info.plist"},
 ///  "stored": {"discoveryHasStartedOnce": false, "localNetworkPermission": "notDetermined",
 ///             "bluetoothPromptAnswered": false},
 ///  "network": {"wifi": true, "devices": [{"name": "Living Room TV", "id": "...", "model": "Chromecast"}]},
@@ -21,8 +22,9 @@ import Foundation
 ///
 /// Only `version` (1), `app.platform`, `app.sdk` and `steps` are required. `network.devices` or
 /// `network.replay` (a replay file, relative to the scenario, played through a discovery
-/// manager) give the devices on the network. Step arguments: `granted` (promptAnswered,
-/// settingsChanged), `connected` (wifiChanged), `devices` or `replay` (deviceListChanged),
+/// manager) give the devices on the network; `app.plist` is an Info.plist, relative to the
+/// scenario. Step arguments: `granted` (promptAnswered, settingsChanged,
+/// locationPermissionChanged), `connected` (wifiChanged), `devices` or `replay` (deviceListChanged),
 /// `device` (deviceSelected: unique id, id or friendly name). `expect` takes the fields of
 /// ``SenderScenarioExpectation/fieldNames``. Unknown fields, input names or values, and wrong
 /// types are errors naming the file and the field.
@@ -130,7 +132,7 @@ public struct SenderScenario: Sendable {
         guard case .number(1) = top["version"] else {
             throw reader.error("version", "expected 1, found \(top["version"]?.kindName ?? "nothing")")
         }
-        let configuration = try Self.configuration(top["app"]!, reader)
+        let configuration = try Self.configuration(top["app"]!, reader, directory: directory)
         let state = try Self.state(top["stored"], reader)
         let parser = Parser(
             reader: reader, directory: directory, criteria: configuration.options.criteria, replays: ReplayLoader())
@@ -177,13 +179,13 @@ public struct SenderScenario: Sendable {
     // MARK: - Parsing
 
     private static func configuration(
-        _ value: ScenarioJSON, _ reader: ScenarioReader
+        _ value: ScenarioJSON, _ reader: ScenarioReader, directory: URL?
     ) throws(SenderScenarioError) -> SenderAppConfiguration {
         let app = try reader.object(
             value, at: "app",
             allowed: [
                 "platform", "sdk", "picker", "noBluetoothVariant", "disableDiscoveryAutostart",
-                "startDiscoveryAfterFirstTapOnCastButton", "applicationID",
+                "startDiscoveryAfterFirstTapOnCastButton", "applicationID", "xcode", "appDialogs", "plist",
             ], required: ["platform", "sdk"])
         let platformText = try reader.string(app, "platform", at: "app")!
         let sdkText = try reader.string(app, "sdk", at: "app")!
@@ -198,6 +200,23 @@ public struct SenderScenario: Sendable {
             sdk = try SDKVersion(parsing: sdkText)
         } catch {
             throw reader.error("app.sdk", error.description)
+        }
+        var xcode: SDKVersion?
+        if let text = try reader.string(app, "xcode", at: "app") {
+            do throws(SDKVersionError) {
+                xcode = try SDKVersion(parsing: text)
+            } catch {
+                throw reader.error("app.xcode", error.description)
+            }
+        }
+        var plist: SenderInfoPlist?
+        if let path = try reader.string(app, "plist", at: "app") {
+            let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
+            do throws(InfoPlistError) {
+                plist = try SenderInfoPlist(fileAt: url.standardizedFileURL.path)
+            } catch {
+                throw reader.error("app.plist", error.description)
+            }
         }
         var criteria = DiscoveryCriteria.defaultMediaReceiver
         if let appID = try reader.string(app, "applicationID", at: "app") {
@@ -215,7 +234,9 @@ public struct SenderScenario: Sendable {
             platform: platform)
         let configuration = SenderAppConfiguration(
             sdkVersion: sdk, picker: try reader.choice(app, "picker", at: "app", what: "picker") ?? .sdkCastButton,
-            noBluetoothVariant: try reader.bool(app, "noBluetoothVariant", at: "app") ?? false, options: options)
+            noBluetoothVariant: try reader.bool(app, "noBluetoothVariant", at: "app") ?? false, options: options,
+            xcodeVersion: xcode, appPresentsDialogs: try reader.bool(app, "appDialogs", at: "app") ?? false,
+            infoPlist: plist)
         do {
             try configuration.validate()
         } catch {
@@ -279,6 +300,7 @@ public struct SenderScenario: Sendable {
         static let arguments: [String: [String]] = [
             "promptAnswered": ["granted"], "settingsChanged": ["granted"], "wifiChanged": ["connected"],
             "deviceListChanged": ["devices", "replay"], "deviceSelected": ["device"],
+            "locationPermissionChanged": ["granted"],
         ]
 
         func step(_ value: ScenarioJSON, index: Int) async throws(SenderScenarioError) -> Step {
@@ -323,6 +345,8 @@ public struct SenderScenario: Sendable {
                 input = .deviceListChanged(devices)
             case "deviceSelected": input = .deviceSelected(try reader.string(object, "device", at: location)!)
             case "sessionStarted": input = .sessionStarted
+            case "locationPermissionChanged":
+                input = .locationPermissionChanged(granted: try reader.bool(object, "granted", at: location)!)
             default: input = .sessionEnded
             }
             var expectation = SenderScenarioExpectation()
@@ -350,6 +374,19 @@ public struct SenderScenario: Sendable {
                     quirks?.append(quirk)
                 }
             }
+            var inferred: [SenderInference]?
+            if let names = try reader.strings(object, "inferred", at: location) {
+                inferred = []
+                for (index, name) in names.enumerated() {
+                    guard let item = SenderInference(rawValue: name) else {
+                        throw reader.error(
+                            "\(location).inferred[\(index)]",
+                            "unknown inferred choice \(SafeText.quoted(name)); expected one of: "
+                                + SenderInference.allCases.map(\.rawValue).joined(separator: ", "))
+                    }
+                    inferred?.append(item)
+                }
+            }
             return SenderScenarioExpectation(
                 phase: try reader.choice(object, "phase", at: location, what: "phase"),
                 screen: try reader.choice(object, "screen", at: location, what: "screen"),
@@ -363,7 +400,8 @@ public struct SenderScenario: Sendable {
                 castState: try reader.choice(
                     object, "castState", at: location, names: CastState.allCases.map(\.name), what: "cast state",
                     CastState.init(name:)),
-                quirks: quirks)
+                quirks: quirks, inferred: inferred,
+                blockedBrowses: try reader.strings(object, "blockedBrowses", at: location))
         }
 
         /// The devices of `devices` (inline) or `replay` (a file); nil when neither is there.

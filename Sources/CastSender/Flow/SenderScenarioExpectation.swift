@@ -24,6 +24,10 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
     public var castState: CastState?
     /// Field `quirks`: exactly these quirks, in any order (`[]` checks that none acted).
     public var quirks: [SenderQuirk]?
+    /// Field `inferred`: exactly these inferred choices, in any order (`[]` checks that none acted).
+    public var inferred: [SenderInference]?
+    /// Field `blockedBrowses`: exactly these refused service types, in any order.
+    public var blockedBrowses: [String]?
 
     /// Creates an expectation checking the given fields.
     public init(
@@ -31,7 +35,7 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
         discoveryHasStartedOnce: Bool? = nil, localNetworkPermission: LocalNetworkPermission? = nil,
         wifi: Bool? = nil, visibleDevices: [String]? = nil, castButtonVisible: Bool? = nil,
         castButtonReason: CastButtonVisibility.Reason? = nil, castState: CastState? = nil,
-        quirks: [SenderQuirk]? = nil
+        quirks: [SenderQuirk]? = nil, inferred: [SenderInference]? = nil, blockedBrowses: [String]? = nil
     ) {
         self.phase = phase
         self.screen = screen
@@ -44,12 +48,15 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
         self.castButtonReason = castButtonReason
         self.castState = castState
         self.quirks = quirks
+        self.inferred = inferred
+        self.blockedBrowses = blockedBrowses
     }
 
     /// The field names a scenario's `expect` object may use.
     public static let fieldNames = [
         "phase", "screen", "discoveryRunning", "discoveryHasStartedOnce", "localNetworkPermission", "wifi",
         "visibleDevices", "castButtonVisible", "castButtonReason", "castState", "quirks",
+        "inferred", "blockedBrowses",
     ]
 
     /// Whether no field is checked.
@@ -77,6 +84,11 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
         check("quirks", quirks.map(Self.sorted), Self.sorted(step.quirks)) {
             "[" + $0.map(\.rawValue).joined(separator: ", ") + "]"
         }
+        check("inferred", inferred.map { $0.sorted { $0.rawValue < $1.rawValue } },
+              step.inferred.sorted { $0.rawValue < $1.rawValue }) {
+            "[" + $0.map(\.rawValue).joined(separator: ", ") + "]"
+        }
+        check("blockedBrowses", blockedBrowses.map { $0.sorted() }, step.blockedBrowses.sorted(), names)
         return out
     }
 

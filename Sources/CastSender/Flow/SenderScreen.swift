@@ -21,12 +21,24 @@ public enum SenderScreen: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case noDevicesDialog
     /// The dialog saying local-network access is off, with a "Go to Settings" button.
     case deniedDialog
+    /// The SDK's local network permission dialog: a Cast button tap on iOS 14 or later before
+    /// discovery ever ran (`GCKUICastButtonDelegate` reference, SDK 4.6.0 and later).
+    case localNetworkPermissionDialog
+    /// The app's own local network dialog, presented from `GCKUICastButtonDelegate`.
+    case appLocalNetworkDialog
+    /// The app's own cast-state dialog (in place of the no-devices dialog), presented from
+    /// `GCKUICastButtonDelegate`.
+    case appCastDialog
 
     /// Whether the screen is a system prompt (answered with ``SenderFlowInput/promptAnswered(granted:)``).
     public var isSystemPrompt: Bool { self == .localNetworkPrompt || self == .bluetoothPrompt }
 
     /// Whether the screen is the device dialog a Cast button tap opens: picker, no-devices or denied.
-    public var isDeviceDialog: Bool { self == .devicePicker || self == .noDevicesDialog || self == .deniedDialog }
+    public var isDeviceDialog: Bool {
+        self == .devicePicker || self == .noDevicesDialog || self == .deniedDialog || self == .appCastDialog
+    }
+    /// Whether this is a local network dialog a tap opened before discovery ever ran.
+    public var isPermissionDialog: Bool { self == .localNetworkPermissionDialog || self == .appLocalNetworkDialog }
 
     /// Whether the screen is an interstitial (the SDK's or the app's).
     public var isInterstitial: Bool { self == .sdkInterstitial || self == .appInterstitial }

@@ -118,4 +118,72 @@ struct EndToEndSenderTests {
         #expect(result.stderr.contains("state file"), "\(result)")
         #expect(TableLayout(output: result.stdout)?.rows.count == 4, "\(result)")
     }
+
+    @Test("iOS 13 with SDK 4.8.1 or later is refused before any scan, as advise and simulate refuse it",
+          arguments: [["--ios", "13.7", "--sdk", "4.8.3"], ["--ios", "13.7"], ["--ios", "13", "--sdk", "4.8.1", "--json"]])
+    func iOS13NeedsOlderSDK(_ options: [String]) async throws {
+        let directory = try TestDirectory()
+        let result = try await Self.list(options, state: directory.path("state.json"))
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("needs iOS 14 or later"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("state.json")), "nothing ran")
+    }
+
+    @Test("--plist without the app's service type: the app finds nothing, and the header names the entry to add")
+    func plistMissingAppService() async throws {
+        let directory = try TestDirectory()
+        let plist = FixturePaths.fixture("plists/missing-app-service.plist")
+        let result = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "granted", "--plist", plist], state: directory.path("state.json"))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdout.contains("blocked: iOS refuses the browse for _CC1AD845._googlecast._tcp (NoAuth, -72008)"),
+                "\(result)")
+        #expect(result.stdout.contains("The app sees 0 of the 4 Cast devices"), "\(result)")
+        #expect(result.stdoutLines.last?.contains("<string>_CC1AD845._googlecast._tcp</string>") == true, "\(result)")
+
+        let json = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "granted", "--plist", plist, "--json"], state: directory.path("j.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any], "\(json)")
+        let step = try #require((root["sender"] as? [String: Any])?["step"] as? [String: Any])
+        #expect(step["blockedBrowses"] as? [String] == ["_CC1AD845._googlecast._tcp"])
+        #expect(root["visibleDeviceCount"] as? Int == 0)
+
+        let good = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "granted", "--plist", FixturePaths.fixture("plists/good.plist")],
+            state: directory.path("good.json"))
+        #expect(!good.stdout.contains("blocked"), "\(good)")
+        #expect(TableLayout(output: good.stdout)?.rows.count == 4, "\(good)")
+    }
+
+    @Test("--plist: the prompt shows the plist's NSLocalNetworkUsageDescription; an unreadable plist exits 65")
+    func plistPrompt() async throws {
+        let directory = try TestDirectory()
+        let prompt = try await Self.list(
+            ["--ios", "17", "--tap", "--plist", FixturePaths.fixture("plists/missing-app-service.plist")],
+            state: directory.path("state.json"))
+        #expect(prompt.exitCode == 0, "\(prompt)")
+        #expect(prompt.stdout.contains("screen: localNetworkPrompt"), "\(prompt)")
+        #expect(prompt.stdout.contains("discover Cast-enabled devices"), "the plist's text\n\(prompt)")
+        let bad = try await Self.list(
+            ["--ios", "17", "--plist", FixturePaths.fixture("plists/not-a-plist.plist")], state: directory.path("b.json"))
+        #expect(bad.exitCode == 65, "\(bad)")
+        #expect(bad.stdout.isEmpty && !bad.stderr.isEmpty, "\(bad)")
+    }
+
+    @Test("--xcode and --app-dialogs describe the app: Xcode in the header, the app's own dialog on a tap")
+    func xcodeAndAppDialogs() async throws {
+        let directory = try TestDirectory()
+        let xcode = try await Self.list(
+            ["--ios", "13.5", "--sdk", "4.4.3", "--xcode", "11.7", "--no-first-tap"], state: directory.path("x.json"))
+        #expect(xcode.exitCode == 0, "\(xcode)")
+        #expect(xcode.stdoutLines.first?.contains("built with Xcode 11.7") == true, "\(xcode)")
+        #expect(xcode.stdout.contains("location"), "the Cast button needs location permission\n\(xcode)")
+        let dialogs = try await Self.list(
+            ["--ios", "17", "--disable-autostart", "--tap", "--app-dialogs"], state: directory.path("d.json"))
+        #expect(dialogs.exitCode == 0, "\(dialogs)")
+        #expect(dialogs.stdout.contains("screen: appLocalNetworkDialog"), "\(dialogs)")
+        let old = try await Self.list(["--ios", "17", "--sdk", "4.5.3", "--app-dialogs"], state: directory.path("o.json"))
+        #expect(old.exitCode == 64, "GCKUICastButtonDelegate needs 4.6.0\n\(old)")
+    }
 }

@@ -92,6 +92,33 @@ struct EndToEndSubcommandTests {
         #expect(findings.contains { "\($0["code"] ?? "")" == "first-tap-discovery-bug" }, "\(json)")
     }
 
+    @Test("advise --xcode: the iOS 12 SDK's slower discovery (Xcode 10), location for the button (Xcode 11, SDK < 4.4.4)")
+    func adviseXcode() async throws {
+        let xcode10 = try await CastScanProcess.run(["advise", "--sdk", "4.4.4", "--xcode", "10.3", "--ios", "13"])
+        #expect(xcode10.exitCode == 0, "\(xcode10)")
+        #expect(xcode10.stdout.contains("[built-with-ios-12-sdk]"), "\(xcode10)")
+        #expect(!xcode10.stdout.contains("cast-button-may-need-location"), "\(xcode10)")
+        let xcode11 = try await CastScanProcess.run(["advise", "--sdk", "4.4.3", "--xcode", "11.7", "--ios", "13"])
+        #expect(xcode11.stdout.contains("[cast-button-may-need-location]"), "\(xcode11)")
+        #expect(xcode11.stdout.contains("location permission"), "\(xcode11)")
+        let fixed = try await CastScanProcess.run(["advise", "--sdk", "4.4.4", "--xcode", "11.7", "--ios", "13"])
+        #expect(!fixed.stdout.contains("cast-button-may-need-location"), "\(fixed)")
+    }
+
+    @Test("simulate --xcode stands in for the scenario's app.xcode")
+    func simulateXcode() async throws {
+        let scenario = FixturePaths.fixture("scenarios/ios13-sdk-4.4.3-xcode-11-location.json")
+        let asWritten = try await CastScanProcess.run(["simulate", scenario])
+        #expect(asWritten.exitCode == 0, "\(asWritten)")
+        // Built with Xcode 12 (the iOS 14 SDK) the button needs no location, so the first step's
+        // expectation (hidden, needs location) no longer holds.
+        let rebuilt = try await CastScanProcess.run(["simulate", "--xcode", "12.5", scenario])
+        #expect(rebuilt.exitCode == 2, "\(rebuilt)")
+        #expect(rebuilt.stderr.contains("castButtonVisible"), "\(rebuilt)")
+        let bad = try await CastScanProcess.run(["simulate", "--xcode", "eleven", scenario])
+        #expect(bad.exitCode == 64, "\(bad)")
+    }
+
     @Test("simulate runs every scenario fixture to the end and exits 0")
     func simulateFixtures() async throws {
         let scenarios = FixturePaths.packageRoot.appendingPathComponent("Fixtures/scenarios")

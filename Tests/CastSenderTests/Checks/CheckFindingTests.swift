@@ -27,6 +27,8 @@ struct CheckFindingTests {
         (.wifiInformationEntitlement, "wifi-information-entitlement", .warning),
         (.bluetoothUsageDescriptionRequired, "bluetooth-usage-description-required", .info),
         (.noBluetoothVariantUnavailable, "no-bluetooth-variant-unavailable", .warning),
+        (.builtWithIOS12SDK, "built-with-ios-12-sdk", .warning),
+        (.castButtonMayNeedLocation, "cast-button-may-need-location", .warning),
     ])
     func codes(code: FindingCode, raw: String, severity: FindingSeverity) {
         #expect(code.rawValue == raw)
@@ -36,7 +38,7 @@ struct CheckFindingTests {
 
     @Test("the table above covers every code")
     func allCodesCovered() {
-        #expect(FindingCode.allCases.count == 22)
+        #expect(FindingCode.allCases.count == 24)
     }
 
     @Test("severities order info < warning < error")

@@ -40,10 +40,20 @@ struct SDKAdviceTests {
              codes: [.wifiInformationEntitlement, .sdkBelowRecommended,
                      .bluetoothUsageDescriptionRequired]),
         Case(sdk: "4.4.2", xcode: "11.7", target: "13.0", noBluetooth: true,
-             codes: [.castButtonHiddenWithoutDevices, .noBluetoothVariantUnavailable,
+             codes: [.castButtonHiddenWithoutDevices, .noBluetoothVariantUnavailable, .castButtonMayNeedLocation,
                      .sdkBelowRecommended, .bluetoothUsageDescriptionRequired]),
         Case(sdk: "4.4.3", xcode: "11.7", target: "13.0", noBluetooth: true,
+             codes: [.castButtonHiddenWithoutDevices, .castButtonMayNeedLocation, .sdkBelowRecommended]),
+        // Google's "iOS permissions and discovery", iOS 13: built with the iOS 13 SDK (Xcode 11),
+        // SDK 4.4.4 and later need no location permission for the Cast button.
+        Case(sdk: "4.4.4", xcode: "11.7", target: "13.0", noBluetooth: true,
              codes: [.castButtonHiddenWithoutDevices, .sdkBelowRecommended]),
+        // Built with the iOS 12 SDK (Xcode 10): slower discovery on iOS 13, whatever the Cast SDK.
+        Case(sdk: "4.4.4", xcode: "10.3", target: "13.0", noBluetooth: true,
+             codes: [.castButtonHiddenWithoutDevices, .builtWithIOS12SDK, .sdkBelowRecommended]),
+        Case(sdk: "4.4.2", xcode: "10.3", target: "12.0",
+             codes: [.castButtonHiddenWithoutDevices, .wifiInformationEntitlement, .builtWithIOS12SDK,
+                     .sdkBelowRecommended, .bluetoothUsageDescriptionRequired]),
     ]
 
     @Test("findings for SDK, Xcode and deployment target", arguments: cases)

@@ -47,7 +47,12 @@ struct SenderFlowTests {
         var flow = SenderFlow(
             configuration: Self.configuration(sdk: row.sdk, picker: row.picker), state: Self.returning, wifi: row.wifi,
             networkDevices: row.devices ? [Self.tv] : [])
-        let step = flow.handle(.appLaunched)
+        var step = flow.handle(.appLaunched)
+        // A custom picker from SDK 4.5.0: the app itself starts discovery, on every launch.
+        if row.picker == .custom {
+            #expect(!step.discoveryRunning)
+            step = flow.handle(.startDiscoveryRequested)
+        }
         #expect(step.discoveryRunning)
         #expect(step.castButton == CastButtonVisibility(isVisible: row.visible, reason: row.reason))
         #expect(step.castState == (row.devices && row.wifi ? .notConnected : .noDevicesAvailable))
@@ -75,12 +80,13 @@ struct SenderFlowTests {
         #expect(configuration.hasFirstTapBug == bug)
         var flow = SenderFlow(configuration: configuration, networkDevices: [Self.tv])
         flow.handle(.appLaunched)
-        flow.handle(.castButtonTapped)
-        let dismissed = flow.handle(.interstitialDismissed)
-        if firstTap {
-            #expect(dismissed.discoveryRunning == !bug)
-            #expect(dismissed.quirks.contains(.firstTapDoesNotStartDiscovery) == bug)
-            #expect(dismissed.screen == (bug ? .none : .localNetworkPrompt))
+        let tapped = flow.handle(.castButtonTapped)
+        if firstTap, picker == .sdkCastButton {
+            // The threads: the first tap does nothing (no interstitial, no discovery).
+            #expect(tapped.quirks.contains(.firstTapDoesNotStartDiscovery) == bug)
+            #expect(tapped.screen == (bug ? .none : .sdkInterstitial))
+            #expect(!tapped.discoveryRunning)
+            if !bug { #expect(flow.handle(.interstitialDismissed).screen == .localNetworkPrompt) }
         }
     }
 
@@ -101,7 +107,15 @@ struct SenderFlowTests {
 
     @Test("dialog texts: hints by platform, the denied dialog's Go to Settings")
     func dialogs() {
-        var ios14 = SenderFlow(configuration: Self.configuration(disableAutostart: true))
+        // iOS 14+, SDK 4.6.0+, a tap before discovery ever ran: the SDK's local network
+        // permission dialog (GCKUICastButtonDelegate reference), not the no-devices dialog.
+        var never = SenderFlow(configuration: Self.configuration(disableAutostart: true))
+        never.handle(.appLaunched)
+        let permission = never.handle(.castButtonTapped)
+        #expect(permission.screen == .localNetworkPermissionDialog)
+        #expect(permission.localNetworkPermission == .notDetermined)
+        #expect(permission.dialog?.hints.contains(SenderDialog.localNetworkHint) == false, "no Settings hint yet")
+        var ios14 = SenderFlow(configuration: Self.configuration(), state: Self.returning)
         ios14.handle(.appLaunched)
         let noDevices = ios14.handle(.castButtonTapped)
         #expect(noDevices.screen == .noDevicesDialog)
@@ -118,6 +132,7 @@ struct SenderFlowTests {
         #expect(step.dialog?.buttons.first == SenderDialog.goToSettingsButton)
         #expect(step.dialog?.hints.first?.contains("Local Network Access") == true)
         #expect(step.visibleDevices.isEmpty, "none while denied")
+        #expect(step.inferred.contains(.deniedDialogWithSettingsButton), "no source states a separate denied dialog")
     }
 
     @Test("the prompt shows once per install, whatever the later launches")
@@ -157,8 +172,12 @@ struct SenderFlowTests {
                 note: "sdkInterstitial is showing"),
         Ignored(name: "answer with no prompt", setup: [.appLaunched], input: .promptAnswered(granted: true),
                 note: "no system prompt"),
-        Ignored(name: "Settings before asking", setup: [.appLaunched], input: .settingsChanged(granted: true),
-                note: "only once it has asked"),
+        Ignored(name: "Settings before asking", setup: [.appLaunched, .enteredBackground],
+                input: .settingsChanged(granted: true), note: "only once it has asked"),
+        Ignored(name: "Settings in the foreground", setup: [.appLaunched], input: .settingsChanged(granted: true),
+                note: "send enteredBackground first"),
+        Ignored(name: "prompt answer in background", setup: [.appLaunched, .enteredBackground],
+                input: .promptAnswered(granted: true), note: "shows only over the app in the foreground"),
         Ignored(name: "dismiss with no interstitial", setup: [.appLaunched], input: .interstitialDismissed,
                 note: "no interstitial"),
         Ignored(name: "select with no picker", setup: [.appLaunched], input: .deviceSelected("Living Room TV"),
@@ -186,7 +205,7 @@ struct SenderFlowTests {
         #expect(comparable == before)
     }
 
-    @Test("an open dialog follows the device list; off Wi-Fi ends the session")
+    @Test("an open dialog follows the device list; off Wi-Fi the session reconnects (inferred)")
     func live() {
         var flow = SenderFlow(configuration: Self.configuration(), state: Self.returning, networkDevices: [Self.tv])
         flow.handle(.appLaunched)
@@ -196,9 +215,16 @@ struct SenderFlowTests {
         #expect(flow.handle(.deviceSelected("googlecast:406c2bcdd5995755059b5bb045326056")).castState == .connecting)
         #expect(flow.handle(.sessionStarted).castState == .connected)
         let off = flow.handle(.wifiChanged(false))
-        #expect(off.castState == .noDevicesAvailable)
-        #expect(off.notes.contains { $0.contains("session ended") })
-        #expect(flow.handle(.wifiChanged(true)).castState == .notConnected)
+        #expect(off.castState == .connecting)
+        #expect(off.notes.contains { $0.contains("tries to reconnect") })
+        #expect(off.inferred == [.sessionReconnectsAfterWiFi])
+        #expect(flow.handle(.wifiChanged(true)).castState == .connected)
+        // A session still connecting when Wi-Fi went comes back connecting, not connected.
+        flow.handle(.sessionEnded)
+        flow.handle(.castButtonTapped)
+        flow.handle(.deviceSelected("Living Room TV"))
+        flow.handle(.wifiChanged(false))
+        #expect(flow.handle(.wifiChanged(true)).castState == .connecting)
     }
 
     @Test("JSON: stable field names, the SDK's number, a round trip")
@@ -211,11 +237,11 @@ struct SenderFlowTests {
         #expect(Set(object.keys) == [
             "input", "phase", "screen", "dialog", "discoveryRunning", "discoveryHasStartedOnce",
             "localNetworkPermission", "wifi", "visibleDevices", "castButton", "castState", "castStateValue", "quirks",
-            "notes",
+            "inferred", "blockedBrowses", "notes",
         ])
         #expect(object["castState"] as? String == "noDevicesAvailable")
         #expect(object["castStateValue"] as? Int == 0)
-        #expect(object["screen"] as? String == "noDevicesDialog")
+        #expect(object["screen"] as? String == "localNetworkPermissionDialog")
         #expect((object["castButton"] as? [String: Any])?.keys.sorted() == ["reason", "visible"])
         #expect((object["dialog"] as? [String: Any])?.keys.sorted() == ["buttons", "hints", "title"])
         #expect(try JSONDecoder().decode(SenderFlowStep.self, from: data) == step)
@@ -228,16 +254,95 @@ struct SenderFlowTests {
         let odd = try SenderFlow.simulatedDevice(name: "TV\u{1B}[2J", id: "odd")
         var flow = SenderFlow(configuration: Self.configuration(sdk: SDKVersion(4, 8, 0)), networkDevices: [odd])
         flow.handle(.appLaunched)
-        flow.handle(.castButtonTapped)
-        let text = flow.handle(.interstitialDismissed).description
-        #expect(text.contains("input:       interstitialDismissed"))
+        let text = flow.handle(.castButtonTapped).description
+        #expect(text.contains("input:       castButtonTapped"))
         #expect(text.contains("screen:      none"))
         #expect(text.contains("cast state:  noDevicesAvailable (0)"))
         #expect(text.contains("quirk:       firstTapDoesNotStartDiscovery"))
-        flow.handle(.castButtonTapped)
+        #expect(flow.handle(.castButtonTapped).description.contains("inferred:    firstTapBugNextTapWorks"))
+        flow.handle(.interstitialDismissed)
         let picker = flow.handle(.promptAnswered(granted: true)).description
         #expect(picker.contains(#"1 visible: "TV\u{1B}[2J""#))
         #expect(!picker.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test("Info.plist: iOS 14+ refuses a browse missing from NSBonjourServices; the prompt shows the plist's text",
+          arguments: [
+              (["_googlecast._tcp", "_CC1AD845._googlecast._tcp"], 14, [String]()),
+              (["_googlecast._tcp"], 14, ["_CC1AD845._googlecast._tcp"]),
+              (["_CC1AD845._googlecast._tcp"], 17, ["_googlecast._tcp"]),
+              ([], 16, ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"]),
+              (["_GOOGLECAST._TCP", "_cc1ad845._googlecast._tcp"], 14, []),
+              ([], 13, []),
+          ])
+    func infoPlist(services: [String], ios: Int, blocked: [String]) {
+        var configuration = Self.configuration(ios: ios, sdk: ios < 14 ? SDKVersion(4, 7, 0) : SDKVersion(4, 8, 3), firstTap: false)
+        configuration.infoPlist = SenderInfoPlist(
+            bonjourServices: services, localNetworkUsageDescription: "Finds your TV.", appName: "Demo")
+        var flow = SenderFlow(configuration: configuration, networkDevices: [Self.tv])
+        let launch = flow.handle(.appLaunched)
+        if ios >= 14 {
+            #expect(launch.screen == .localNetworkPrompt)
+            #expect(launch.dialog?.hints.contains("Finds your TV.") == true, "\(launch)")
+            #expect(launch.dialog?.title.contains("Demo") == true, "\(launch)")
+            flow.handle(.promptAnswered(granted: true))
+        }
+        let step = flow.snapshot
+        #expect(step.blockedBrowses == blocked)
+        #expect(step.visibleDevices.isEmpty == !blocked.isEmpty)
+        for entry in blocked { #expect(step.notes.contains { $0.contains("add \(entry) to NSBonjourServices") }) }
+    }
+
+    @Test("the prompt without an Info.plist says its text is unknown; with one lacking the key, that it is missing")
+    func promptText() {
+        var unknown = SenderFlow(configuration: Self.configuration(firstTap: false))
+        #expect(unknown.handle(.appLaunched).dialog?.hints.first?.contains("unknown without its Info.plist") == true)
+        var configuration = Self.configuration(firstTap: false)
+        configuration.infoPlist = SenderInfoPlist(bonjourServices: ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"])
+        var missing = SenderFlow(configuration: configuration)
+        let step = missing.handle(.appLaunched)
+        #expect(step.dialog?.hints.contains { $0.contains("no NSLocalNetworkUsageDescription") } == true,
+                "\(step)")
+        #expect(step.inferred.contains(.localNetworkPromptWording))
+    }
+
+    @Test("GCKUICastButtonDelegate (4.6.0+): the app's own local-network and cast-state dialogs")
+    func appDialogs() {
+        var configuration = Self.configuration(disableAutostart: true)
+        configuration.appPresentsDialogs = true
+        var flow = SenderFlow(configuration: configuration)
+        flow.handle(.appLaunched)
+        #expect(flow.handle(.castButtonTapped).screen == .appLocalNetworkDialog)
+        flow.handle(.dialogDismissed)
+        flow.handle(.startDiscoveryRequested)
+        flow.handle(.promptAnswered(granted: true))
+        #expect(flow.handle(.castButtonTapped).screen == .appCastDialog)
+        configuration.sdkVersion = SDKVersion(4, 5, 3)
+        #expect(throws: SenderConfigurationError.self) { try configuration.validate() }
+    }
+
+    @Test("built with Xcode 11 and SDK before 4.4.4: the button waits for location permission (inferred)",
+          arguments: [(SDKVersion(4, 4, 3), "11.7", true), (SDKVersion(4, 4, 4), "11.7", false),
+                      (SDKVersion(4, 4, 3), "10.3", false), (SDKVersion(4, 4, 3), "12.0", false)])
+    func location(sdk: SDKVersion, xcode: String, needs: Bool) throws {
+        var configuration = Self.configuration(ios: 13, sdk: sdk, noBluetooth: true)
+        configuration.xcodeVersion = try SDKVersion(parsing: xcode)
+        #expect(configuration.castButtonNeedsLocation == needs)
+        var flow = SenderFlow(configuration: configuration, networkDevices: [Self.tv])
+        let launch = flow.handle(.appLaunched)
+        #expect(launch.castButton.isVisible == !needs)
+        #expect(launch.inferred.contains(.castButtonHiddenWithoutLocation) == needs)
+        #expect(flow.handle(.locationPermissionChanged(granted: true)).castButton.isVisible)
+    }
+
+    @Test("a custom picker from SDK 4.5.0 starts nothing at launch; before 4.5.0 the SDK starts discovery",
+          arguments: [(SDKVersion(4, 4, 8), true), (SDKVersion(4, 5, 0), false), (SDKVersion(4, 8, 3), false)])
+    func customPicker(sdk: SDKVersion, autostarts: Bool) {
+        var flow = SenderFlow(configuration: Self.configuration(sdk: sdk, picker: .custom), state: Self.returning)
+        let launch = flow.handle(.appLaunched)
+        #expect(launch.discoveryRunning == autostarts)
+        #expect(launch.quirks.contains(.customPickerNeedsExplicitStart) == !autostarts)
+        #expect(!launch.quirks.contains(.firstTapFlagUnavailable) || autostarts)
     }
 
     @Test("simulateLaunch: launch and tap on the real device list", arguments: [false, true])
