@@ -22,6 +22,10 @@ tmp=$(mktemp -d /tmp/castlab-test.XXXXXX)
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
 notok() { echo "not ok - $*"; failed=$((failed + 1)); }
 diag() { sed 's/^/#   /' >&2; }
+# A process that runs: a zombie (dead, its exit status not yet collected) does not.
+running() { [ -d "/proc/$1" ] && [ "$(awk '{sub(/^.*\) /, ""); print $1}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+# With pipefail, `producer | grep -q` fails when grep quits early and the producer gets EPIPE,
+# so matches below read all their input (grep ... >/dev/null).
 
 finish() {
   if [ "$started" = 1 ]; then "$castlab" down >/dev/null 2>&1 || true; fi
@@ -251,7 +255,7 @@ fi
 
 shield=SHIELD-Android-TV-b7c2d9e4f1a63b58c7d2e9f4a1b6c3d8
 gone() { # FILE INSTANCE TYPE: INSTANCE absent from a browse of TYPE
-  browse "$1" "$3" && ! chk names "$1" | grep -qxF "$2"
+  browse "$1" "$3" && ! chk names "$1" | grep -xF "$2" >/dev/null
 }
 if "$castlab" remove "$shield" >/dev/null 2>"$tmp/err" && wait_for 10 gone "$tmp/rm.txt" "$shield" _googlecast._tcp; then
   ok "a removed device disappears (goodbye)"
@@ -269,14 +273,14 @@ emu=Cast-Emulator-0a1b2c3d4e5f
 # Read avahi's cache only (-c), right away: queries that go unanswered let avahi drop the
 # records early (RFC 6762 section 10.5), which is not what this checks.
 if "$castlab" stop "$emu" >/dev/null 2>"$tmp/err" && browse "$tmp/stop.txt" -c _googlecast._tcp &&
-   chk names "$tmp/stop.txt" | grep -qxF "$emu"; then
+   chk names "$tmp/stop.txt" | grep -xF "$emu" >/dev/null; then
   ok "a stopped device (no goodbye) is still cached by avahi"
 else
   notok "a stopped device (no goodbye) is still cached by avahi"; diag <"$tmp/err"
 fi
 if "$castlab" daemon restart >/dev/null 2>"$tmp/err" && sleep 1 &&
-   browse "$tmp/restart.txt" _googlecast._tcp && ! chk names "$tmp/restart.txt" | grep -qxF "$emu" &&
-   chk names "$tmp/restart.txt" | grep -qxF "$cc"; then
+   browse "$tmp/restart.txt" _googlecast._tcp && ! chk names "$tmp/restart.txt" | grep -xF "$emu" >/dev/null &&
+   chk names "$tmp/restart.txt" | grep -xF "$cc" >/dev/null; then
   ok "after daemon restart the stopped device is gone and the others are back"
 else
   notok "after daemon restart the stopped device is gone and the others are back"; diag <"$tmp/err"
@@ -299,10 +303,34 @@ fi
 left=$(ip netns list | awk '{print $1}' | grep '^castlab-' || true)
 [ -z "$left" ] && ok "no castlab- namespaces left" || notok "namespaces left: $left"
 alive=""
-for p in $pids; do [ -d "/proc/$p" ] && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
+for p in $pids; do running "$p" && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
 [ -n "$pids" ] && [ -z "$alive" ] && ok "no lab process alive ($(echo $pids | wc -w) PIDs checked)" || notok "lab processes alive:${alive:- (none recorded)}"
 [ ! -e "$CASTLAB_STATE" ] && ok "state dir $CASTLAB_STATE removed" || notok "state dir $CASTLAB_STATE left behind"
 "$castlab" down >/dev/null 2>&1 && ok "a second down is harmless" || notok "a second down fails"
+
+# ---------------------------------------------------------------- a lab left behind is reclaimed
+# Its processes killed (as when a session ends under it) and the namespaces left: the next up
+# reclaims it; a live lab is refused instead.
+if "$castlab" up "$fixture" --no-wait >"$tmp/up-stale.out" 2>&1; then
+  started=1
+  if "$castlab" up "$fixture" --no-wait >"$tmp/up-live.out" 2>&1; then
+    notok "a second up over a live lab succeeds"
+  else
+    grep -q "already up" "$tmp/up-live.out" && ok "a second up over a live lab is refused" ||
+      { notok "a second up over a live lab: no clear error"; diag <"$tmp/up-live.out"; }
+  fi
+  while read -r _ p _; do kill -KILL "$p" 2>/dev/null || true; done <"$CASTLAB_STATE/pids"
+  sleep 0.5
+  if "$castlab" up "$fixture" --no-wait >"$tmp/up-reclaim.out" 2>&1 &&
+    grep -q "reclaiming a lab left behind" "$tmp/up-reclaim.out"; then
+    ok "up reclaims a lab whose processes are gone"
+  else
+    notok "up over a dead lab"; diag <"$tmp/up-reclaim.out"
+  fi
+  "$castlab" down >/dev/null 2>&1 && started=0
+else
+  notok "castlab up for the reclaim check"; diag <"$tmp/up-stale.out"
+fi
 
 # ---------------------------------------------------------------- stacks.json: the second stack and the rest
 stacks="$here/Fixtures/lab/stacks.json"
@@ -345,6 +373,6 @@ avahi_dev=$(awk '$4 == "avahi" {print $1; exit}' "$tmp/devices3.txt")
 lab_pids=$(for ns in $(ip netns list | awk '{print $1}' | grep '^castlab-'); do ip netns pids "$ns"; done | sort -u)
 "$castlab" down >"$tmp/down3.out" 2>&1 && started=0
 alive=""
-for p in $lab_pids; do [ -d "/proc/$p" ] && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
+for p in $lab_pids; do running "$p" && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
 [ -n "$lab_pids" ] && [ -z "$alive" ] && ok "down ends every process in the lab's namespaces, avahi-daemons included ($(echo $lab_pids | wc -w))" ||
   notok "processes left after down:${alive:- (none found before)}"
