@@ -326,6 +326,10 @@ struct DiscoveryManagerTests {
                 }
             }
         }
+        // The tasks' starts and stops may still wait in the loop's queue: a find goes through the
+        // same queue, so once it returns the loop has taken them all, and the one discoveryStarted
+        // read below is the fresh start's (not a queued one's, whose stream a queued stop ends).
+        _ = await manager.find(uniqueID: S.uuid(12345), timeout: .milliseconds(1))
         // Stop whatever the tasks left running, then start afresh, so the last event reaches the
         // stream the manager listens to.
         var reader = EventReader(manager.events())
