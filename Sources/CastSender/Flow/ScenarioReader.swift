@@ -86,6 +86,24 @@ struct ScenarioReader: Sendable {
         try choice(object, key, at: location, names: T.allCases.map(\.rawValue), what: what) { T(rawValue: $0) }
     }
 
+    /// An array of strings each naming a case of `T` (`[]` allowed); nil when absent.
+    func choices<T: RawRepresentable & CaseIterable>(
+        _ object: Object, _ key: String, at location: String, what: String, _ type: T.Type = T.self
+    ) throws(SenderScenarioError) -> [T]? where T.RawValue == String {
+        guard let names = try strings(object, key, at: location) else { return nil }
+        var out: [T] = []
+        for (index, name) in names.enumerated() {
+            guard let value = T(rawValue: name) else {
+                throw error(
+                    "\(Self.join(location, key))[\(index)]",
+                    "unknown \(what) \(SafeText.quoted(name)); expected one of: "
+                        + T.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            out.append(value)
+        }
+        return out
+    }
+
     static func join(_ location: String, _ key: String) -> String {
         location.isEmpty ? key : "\(location).\(key)"
     }

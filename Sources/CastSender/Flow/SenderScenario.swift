@@ -361,32 +361,6 @@ public struct SenderScenario: Sendable {
             _ value: ScenarioJSON, at location: String
         ) throws(SenderScenarioError) -> SenderScenarioExpectation {
             let object = try reader.object(value, at: location, allowed: SenderScenarioExpectation.fieldNames)
-            var quirks: [SenderQuirk]?
-            if let names = try reader.strings(object, "quirks", at: location) {
-                quirks = []
-                for (index, name) in names.enumerated() {
-                    guard let quirk = SenderQuirk(rawValue: name) else {
-                        throw reader.error(
-                            "\(location).quirks[\(index)]",
-                            "unknown quirk \(SafeText.quoted(name)); expected one of: "
-                                + SenderQuirk.allCases.map(\.rawValue).joined(separator: ", "))
-                    }
-                    quirks?.append(quirk)
-                }
-            }
-            var inferred: [SenderInference]?
-            if let names = try reader.strings(object, "inferred", at: location) {
-                inferred = []
-                for (index, name) in names.enumerated() {
-                    guard let item = SenderInference(rawValue: name) else {
-                        throw reader.error(
-                            "\(location).inferred[\(index)]",
-                            "unknown inferred choice \(SafeText.quoted(name)); expected one of: "
-                                + SenderInference.allCases.map(\.rawValue).joined(separator: ", "))
-                    }
-                    inferred?.append(item)
-                }
-            }
             return SenderScenarioExpectation(
                 phase: try reader.choice(object, "phase", at: location, what: "phase"),
                 screen: try reader.choice(object, "screen", at: location, what: "screen"),
@@ -400,7 +374,8 @@ public struct SenderScenario: Sendable {
                 castState: try reader.choice(
                     object, "castState", at: location, names: CastState.allCases.map(\.name), what: "cast state",
                     CastState.init(name:)),
-                quirks: quirks, inferred: inferred,
+                quirks: try reader.choices(object, "quirks", at: location, what: "quirk"),
+                inferred: try reader.choices(object, "inferred", at: location, what: "inferred choice"),
                 blockedBrowses: try reader.strings(object, "blockedBrowses", at: location))
         }
 
