@@ -462,7 +462,9 @@ final class DNSSDSession: @unchecked Sendable {
     }
 
     private func reportPending() {
-        let pending = copies.values.filter { $0.pending && !$0.failed }.count
+        // Resolved copies whose first report the aggregator still holds count too: a scan
+        // that ended on 0 then would miss them (1 to 4 of 50 devices in cold lab runs).
+        let pending = copies.values.filter { $0.pending && !$0.failed }.count + aggregator.heldReports
         guard pending != reportedPending else { return }
         reportedPending = pending
         continuation.yield(.resolvesPending(pending))

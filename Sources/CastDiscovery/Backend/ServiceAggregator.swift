@@ -64,8 +64,17 @@ package struct ServiceAggregator: Sendable {
         instances.keys.sorted().compactMap { instances[$0]?.reported }
     }
 
-    /// How many copies are waiting for their first resolution (neither resolved nor failed).
-    package var pendingResolves: Int { pending.count }
+    /// How many copies are waiting for their first resolution (neither resolved nor failed),
+    /// plus ``heldReports``: a scan that waits for resolves must wait for those reports too.
+    package var pendingResolves: Int { pending.count + heldReports }
+
+    /// The first reports held back (waiting briefly for other copies, see ``nextRelease``) while
+    /// none of their instance's copies is pending: resolved, but not yet reported.
+    package var heldReports: Int {
+        guard !held.isEmpty else { return 0 }
+        let waiting = Set(pending.map(\.service))
+        return held.filter { !waiting.contains($0) }.count
+    }
 
     /// When the oldest held first report must be released; nil when none is held.
     package var nextRelease: ContinuousClock.Instant? {

@@ -87,6 +87,22 @@ struct ServiceAggregatorTests {
         #expect(Self.found(failed).count == 1)
     }
 
+    @Test("a first report held for copies not heard of yet counts as a pending resolve until released")
+    func heldCountsAsPending() {
+        var aggregator = ServiceAggregator(grace: .milliseconds(50))
+        aggregator.expectedCopies = 2
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        #expect(aggregator.pendingResolves == 1)
+        let resolved = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(5))
+        #expect(Self.found(resolved).isEmpty, "held for the other copy")
+        #expect(aggregator.heldReports == 1)
+        #expect(aggregator.pendingResolves == 1, "a scan ending now would miss the device")
+        let released = aggregator.releaseHeld(at: Self.at(60))
+        #expect(Self.found(released).count == 1)
+        #expect(aggregator.pendingResolves == 0)
+        #expect(aggregator.heldReports == 0)
+    }
+
     @Test("a subtype browse joining or leaving updates the browses of a found service")
     func subtypeMembership() {
         var aggregator = ServiceAggregator()
