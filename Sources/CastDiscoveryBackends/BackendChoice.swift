@@ -17,17 +17,46 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     /// Apple's DNS Service Discovery API (``DNSSDBackend``): Avahi's compatibility library
     /// over avahi-daemon on Linux, mDNSResponder on Apple platforms.
     case dnssd
+    /// Only the known hosts (``KnownHostsBackend``): no multicast at all.
+    case hosts
 
     /// The backend this choice gives on this machine now, with its name and why it was chosen.
     ///
+    /// With `hosts`, those hosts are asked as well (``KnownHostsBackend``, merged with
+    /// ``MergedBackend``); `.hosts` asks only them.
+    ///
     /// - Throws: the ``DiscoveryError`` of avahi-daemon when `.avahi` was asked for and it cannot
-    ///   be used (`.auto` then falls back instead).
-    public func select(interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6])
-        throws(DiscoveryError) -> BackendSelection
-    {
+    ///   be used (`.auto` then falls back instead); `.badInput` for `.hosts` without hosts.
+    public func select(
+        interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], hosts: [String] = [],
+        hostInterval: Duration = .seconds(30)
+    ) throws(DiscoveryError) -> BackendSelection {
+        let known = KnownHostsBackend(hosts: hosts, interval: hostInterval, families: families)
+        if self == .hosts {
+            guard !hosts.isEmpty else {
+                throw DiscoveryError(kind: .badInput, message: "--backend hosts asks only the known hosts, and none was given",
+                                     fix: "give --host ADDRESS (repeatable)")
+            }
+            try known.validate()
+            return BackendSelection(backend: known, name: "hosts", reason: "asked for (--backend hosts): only \(Self.count(hosts))")
+        }
+        var selection = try multicast(interfaceName: interfaceName, families: families)
+        guard !hosts.isEmpty else { return selection }
+        try known.validate()
+        selection.backend = MergedBackend([selection.backend, known])
+        selection.name += "+hosts"
+        selection.reason += "; and \(Self.count(hosts)) asked directly (--host)"
+        return selection
+    }
+
+    private static func count(_ hosts: [String]) -> String {
+        hosts.count == 1 ? "1 known host" : "\(hosts.count) known hosts"
+    }
+
+    private func multicast(interfaceName: String?, families: Set<ServiceAddress.Family>) throws(DiscoveryError) -> BackendSelection {
         let mdns = MDNSBackend(interfaceName: interfaceName, families: families)
         switch self {
-        case .mdns:
+        case .hosts, .mdns:
             return BackendSelection(backend: mdns, name: "mdns", reason: "asked for (--backend mdns)")
         case .dnssd:
             let dnssd = DNSSDBackend(interfaceName: interfaceName, families: families)

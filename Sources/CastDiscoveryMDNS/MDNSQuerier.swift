@@ -64,8 +64,7 @@ final class MDNSQuerier: @unchecked Sendable {
     var continuousInterval: Duration
     var nextInterfaceScan = ContinuousClock.now
 
-    private let stopped = Atomic(false)
-    private let wake: (read: Int32, write: Int32)
+    private let waker: LoopWaker
 
     /// Opens the sockets; throws when no socket at all can be opened.
     init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
@@ -89,11 +88,7 @@ final class MDNSQuerier: @unchecked Sendable {
         let now = ContinuousClock.now
         nextContinuous = now + .seconds(configuration.passive ? 60 : 1)
         continuousInterval = .seconds(configuration.passive ? 60 : 1)
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))") }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        wake = (fds[0], fds[1])
+        waker = try LoopWaker()
         var failures: [String] = []
         for ipv6 in [false, true] where configuration.families.contains(ipv6 ? .ipv6 : .ipv4) {
             do throws(MDNSSocketError) {
@@ -108,24 +103,15 @@ final class MDNSQuerier: @unchecked Sendable {
             }
         }
         guard !legacySockets.isEmpty || !listeners.isEmpty else {
-            close(wake.read)
-            close(wake.write)
             throw DiscoveryError(
                 kind: .other, message: "cannot open an mDNS socket (\(failures.joined(separator: "; ")))",
                 fix: "check that this process may open UDP sockets (a container may forbid it)")
         }
     }
 
-    deinit {
-        close(wake.read)
-        close(wake.write)
-    }
-
     /// Asks the loop to end; it lets go of its sockets and finishes the stream. From any thread.
     func stop() {
-        stopped.store(true, ordering: .sequentiallyConsistent)
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        waker.stop()
     }
 
     /// The loop: starts the browses, then polls the sockets and runs the timers until stopped.
@@ -134,10 +120,10 @@ final class MDNSQuerier: @unchecked Sendable {
         emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) })
         for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
         scanInterfaces(at: now)
-        while !stopped.load(ordering: .sequentiallyConsistent) {
+        while !waker.isStopped {
             let sockets = Array(listeners.values) + Array(legacySockets.values)
             var polled = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-            polled.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let timeout = nextDeadline().map { deadline -> Int32 in
                 let wait = max(.zero, ContinuousClock.now.duration(to: deadline))
                 return Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
@@ -152,10 +138,7 @@ final class MDNSQuerier: @unchecked Sendable {
                     taken += 1
                 }
             }
-            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                while read(wake.read, &byte, 1) > 0 {}
-            }
+            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
             tick(at: .now)
         }
         listeners = [:]

@@ -19,7 +19,11 @@ enum CastScanCommand {
         help: "play a recorded event file instead of asking the network (demos, tests)")
     static let backend = OptionDeclaration.value("backend", valueName: "NAME",
         allowedValues: BackendChoice.allCases.map(\.rawValue),
-        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi, mdns, or dnssd (the dns_sd API)")
+        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi, mdns, dnssd (the dns_sd API), or hosts (only --host)")
+    static let host = OptionDeclaration.value("host", valueName: "ADDRESS", repeatable: true,
+        help: "also ask this device directly (an IPv4 or IPv6 address or a host name), for networks that drop multicast (repeatable)")
+    static let hostInterval = OptionDeclaration.value("host-interval", valueName: "SECONDS",
+        help: "how often watch asks the --host devices again (default 30)")
 
     // Simulated sender app.
     static let ios = OptionDeclaration.value("ios", valueName: "VERSION",
@@ -46,7 +50,7 @@ enum CastScanCommand {
     static let plistFile = PositionalDeclaration("FILE", help: "the app's Info.plist (XML or binary)")
     static let scriptFile = PositionalDeclaration("SCRIPT", help: "a sender scenario file (Fixtures/scenarios/*.json)")
 
-    static let scanOptions = [appID, namespace, interface, ipv4, ipv6, timeout, backend, replay]
+    static let scanOptions = [appID, namespace, interface, ipv4, ipv6, timeout, backend, host, hostInterval, replay]
     static let senderOptions = [ios, sdk, xcode, senderPlist, appDialogs, permission, disableAutostart, noFirstTap, tap, state]
 
     static let watch = CommandDeclaration(

@@ -14,6 +14,9 @@ public struct BackendStatistics: Sendable, Hashable, Codable {
     public var droppedRecords = 0
     /// Queries sent.
     public var queriesSent = 0
+    /// The known hosts that did not answer their last query, as the user gave them; nil for a
+    /// backend that asks no known host.
+    public var unansweredHosts: [String]?
 
     /// Creates the counts, all zero.
     public init() {}

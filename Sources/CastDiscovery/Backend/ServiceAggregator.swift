@@ -217,7 +217,8 @@ package struct ServiceAggregator: Sendable {
         }
         let service = ResolvedService(
             instanceName: key.name, serviceType: key.type, domain: key.domain, hostName: newest.hostName,
-            port: newest.port, addresses: addresses, txt: newest.txt)
+            port: newest.port, addresses: addresses, txt: newest.txt,
+            knownHost: newest.knownHost ?? resolved.values.sorted { $0.sequence > $1.sequence }.lazy.compactMap(\.resolution.knownHost).first)
         return DiscoveredService(service: service, browseTypes: Set(instance.browses.keys))
     }
 }

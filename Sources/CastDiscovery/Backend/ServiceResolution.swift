@@ -8,12 +8,16 @@ public struct ServiceResolution: Sendable, Hashable {
     public var address: ServiceAddress?
     /// The TXT record.
     public var txt: TXTRecord
+    /// The address the user gave when the answer came from asking that host directly
+    /// (known hosts); nil for an answer heard by multicast.
+    public var knownHost: String?
 
     /// Creates a resolution.
-    public init(hostName: String, port: UInt16, address: ServiceAddress?, txt: TXTRecord) {
+    public init(hostName: String, port: UInt16, address: ServiceAddress?, txt: TXTRecord, knownHost: String? = nil) {
         self.hostName = hostName
         self.port = port
         self.address = address
         self.txt = txt
+        self.knownHost = knownHost
     }
 }

@@ -89,6 +89,7 @@ extension CastDevice {
         hostName = service.hostName
         port = service.port
         addresses = service.addresses
+        knownHost = service.knownHost
         undocumentedEntries = txt.entries.filter { entry in
             !Self.documentedKeyBytes.contains { entry.hasKey($0) }
         }

@@ -34,6 +34,9 @@ public struct CastDevice: Sendable, Hashable, Identifiable {
     public var port: UInt16
     /// Every address of the host, each tagged with its interface.
     public var addresses: [ServiceAddress]
+    /// The address the user gave when the device was found by asking that host directly;
+    /// nil when it was heard by multicast.
+    public var knownHost: String?
     /// The TXT entries with no documented meaning (`cd`, `rm`, `bs`, `nf` and unknown keys),
     /// raw, in wire order.
     public var undocumentedEntries: [TXTEntry]

@@ -15,6 +15,7 @@ struct ReplayService: Codable, Sendable {
     var txt: [String]?
     var txtHex: [String]?
     var browseTypes: [String]?
+    var knownHost: String?
 
     init(_ discovered: DiscoveredService) {
         let service = discovered.service
@@ -33,6 +34,7 @@ struct ReplayService: Codable, Sendable {
             txtHex = strings.map { $0.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() }
         }
         browseTypes = discovered.browseTypes.sorted()
+        knownHost = service.knownHost
     }
 
     /// The service; `path` names the field in messages.
@@ -64,7 +66,7 @@ struct ReplayService: Codable, Sendable {
             addresses: (addresses ?? []).map {
                 ServiceAddress($0.address, interfaceName: $0.interface, interfaceIndex: $0.interfaceIndex)
             },
-            txt: record)
+            txt: record, knownHost: knownHost)
         return DiscoveredService(service: resolved, browseTypes: Set(browseTypes ?? [DiscoveryCriteria.serviceType]))
     }
 

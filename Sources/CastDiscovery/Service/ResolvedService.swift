@@ -15,6 +15,9 @@ public struct ResolvedService: Sendable, Hashable {
     public var addresses: [ServiceAddress]
     /// The TXT record.
     public var txt: TXTRecord
+    /// The address the user gave when the service was found by asking that host directly
+    /// (known hosts); nil when it was heard by multicast.
+    public var knownHost: String?
 
     /// Creates a resolved service.
     public init(
@@ -24,7 +27,8 @@ public struct ResolvedService: Sendable, Hashable {
         hostName: String,
         port: UInt16,
         addresses: [ServiceAddress],
-        txt: TXTRecord
+        txt: TXTRecord,
+        knownHost: String? = nil
     ) {
         self.instanceName = instanceName
         self.serviceType = serviceType
@@ -33,5 +37,6 @@ public struct ResolvedService: Sendable, Hashable {
         self.port = port
         self.addresses = addresses
         self.txt = txt
+        self.knownHost = knownHost
     }
 }

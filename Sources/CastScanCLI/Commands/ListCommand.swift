@@ -73,6 +73,9 @@ struct ListCommand {
                 console.line("The app sees \(shown.count) of the \(devices.count) Cast device\(devices.count == 1 ? "" : "s") on the network (\(timing)).")
                 console.line(SenderHeader.howToSee(step: step, sender: sender))
             }
+            for host in result.statistics?.unansweredHosts ?? [] {
+                console.errorLine("cast-scan: no answer from host \(TerminalText.sanitize(host)) (DNS-SD by unicast to port 5353)")
+            }
             for failure in result.resolveFailures {
                 console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(Self.describe(failure)))")
             }

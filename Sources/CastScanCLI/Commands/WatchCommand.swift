@@ -38,6 +38,7 @@ struct WatchCommand {
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             group.addTask {
+                var printer = printer
                 for await event in events {
                     if let exit = printer.print(event) { return exit }
                     // Standard output stopped taking text: nothing more can be shown. The
@@ -64,9 +65,11 @@ struct WatchCommand {
         let console: Console
         let jsonLines: Bool
         let options: ScanOptions
+        /// The known hosts that did not answer their last round, as last said.
+        var unansweredHosts: [String] = []
 
         /// Prints one event; returns an exit status when the watch must end.
-        func print(_ event: DiscoveryEvent) -> ExitCode? {
+        mutating func print(_ event: DiscoveryEvent) -> ExitCode? {
             switch event {
             case .inserted(let device, let index): emit("inserted", "+", device, index: index)
             case .updated(let device, let index): emit("updated", "~", device, index: index)
@@ -79,6 +82,12 @@ struct WatchCommand {
             case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
             case .backendStatistics(let statistics):
                 if jsonLines { line(Line(time: Date(), event: "statistics", statistics: statistics)) }
+                let now = statistics.unansweredHosts ?? []
+                for host in now where !unansweredHosts.contains(host) {
+                    note("hostUnanswered", "no answer from host \(host) (DNS-SD by unicast to port 5353)")
+                }
+                for host in unansweredHosts where !now.contains(host) { note("hostAnswered", "host \(host) answers again") }
+                unansweredHosts = now
             case .discoveryFailedToStart(let error):
                 console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
                 return CommandFailure(error).exitCode

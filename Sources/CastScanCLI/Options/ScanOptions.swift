@@ -1,5 +1,6 @@
 import CastDiscovery
 import CastDiscoveryBackends
+import CastDiscoveryMDNS
 import Foundation
 
 /// What to scan for and how, from the command line.
@@ -10,6 +11,9 @@ struct ScanOptions: Sendable {
     var timeout: Duration
     var replayFile: String?
     var backendChoice: BackendChoice
+    /// `--host`: devices asked directly.
+    var hosts: [String]
+    var hostInterval: Duration
 
     static let defaultTimeout = 5.0
 
@@ -33,6 +37,27 @@ struct ScanOptions: Sendable {
         if replayFile != nil, arguments.value(of: c.backend) != nil {
             throw UsageError.conflictingOptions("--replay", "--backend")
         }
+        hosts = arguments.values(of: c.host)
+        if replayFile != nil, !hosts.isEmpty { throw UsageError.conflictingOptions("--replay", "--host") }
+        if backendChoice == .hosts, hosts.isEmpty {
+            throw UsageError.invalidValue(option: c.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
+        }
+        for host in hosts {
+            do throws(DiscoveryError) {
+                try KnownHostsBackend(hosts: [host], families: family.map { [$0] } ?? [.ipv4, .ipv6]).validate()
+            } catch {
+                throw UsageError.invalidValue(option: c.host.displayName, value: host, expected: "an IPv4 or IPv6 address or a host name that resolves (\(error.message))")
+            }
+        }
+        if hosts.count > KnownHostsBackend.maximumHosts {
+            throw UsageError.invalidValue(option: c.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
+                                          expected: "given at most \(KnownHostsBackend.maximumHosts) times")
+        }
+        let interval = try arguments.value(of: c.hostInterval, expected: "a number of seconds from 1 to 86400") { text -> Double? in
+            guard let value = Double(text), value.isFinite, value >= 1, value <= 86400 else { return nil }
+            return value
+        } ?? 30
+        hostInterval = .milliseconds(Int64(interval * 1000))
     }
 
     /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
@@ -63,7 +88,8 @@ struct ScanOptions: Sendable {
                 contentsOf: URL(fileURLWithPath: replayFile), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
             return BackendSelection(backend: replay, name: "replay", reason: "--replay \(replayFile)")
         }
-        return try backendChoice.select(interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6])
+        return try backendChoice.select(
+            interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6], hosts: hosts, hostInterval: hostInterval)
     }
 
     /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.

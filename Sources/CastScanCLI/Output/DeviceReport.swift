@@ -31,6 +31,10 @@ struct DeviceReport: Encodable, Sendable {
     var hostName: String
     var port: UInt16
     var addresses: [Address]
+    /// `host` when found by asking a host the user named (`--host`), else `multicast`.
+    var source: String
+    /// The `--host` value it was found through, when `source` is `host`.
+    var knownHost: String?
     var txt: [String]
     /// The TXT strings as hex, only when one is not UTF-8 (`txt` then has U+FFFD in its place).
     var txtHex: [String]?
@@ -52,6 +56,8 @@ struct DeviceReport: Encodable, Sendable {
         hostName = device.hostName
         port = device.port
         addresses = device.addresses.map { Address(address: $0.address, family: $0.family.rawValue, interface: $0.interfaceName) }
+        source = device.knownHost == nil ? "multicast" : "host"
+        knownHost = device.knownHost
         txt = device.txt.entries.map { String(decoding: $0.bytes, as: UTF8.self) }
         if device.txt.entries.contains(where: { String(validating: $0.bytes, as: UTF8.self) == nil }) {
             txtHex = device.txt.entries.map { $0.bytes.map { String(format: "%02x", $0) }.joined() }

@@ -1,0 +1,69 @@
+import CastDiscovery
+import Foundation
+
+/// A discovery backend that asks the hosts the user named, each at its address, for the Cast
+/// services it has: for when multicast does not get through (Docker bridges, routers that drop
+/// multicast between wired and wireless, VLANs, client isolation).
+///
+/// Each host gets a DNS-SD query by unicast to its port 5353 from an ephemeral port (RFC 6762
+/// sections 5.5 and 6.7) for the browse types' PTR records; what the answer lacks (SRV, TXT,
+/// A, AAAA) is asked for. Only the given addresses are ever asked; an answer from any other
+/// address, or not from port 5353, or not echoing the query's id, is ignored and counted, as is
+/// anything the codec rejects. A scan is all-for-now once every host answered or used up its
+/// tries. A watch asks each host again every ``interval``; a host that leaves two rounds
+/// unanswered has its devices removed, and they come back when it answers again. Hosts that
+/// did not answer their last round are listed in ``BackendStatistics/unansweredHosts``.
+public struct KnownHostsBackend: DiscoveryBackend {
+    /// The hosts, as the user gave them: addresses or names.
+    public var hosts: [String]
+    /// How long between a watch's rounds.
+    public var interval: Duration
+    /// The address families to use.
+    public var families: Set<ServiceAddress.Family>
+
+    /// The most hosts one backend asks.
+    public static let maximumHosts = 64
+
+    /// Creates the backend.
+    public init(hosts: [String], interval: Duration = .seconds(30), families: Set<ServiceAddress.Family> = [.ipv4, .ipv6]) {
+        self.hosts = hosts
+        self.interval = interval
+        self.families = families
+    }
+
+    /// A host's answer comes within a network round trip; the querier waits for it itself and
+    /// says all-for-now when every host is done.
+    public var queryRound: Duration { KnownHostsQuerier.answerWait }
+
+    /// The hosts parsed (names looked up), or the first that cannot be.
+    ///
+    /// - Throws: ``DiscoveryError`` (`.badInput`) naming the host.
+    public func validate() throws(DiscoveryError) {
+        _ = try parsedHosts()
+    }
+
+    func parsedHosts() throws(DiscoveryError) -> [KnownHost] {
+        guard !hosts.isEmpty else {
+            throw DiscoveryError(kind: .badInput, message: "no host to ask", fix: "give at least one --host")
+        }
+        guard hosts.count <= Self.maximumHosts else {
+            throw DiscoveryError(kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked")
+        }
+        var parsed: [KnownHost] = []
+        for host in hosts { parsed.append(try KnownHost(host, families: families)) }
+        return parsed
+    }
+
+    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        guard !request.browseTypes.isEmpty else {
+            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
+        }
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let querier = try KnownHostsQuerier(
+            hosts: try parsedHosts(), browseTypes: request.browseTypes, interval: max(interval, .seconds(1)),
+            continuation: continuation)
+        continuation.onTermination = { _ in querier.stop() }
+        Thread.detachNewThread { querier.run() }
+        return stream
+    }
+}

@@ -1,0 +1,314 @@
+import CastDiscovery
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The querier behind ``KnownHostsBackend``: one thread asks each host in rounds and turns its
+/// answers into the same events as the multicast backends.
+///
+/// A round sends the PTR questions, repeats them ``answerWait`` later while nothing came (at
+/// most ``queryTries`` times), asks what the answer lacks (at most ``followUpLimit`` times),
+/// then compares what the host has with what it had: copies (instance × family) come, change
+/// and go through a ``ServiceAggregator``. Nothing else touches the state; ``stop()`` only sets a
+/// flag and wakes the loop.
+final class KnownHostsQuerier: @unchecked Sendable {
+    /// How long a query waits for its answer before it is sent again.
+    static let answerWait: Duration = .milliseconds(400)
+    /// How many times a round's query is sent before the host counts as not answering.
+    static let queryTries = 3
+    /// How many follow-up questions a round sends for what the answers lacked.
+    static let followUpLimit = 2
+    /// How many unanswered rounds in a row remove a host's devices.
+    static let unansweredLimit = 2
+    /// The most records kept from one host's round, and the most instances taken from it.
+    static let maximumRecords = 1024
+    static let maximumInstances = 256
+
+    private struct HostState {
+        let host: KnownHost
+        var queryID: UInt16 = 0
+        var tries = 0
+        var followUps = 0
+        var answered = false
+        var active = false
+        var deadline: ContinuousClock.Instant
+        var records: [DNSResourceRecord] = []
+        var unanswered = 0
+        /// The copies the host's last answered round reported, with their resolutions.
+        var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
+        var roundsDone = 0
+    }
+
+    private let browses: [(type: String, name: DNSName)]
+    private let serviceName: DNSName
+    private let interval: Duration
+    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private var hosts: [HostState]
+    private var sockets: [Bool: MDNSSocket] = [:]
+    private var aggregator = ServiceAggregator()
+    private var statistics = BackendStatistics()
+    private var saidAllForNow = false
+    private let waker: LoopWaker
+
+    init(
+        hosts: [KnownHost], browseTypes: [String], interval: Duration, continuation: AsyncStream<BackendEvent>.Continuation
+    ) throws(DiscoveryError) {
+        var browses: [(type: String, name: DNSName)] = []
+        var base: DNSName?
+        for type in browseTypes {
+            do {
+                let parsed = try ServiceType(parsing: type)
+                browses.append((type, try DNSName(parsed)))
+                if base == nil { base = try DNSName(parsed.base) }
+            } catch {
+                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
+            }
+        }
+        guard let base else { throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse") }
+        self.browses = browses
+        serviceName = base
+        self.interval = interval
+        self.continuation = continuation
+        let now = ContinuousClock.now
+        self.hosts = hosts.map { HostState(host: $0, deadline: now) }
+        waker = try LoopWaker()
+        for ipv6 in [false, true] where hosts.contains(where: { $0.addresses.contains { $0.isIPv6 == ipv6 } }) {
+            do throws(MDNSSocketError) {
+                sockets[ipv6] = try MDNSSocket(ipv6: ipv6, port: 0)
+            } catch {
+                throw DiscoveryError(kind: .other, message: "cannot open a UDP socket: \(error)")
+            }
+        }
+    }
+
+    /// Asks the loop to end. From any thread.
+    func stop() {
+        waker.stop()
+    }
+
+    /// The loop: a round for every host at once, then each host's rounds on its own timer.
+    func run() {
+        continuation.yield(.stateChanged(.running))
+        for browse in browses { continuation.yield(.browseStarted(browseType: browse.type)) }
+        let now = ContinuousClock.now
+        for index in hosts.indices { startRound(index, at: now) }
+        while !waker.isStopped {
+            let open = sockets.sorted { !$0.key && $1.key }.map(\.value)
+            var polled = open.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
+            let next = hosts.map(\.deadline).min() ?? (ContinuousClock.now + interval)
+            let wait = max(.zero, ContinuousClock.now.duration(to: next))
+            let timeout = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&polled, nfds_t(polled.count), timeout)
+            if ready < 0, errno != EINTR { break }
+            for (index, socket) in open.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {
+                var taken = 0
+                while taken < 256, let datagram = socket.receive() {
+                    take(datagram, at: .now)
+                    taken += 1
+                }
+            }
+            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
+            let now = ContinuousClock.now
+            for index in hosts.indices where hosts[index].deadline <= now { timer(index, at: now) }
+        }
+        sockets = [:]
+        continuation.finish()
+    }
+
+    // MARK: - Rounds
+
+    private func startRound(_ index: Int, at now: ContinuousClock.Instant) {
+        hosts[index].active = true
+        hosts[index].answered = false
+        hosts[index].tries = 0
+        hosts[index].followUps = 0
+        hosts[index].records = []
+        hosts[index].queryID = UInt16.random(in: 1...UInt16.max)
+        sendQuery(index, browses.map { DNSQuestion(name: $0.name, type: .ptr) }, at: now)
+    }
+
+    private func sendQuery(_ index: Int, _ questions: [DNSQuestion], at now: ContinuousClock.Instant) {
+        let state = hosts[index]
+        for packet in MDNSQueryPackets.packets(questions: questions, knownAnswers: [], id: state.queryID) {
+            for address in state.host.addresses {
+                guard let socket = sockets[address.isIPv6] else { continue }
+                do throws(MDNSSocketError) {
+                    try socket.send(packet, to: address, interface: Int32(bitPattern: address.scope))
+                    statistics.queriesSent += 1
+                } catch {
+                    // Unreachable now (no route): the round goes unanswered and says so.
+                }
+            }
+        }
+        if state.answered { hosts[index].followUps += 1 } else { hosts[index].tries += 1 }
+        hosts[index].deadline = now + Self.answerWait
+    }
+
+    private func timer(_ index: Int, at now: ContinuousClock.Instant) {
+        let state = hosts[index]
+        guard state.active else { return startRound(index, at: now) }
+        if !state.answered, state.tries < Self.queryTries {
+            return sendQuery(index, browses.map { DNSQuestion(name: $0.name, type: .ptr) }, at: now)
+        }
+        finishRound(index, at: now)
+    }
+
+    /// Takes one datagram: only a response from an address asked, from the port asked (5353),
+    /// echoing the round's query id.
+    private func take(_ datagram: MDNSSocket.Datagram, at now: ContinuousClock.Instant) {
+        guard let index = hosts.firstIndex(where: { $0.active && $0.host.isAddress(datagram.source) }) else {
+            statistics.ignoredPackets += 1
+            return
+        }
+        let message: DNSMessage
+        do throws(DNSDecodingError) {
+            message = try DNSMessage(decoding: datagram.bytes)
+        } catch {
+            statistics.malformedPackets += 1
+            return
+        }
+        guard message.isResponse, message.opcode == 0, message.responseCode == 0, message.id == hosts[index].queryID else {
+            statistics.ignoredPackets += 1
+            return
+        }
+        statistics.packetsReceived += 1
+        hosts[index].answered = true
+        for record in message.records where record.recordClass == DNSQuestion.internetClass {
+            guard hosts[index].records.count < Self.maximumRecords else {
+                statistics.droppedRecords += 1
+                continue
+            }
+            hosts[index].records.append(record)
+        }
+        let missing = missingQuestions(hosts[index].records)
+        if missing.isEmpty || hosts[index].followUps >= Self.followUpLimit {
+            finishRound(index, at: now)
+        } else {
+            sendQuery(index, missing, at: now)
+        }
+    }
+
+    private func finishRound(_ index: Int, at now: ContinuousClock.Instant) {
+        hosts[index].active = false
+        hosts[index].roundsDone += 1
+        hosts[index].deadline = now + interval
+        var events: [BackendEvent] = []
+        if hosts[index].answered {
+            hosts[index].unanswered = 0
+            events = apply(view(of: hosts[index]), to: index)
+        } else {
+            hosts[index].unanswered += 1
+            if hosts[index].unanswered >= Self.unansweredLimit || !saidAllForNow {
+                events = apply([:], to: index)
+            }
+        }
+        events.forEach { continuation.yield($0) }
+        let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
+        statistics.unansweredHosts = unanswered
+        continuation.yield(.statistics(statistics))
+        if !saidAllForNow, hosts.allSatisfy({ $0.roundsDone > 0 }) {
+            saidAllForNow = true
+            for browse in browses { continuation.yield(.allForNow(browseType: browse.type)) }
+        }
+    }
+
+    // MARK: - What a host has
+
+    /// The questions for what the records lack: each instance's SRV and TXT, each SRV
+    /// target's addresses.
+    private func missingQuestions(_ records: [DNSResourceRecord]) -> [DNSQuestion] {
+        var questions: [DNSQuestion] = []
+        for instance in instances(in: records) {
+            let srv = records.first { $0.name == instance && $0.type == .srv }
+            if srv == nil { questions.append(DNSQuestion(name: instance, type: .srv)) }
+            if !records.contains(where: { $0.name == instance && $0.type == .txt }) {
+                questions.append(DNSQuestion(name: instance, type: .txt))
+            }
+            if case .srv(_, _, _, let target)? = srv?.data,
+               !records.contains(where: { $0.name == target && ($0.type == .a || $0.type == .aaaa) }),
+               !questions.contains(where: { $0.name == target }) {
+                questions.append(DNSQuestion(name: target, type: .a))
+                questions.append(DNSQuestion(name: target, type: .aaaa))
+            }
+        }
+        return questions
+    }
+
+    /// The instances the browses' PTR records name (goodbyes, TTL 0, left out), in a fixed order.
+    private func instances(in records: [DNSResourceRecord]) -> [DNSName] {
+        var found: [DNSName] = []
+        for record in records where record.ttl > 0 {
+            guard case .ptr(let instance) = record.data, browses.contains(where: { $0.name == record.name }),
+                  instance.parent == serviceName, !found.contains(instance), found.count < Self.maximumInstances
+            else { continue }
+            found.append(instance)
+        }
+        return found
+    }
+
+    /// The copies a host's records make: per complete instance (SRV and TXT), one per address
+    /// family of its host's addresses (the asked address when the answer has none).
+    private func view(of state: HostState) -> [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] {
+        var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
+        let records = state.records
+        for instance in instances(in: records) {
+            guard let service = ServiceKey(dnsName: instance),
+                  case .srv(_, _, let port, let target)? = records.first(where: { $0.name == instance && $0.type == .srv })?.data,
+                  case .txt(let txt)? = records.first(where: { $0.name == instance && $0.type == .txt })?.data
+            else { continue }
+            let reporting = Set(browses.filter { browse in
+                records.contains { $0.name == browse.name && $0.data == .ptr(instance) }
+            }.map(\.type))
+            var addresses: [ServiceAddress] = []
+            for record in records where record.name == target {
+                switch record.data {
+                case .a(let address): addresses.append(ServiceAddress(address.description))
+                case .aaaa(let address) where !address.isLinkLocal: addresses.append(ServiceAddress(address.description))
+                default: break
+                }
+            }
+            if addresses.isEmpty, let asked = state.host.addresses.first {
+                addresses.append(ServiceAddress(asked.addressText))
+            }
+            for family in [ServiceAddress.Family.ipv4, .ipv6] {
+                guard let address = addresses.first(where: { $0.family == family }) else { continue }
+                let key = ServiceCopyKey(service: service, interfaceIndex: 0, transport: family)
+                let resolution = ServiceResolution(
+                    hostName: MDNSQuerier.hostText(target), port: port, address: address, txt: txt, knownHost: state.host.text)
+                copies[key] = (reporting, resolution)
+            }
+        }
+        return copies
+    }
+
+    /// Brings the aggregator from a host's last view to `view`.
+    private func apply(
+        _ view: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)], to index: Int
+    ) -> [BackendEvent] {
+        let old = hosts[index].copies
+        hosts[index].copies = view
+        var events: [BackendEvent] = []
+        let now = ContinuousClock.now
+        for key in old.keys.sorted(by: Self.copyOrder) {
+            let gone = old[key]!.browses.subtracting(view[key]?.browses ?? [])
+            for browse in gone.sorted() { events += aggregator.remove(key, browseType: browse, at: now).events }
+        }
+        for key in view.keys.sorted(by: Self.copyOrder) {
+            for browse in view[key]!.browses.subtracting(old[key]?.browses ?? []).sorted() {
+                events += aggregator.add(key, browseType: browse, at: now).events
+            }
+        }
+        for key in view.keys.sorted(by: Self.copyOrder) where old[key]?.resolution != view[key]!.resolution {
+            events += aggregator.resolved(key, view[key]!.resolution, at: now)
+        }
+        events += aggregator.releaseHeld(at: now)
+        return events
+    }
+
+    private static func copyOrder(_ a: ServiceCopyKey, _ b: ServiceCopyKey) -> Bool {
+        (a.service.name, a.transport == .ipv4 ? 0 : 1) < (b.service.name, b.transport == .ipv4 ? 0 : 1)
+    }
+}

@@ -1,0 +1,165 @@
+@testable import CastDiscovery
+@testable import CastDiscoveryMDNS
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A UDP socket bound to 127.0.0.1 that plays a host answering (or misbehaving) on loopback.
+final class LoopbackPeer {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next datagram within `seconds`, with the sender's port.
+    func receive(within seconds: Int32 = 5) -> (bytes: [UInt8], port: UInt16)? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, seconds * 1000) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 9000)
+        var source = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = withUnsafeMutablePointer(to: &source) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length) }
+        }
+        guard count >= 0 else { return nil }
+        return (Array(buffer.prefix(count)), UInt16(bigEndian: source.sin_port))
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port`.
+    func send(_ bytes: [UInt8], to port: UInt16) {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+}
+
+@Suite("KnownHostsQuerier")
+struct KnownHostsQuerierTests {
+    static let type = try! DNSName(parsing: "_googlecast._tcp.local")
+    static let instance = try! DNSName(parsing: "Chromecast-abc._googlecast._tcp.local")
+    static let target = try! DNSName(parsing: "abc.local")
+
+    static func response(id: UInt16, _ answers: [DNSResourceRecord]) throws -> [UInt8] {
+        try DNSMessage(id: id, flags: DNSMessage.responseFlag | DNSMessage.authoritativeFlag, answers: answers).encoded()
+    }
+
+    @Test("asks only the host, follows up what the answer lacks, ignores and counts garbage, strangers and wrong ids")
+    func unicastRound() async throws {
+        let host = try LoopbackPeer()
+        let stranger = try LoopbackPeer()
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
+        let querier = try KnownHostsQuerier(
+            hosts: [known], browseTypes: ["_googlecast._tcp"], interval: .seconds(60), continuation: continuation)
+        Thread.detachNewThread { querier.run() }
+        defer { querier.stop() }
+
+        let query = try #require(host.receive(), "the querier asked the host")
+        let asked = try DNSMessage(decoding: query.bytes)
+        #expect(!asked.isResponse && asked.id != 0, "a legacy-unicast query carries an id")
+        #expect(asked.questions.map(\.name) == [Self.type] && asked.questions.map(\.type) == [.ptr])
+        #expect(query.port != 5353, "from an ephemeral port")
+
+        let ptr = DNSResourceRecord(name: Self.type, ttl: 120, data: .ptr(Self.instance))
+        stranger.send(try Self.response(id: asked.id, [ptr]), to: query.port)   // another address:port
+        host.send([0xde, 0xad, 0xbe, 0xef], to: query.port)                        // garbage
+        host.send(try Self.response(id: asked.id &+ 1, [ptr]), to: query.port)     // not its query
+        host.send(try Self.response(id: asked.id, [ptr]), to: query.port)          // the PTR alone
+
+        let followUp = try #require(host.receive(), "the querier asked for what the PTR lacks")
+        let missing = try DNSMessage(decoding: followUp.bytes)
+        #expect(Set(missing.questions.map(\.type)) == [.srv, .txt])
+        host.send(try Self.response(id: asked.id, [
+            DNSResourceRecord(name: Self.instance, ttl: 120, data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
+            DNSResourceRecord(name: Self.instance, ttl: 4500, data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array("fn=TV".utf8)]))),
+            DNSResourceRecord(name: Self.target, ttl: 120, data: .a(IPv4Address(10, 9, 9, 9))),
+        ]), to: followUp.port)
+
+        var found: [DiscoveredService] = []
+        var statistics: BackendStatistics?
+        var allForNow = false
+        for await event in stream {
+            switch event {
+            case .found(let service): found.append(service)
+            case .statistics(let counts): statistics = counts
+            case .allForNow: allForNow = true
+            default: break
+            }
+            if allForNow { break }
+        }
+        #expect(found.count == 1)
+        let service = try #require(found.first).service
+        #expect(service.instanceName == "Chromecast-abc")
+        #expect(service.port == 8009 && service.hostName == "abc.local")
+        #expect(service.addresses.map(\.address) == ["10.9.9.9"])
+        #expect(service.knownHost == "tv.example")
+        #expect(statistics?.malformedPackets == 1)
+        #expect(statistics?.ignoredPackets == 2, "the stranger's answer and the wrong id")
+        #expect(statistics?.unansweredHosts == [])
+    }
+
+    @Test("a host that never answers: asked three times, then listed unanswered, and all-for-now")
+    func silentHost() async throws {
+        let host = try LoopbackPeer()
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let known = KnownHost(text: "127.0.0.1", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
+        let querier = try KnownHostsQuerier(
+            hosts: [known], browseTypes: ["_googlecast._tcp"], interval: .seconds(60), continuation: continuation)
+        Thread.detachNewThread { querier.run() }
+        defer { querier.stop() }
+        var statistics: BackendStatistics?
+        for await event in stream {
+            if case .statistics(let counts) = event { statistics = counts }
+            if case .allForNow = event { break }
+        }
+        var queries = 0
+        while host.receive(within: 0) != nil { queries += 1 }
+        #expect(queries == KnownHostsQuerier.queryTries)
+        #expect(statistics?.unansweredHosts == ["127.0.0.1"])
+    }
+
+    @Test("host texts: addresses parse without the resolver; what is no address or name is refused", arguments: [
+        ("10.213.1.2", true), ("[fd00:ca57::1:2]", true), ("fd00::1", true), ("999.1.1.1", false), ("1.2.3", false),
+        ("", false), ("tv\u{1B}[2J", false), ("a b", false), (String(repeating: "a", count: 300), false), ("::zz", false),
+    ])
+    func parsing(text: String, valid: Bool) {
+        #expect(((try? KnownHost(text, families: [.ipv4, .ipv6])) != nil) == valid)
+    }
+
+    @Test("families: an IPv4 host with -6 has nothing to ask")
+    func families() throws {
+        #expect(throws: DiscoveryError.self) { try KnownHost("10.0.0.1", families: [.ipv6]) }
+        let host = try KnownHost("fd00::1", families: [.ipv6])
+        #expect(host.addresses.first?.isIPv6 == true && host.addresses.first?.port == 5353)
+    }
+}
