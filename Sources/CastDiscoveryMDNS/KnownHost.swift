@@ -80,6 +80,7 @@ struct KnownHost: Sendable {
         var hints = addrinfo()
         hints.ai_family = families == [.ipv4] ? AF_INET : families == [.ipv6] ? AF_INET6 : AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG  // only families this machine has an address of
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &list)
         guard status == 0, let first = list else {
@@ -91,7 +92,7 @@ struct KnownHost: Sendable {
         defer { freeaddrinfo(first) }
         var found: [SocketAddress] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let entry = cursor, found.count < maximumAddresses {
+        while let entry = cursor {
             cursor = entry.pointee.ai_next
             guard let raw = entry.pointee.ai_addr else { continue }
             var storage = sockaddr_storage()
@@ -101,7 +102,9 @@ struct KnownHost: Sendable {
             }
             guard var address = SocketAddress(storage: storage) else { continue }
             address.port = 5353
-            if !found.contains(address) { found.append(address) }
+            // At most half the addresses of each family, so AAAA records cannot crowd out IPv4.
+            let sameFamily = found.filter { $0.isIPv6 == address.isIPv6 }.count
+            if !found.contains(address), sameFamily < maximumAddresses / 2 { found.append(address) }
         }
         return found
     }

@@ -50,7 +50,9 @@ public struct KnownHostsBackend: DiscoveryBackend {
             throw DiscoveryError(kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked")
         }
         var parsed: [KnownHost] = []
-        for host in hosts { parsed.append(try KnownHost(host, families: families)) }
+        for host in hosts where !parsed.contains(where: { $0.text == host }) {
+            parsed.append(try KnownHost(host, families: families))
+        }
         return parsed
     }
 

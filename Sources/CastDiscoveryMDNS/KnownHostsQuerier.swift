@@ -49,6 +49,8 @@ final class KnownHostsQuerier: @unchecked Sendable {
     private var sockets: [Bool: MDNSSocket] = [:]
     private var aggregator = ServiceAggregator()
     private var statistics = BackendStatistics()
+    private var reportedStatistics = BackendStatistics()
+    private var nextStatistics = ContinuousClock.now
     private var saidAllForNow = false
     private let waker: LoopWaker
 
@@ -69,17 +71,25 @@ final class KnownHostsQuerier: @unchecked Sendable {
         guard let base else { throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse") }
         self.browses = browses
         serviceName = base
-        self.interval = interval
+        self.interval = min(max(interval, .seconds(1)), .seconds(86_400))
         self.continuation = continuation
         let now = ContinuousClock.now
         self.hosts = hosts.map { HostState(host: $0, deadline: now) }
         waker = try LoopWaker()
+        var failures: [String] = []
         for ipv6 in [false, true] where hosts.contains(where: { $0.addresses.contains { $0.isIPv6 == ipv6 } }) {
             do throws(MDNSSocketError) {
                 sockets[ipv6] = try MDNSSocket(ipv6: ipv6, port: 0)
             } catch {
-                throw DiscoveryError(kind: .other, message: "cannot open a UDP socket: \(error)")
+                failures.append("\(ipv6 ? "IPv6" : "IPv4"): \(error)")
             }
+        }
+        // A family without a socket (IPv6 disabled): its addresses are not asked; a host with
+        // none left cannot be asked at all.
+        for host in self.hosts where !host.host.addresses.contains(where: { sockets[$0.isIPv6] != nil }) {
+            throw DiscoveryError(
+                kind: .other, message: "cannot ask host \(SafeText.quoted(host.host.text)): no UDP socket (\(failures.joined(separator: "; ")))",
+                fix: "check that this process may open UDP sockets (a container may forbid it)")
         }
     }
 
@@ -159,7 +169,7 @@ final class KnownHostsQuerier: @unchecked Sendable {
     /// Takes one datagram: only a response from an address asked, from the port asked (5353),
     /// echoing the round's query id.
     private func take(_ datagram: MDNSSocket.Datagram, at now: ContinuousClock.Instant) {
-        guard let index = hosts.firstIndex(where: { $0.active && $0.host.isAddress(datagram.source) }) else {
+        guard hosts.contains(where: { $0.active && $0.host.isAddress(datagram.source) }) else {
             statistics.ignoredPackets += 1
             return
         }
@@ -170,19 +180,29 @@ final class KnownHostsQuerier: @unchecked Sendable {
             statistics.malformedPackets += 1
             return
         }
-        guard message.isResponse, message.opcode == 0, message.responseCode == 0, message.id == hosts[index].queryID else {
+        // The host is the one asked at that address whose round this answer's id belongs to.
+        guard message.isResponse, message.opcode == 0, message.responseCode == 0,
+              let index = hosts.firstIndex(where: {
+                  $0.active && $0.host.isAddress(datagram.source) && $0.queryID == message.id
+              })
+        else {
             statistics.ignoredPackets += 1
             return
         }
         statistics.packetsReceived += 1
         hosts[index].answered = true
+        var news = false
         for record in message.records where record.recordClass == DNSQuestion.internetClass {
+            guard !hosts[index].records.contains(record) else { continue }
             guard hosts[index].records.count < Self.maximumRecords else {
                 statistics.droppedRecords += 1
                 continue
             }
             hosts[index].records.append(record)
+            news = true
         }
+        // A repeat (the answer to a retried query) brings nothing: it spends no follow-up.
+        guard news else { return }
         let missing = missingQuestions(hosts[index].records)
         if missing.isEmpty || hosts[index].followUps >= Self.followUpLimit {
             finishRound(index, at: now)
@@ -198,7 +218,7 @@ final class KnownHostsQuerier: @unchecked Sendable {
         var events: [BackendEvent] = []
         if hosts[index].answered {
             hosts[index].unanswered = 0
-            events = apply(view(of: hosts[index]), to: index)
+            events = apply(view(of: hosts[index], hostNumber: index), to: index)
         } else {
             hosts[index].unanswered += 1
             if hosts[index].unanswered >= Self.unansweredLimit || !saidAllForNow {
@@ -207,11 +227,23 @@ final class KnownHostsQuerier: @unchecked Sendable {
         }
         events.forEach { continuation.yield($0) }
         let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
+        let hostsChanged = unanswered != statistics.unansweredHosts
         statistics.unansweredHosts = unanswered
-        continuation.yield(.statistics(statistics))
-        if !saidAllForNow, hosts.allSatisfy({ $0.roundsDone > 0 }) {
+        let firstRoundsDone = !saidAllForNow && hosts.allSatisfy { $0.roundsDone > 0 }
+        // The counts at most once a second, but at once when the silent hosts change and
+        // before all-for-now (a scan that ends then reports them).
+        if statistics != reportedStatistics, hostsChanged || firstRoundsDone || now >= nextStatistics {
+            reportedStatistics = statistics
+            nextStatistics = now + .seconds(1)
+            continuation.yield(.statistics(statistics))
+        }
+        if firstRoundsDone {
             saidAllForNow = true
-            for browse in browses { continuation.yield(.allForNow(browseType: browse.type)) }
+            for browse in browses {
+                // Everything the hosts had is in: the cache, as a daemon would say, and all for now.
+                continuation.yield(.cacheExhausted(browseType: browse.type))
+                continuation.yield(.allForNow(browseType: browse.type))
+            }
         }
     }
 
@@ -251,14 +283,18 @@ final class KnownHostsQuerier: @unchecked Sendable {
 
     /// The copies a host's records make: per complete instance (SRV and TXT), one per address
     /// family of its host's addresses (the asked address when the answer has none).
-    private func view(of state: HostState) -> [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] {
+    private func view(of state: HostState, hostNumber: Int) -> [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] {
         var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
         let records = state.records
         for instance in instances(in: records) {
-            guard let service = ServiceKey(dnsName: instance),
-                  case .srv(_, _, let port, let target)? = records.first(where: { $0.name == instance && $0.type == .srv })?.data,
+            guard let service = ServiceKey(dnsName: instance) else { continue }
+            guard case .srv(_, _, let port, let target)? = records.first(where: { $0.name == instance && $0.type == .srv })?.data,
                   case .txt(let txt)? = records.first(where: { $0.name == instance && $0.type == .txt })?.data
-            else { continue }
+            else {
+                // Still listed, but this round's follow-ups went unanswered: keep what it had.
+                for (key, copy) in state.copies where key.service == service { copies[key] = copy }
+                continue
+            }
             let reporting = Set(browses.filter { browse in
                 records.contains { $0.name == browse.name && $0.data == .ptr(instance) }
             }.map(\.type))
@@ -275,7 +311,9 @@ final class KnownHostsQuerier: @unchecked Sendable {
             }
             for family in [ServiceAddress.Family.ipv4, .ipv6] {
                 guard let address = addresses.first(where: { $0.family == family }) else { continue }
-                let key = ServiceCopyKey(service: service, interfaceIndex: 0, transport: family)
+                // Each host its own copies (interface index -1, -2, ...: no real interface), so
+                // one host going silent does not take away what another still reports.
+                let key = ServiceCopyKey(service: service, interfaceIndex: -Int32(hostNumber + 1), transport: family)
                 let resolution = ServiceResolution(
                     hostName: MDNSQuerier.hostText(target), port: port, address: address, txt: txt, knownHost: state.host.text)
                 copies[key] = (reporting, resolution)

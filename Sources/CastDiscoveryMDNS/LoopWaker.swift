@@ -15,14 +15,19 @@ final class LoopWaker: Sendable {
     private let writeEnd: Int32
     private let stopped = Atomic(false)
 
-    /// Makes the pipe (both ends non-blocking).
+    /// Makes the pipe (both ends non-blocking, closed on exec).
     ///
     /// - Throws: ``DiscoveryError`` when no pipe can be made.
     init() throws(DiscoveryError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))") }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        let made = pipe(&fds) == 0
+        if made {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        guard made else { throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))") }
         descriptor = fds[0]
         writeEnd = fds[1]
     }

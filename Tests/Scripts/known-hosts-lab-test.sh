@@ -53,6 +53,28 @@ expected=$("$PY" -c 'import json, sys
 print(" ".join(sorted(d["instance"] for d in json.load(open(sys.argv[1]))["devices"] if d.get("ipv4") == sys.argv[2])))' "$tmp/lab.json" "$host")
 echo "# asking $host, which the lab says has: $expected" >&2
 
+# With multicast: one device per service however it was found, the host's marked as such.
+scan --json --backend mdns --host "$host" >"$tmp/both.json" 2>"$tmp/both.err"
+if out=$("$PY" - "$tmp/both.json" "$tmp/multicast.json" "$host" "$expected" <<'PY' 2>&1
+import json, sys
+got = json.load(open(sys.argv[1]))["devices"]
+ref = json.load(open(sys.argv[2]))["devices"]
+host, expected = sys.argv[3], set(sys.argv[4].split())
+names = [d["instanceName"] for d in got]
+assert sorted(names) == sorted(d["instanceName"] for d in ref), f"{len(names)} listed, multicast alone {len(ref)}"
+assert len(set(d["uniqueID"] for d in got)) == len(got), "a device listed twice"
+for d in got:
+    assert (d.get("knownHost") == host) == (d["instanceName"] in expected), (d["instanceName"], d.get("knownHost"))
+    addrs = [(a["family"], a["address"]) for a in d["addresses"]]
+    assert len(addrs) == len(set(addrs)), f"{d['instanceName']}: an address twice: {addrs}"
+print(len(got))
+PY
+); then
+  ok "--host beside multicast: each of the $out devices once, the host's with knownHost, no address twice"
+else
+  notok "--host beside multicast"; { cat "$tmp/both.err"; echo "$out"; } | diag
+fi
+
 # No daemon, no D-Bus, no multicast on the sender's interface.
 "$castlab" bus stop >/dev/null 2>&1
 ip -n castlab-sender link set lab0 multicast off

@@ -33,7 +33,12 @@ public struct MergedBackend: DiscoveryBackend {
                         state.take(event, from: index).forEach { continuation.yield($0) }
                     }
                 }
-                if merger.state.withLock({ $0.end(index) }) { continuation.finish() }
+                let done = merger.state.withLock { state in
+                    let (events, done) = state.end(index)
+                    events.forEach { continuation.yield($0) }
+                    return done
+                }
+                if done { continuation.finish() }
             })
         }
         let readers = tasks
@@ -84,15 +89,30 @@ struct Merger: Sendable {
         case .statistics(let counts):
             statistics[index] = counts
             return [.statistics(Self.sum(statistics.values))]
-        case .stateChanged, .copyAdded, .resolveFailed:
+        case .stateChanged(let state):
+            // The first backend's states are the merge's; another's only when it fails.
+            if index == 0 { return [event] }
+            if case .failed = state { return [event] }
+            return []
+        case .copyAdded, .resolveFailed:
             return [event]
         }
     }
 
-    /// Notes that source `index` ended; true when every source has.
-    mutating func end(_ index: Int) -> Bool {
-        ended.insert(index)
-        return ended.count == sources
+    /// Notes that source `index` ended: it waits for nothing more, so the browses it had not
+    /// finished are finished for it, and its pending resolves no longer count. Returns the
+    /// events that makes, and whether every source has ended.
+    mutating func end(_ index: Int) -> (events: [BackendEvent], done: Bool) {
+        guard ended.insert(index).inserted else { return ([], ended.count == sources) }
+        var events: [BackendEvent] = []
+        for type in started.sorted() {
+            if Self.all(&cacheExhausted, type, index, sources) { events.append(.cacheExhausted(browseType: type)) }
+            if Self.all(&allForNow, type, index, sources) { events.append(.allForNow(browseType: type)) }
+        }
+        if pending.removeValue(forKey: index).map({ $0 != 0 }) == true {
+            events.append(.resolvesPending(pending.values.reduce(0, +)))
+        }
+        return (events, ended.count == sources)
     }
 
     /// Whether every source has now said it for `type` (and this is the first time it is so).
@@ -114,7 +134,9 @@ struct Merger: Sendable {
                 merged = service
                 continue
             }
-            for address in service.service.addresses where !current.service.addresses.contains(address) {
+            // The same address from two sources once (the multicast one, with its interface).
+            for address in service.service.addresses
+            where !current.service.addresses.contains(where: { $0.family == address.family && $0.address == address.address }) {
                 current.service.addresses.append(address)
             }
             current.service.knownHost = current.service.knownHost ?? service.service.knownHost

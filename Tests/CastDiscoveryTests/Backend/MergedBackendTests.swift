@@ -35,6 +35,40 @@ struct MergedBackendTests {
         #expect(merger.take(.allForNow(browseType: type), from: 0).isEmpty, "once")
         #expect(merger.take(.resolvesPending(2), from: 0) == [.resolvesPending(2)])
         #expect(merger.take(.resolvesPending(1), from: 1) == [.resolvesPending(3)])
-        #expect(!merger.end(0) && merger.end(1))
+        #expect(!merger.end(0).done && merger.end(1).done)
+    }
+
+    @Test("a source that ends waits for nothing: its unfinished browses finish for it, its pending resolves go")
+    func endedSource() {
+        var merger = Merger(sources: 2)
+        let type = DiscoveryCriteria.serviceType
+        _ = merger.take(.browseStarted(browseType: type), from: 0)
+        _ = merger.take(.resolvesPending(2), from: 0)
+        #expect(merger.take(.allForNow(browseType: type), from: 1).isEmpty)
+        let ended = merger.end(0)
+        #expect(!ended.done)
+        #expect(ended.events.contains(.allForNow(browseType: type)))
+        #expect(ended.events.last == .resolvesPending(0))
+    }
+
+    @Test("the same address from two sources is listed once, with the multicast one's interface")
+    func addresses() {
+        var merger = Merger(sources: 2)
+        var multicast = Self.service("TV", "10.0.0.2")
+        multicast.service.addresses = [ServiceAddress("10.0.0.2", interfaceName: "eth0", interfaceIndex: 2)]
+        _ = merger.take(.found(multicast), from: 0)
+        let events = merger.take(.found(Self.service("TV", "10.0.0.2", knownHost: "tv")), from: 1)
+        guard case .updated(let merged)? = events.first else { Issue.record("\(events)"); return }
+        #expect(merged.service.addresses.map(\.interfaceName) == ["eth0"])
+        #expect(merged.service.knownHost == "tv")
+    }
+
+    @Test("only the first source's states pass, and any source's failure")
+    func states() {
+        var merger = Merger(sources: 2)
+        #expect(merger.take(.stateChanged(.running), from: 1).isEmpty)
+        #expect(merger.take(.stateChanged(.daemonLost), from: 0) == [.stateChanged(.daemonLost)])
+        let failure = DiscoveryError(kind: .other, message: "x")
+        #expect(merger.take(.stateChanged(.failed(failure)), from: 1) == [.stateChanged(.failed(failure))])
     }
 }
