@@ -42,36 +42,10 @@ public enum SenderFlowInput: Sendable, Hashable, CustomStringConvertible {
     case locationPermissionChanged(granted: Bool)
 
     /// The input's name, as in scenario files (`promptAnswered`, `wifiChanged`, ...).
-    public var name: String {
-        switch self {
-        case .appLaunched: "appLaunched"
-        case .relaunched: "relaunched"
-        case .enteredBackground: "enteredBackground"
-        case .enteredForeground: "enteredForeground"
-        case .castButtonTapped: "castButtonTapped"
-        case .interstitialDismissed: "interstitialDismissed"
-        case .promptAnswered: "promptAnswered"
-        case .settingsChanged: "settingsChanged"
-        case .startDiscoveryRequested: "startDiscoveryRequested"
-        case .stopDiscoveryRequested: "stopDiscoveryRequested"
-        case .dialogDismissed: "dialogDismissed"
-        case .goToSettingsTapped: "goToSettingsTapped"
-        case .wifiChanged: "wifiChanged"
-        case .deviceListChanged: "deviceListChanged"
-        case .deviceSelected: "deviceSelected"
-        case .sessionStarted: "sessionStarted"
-        case .sessionEnded: "sessionEnded"
-        case .locationPermissionChanged: "locationPermissionChanged"
-        }
-    }
+    public var name: String { kind.rawValue }
 
     /// Every input name, in declaration order.
-    public static let names = [
-        "appLaunched", "relaunched", "enteredBackground", "enteredForeground", "castButtonTapped",
-        "interstitialDismissed", "promptAnswered", "settingsChanged", "startDiscoveryRequested",
-        "stopDiscoveryRequested", "dialogDismissed", "goToSettingsTapped", "wifiChanged",
-        "deviceListChanged", "deviceSelected", "sessionStarted", "sessionEnded", "locationPermissionChanged",
-    ]
+    public static let names = Name.allCases.map(\.rawValue)
 
     /// The name with its argument, e.g. `promptAnswered(granted: false)`.
     public var description: String {

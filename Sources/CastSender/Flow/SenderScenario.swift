@@ -296,13 +296,6 @@ public struct SenderScenario: Sendable {
         let criteria: DiscoveryCriteria
         let replays: ReplayLoader
 
-        /// The arguments each input takes, with their kinds.
-        static let arguments: [String: [String]] = [
-            "promptAnswered": ["granted"], "settingsChanged": ["granted"], "wifiChanged": ["connected"],
-            "deviceListChanged": ["devices", "replay"], "deviceSelected": ["device"],
-            "locationPermissionChanged": ["granted"],
-        ]
-
         func step(_ value: ScenarioJSON, index: Int) async throws(SenderScenarioError) -> Step {
             var location = "steps[\(index)]"
             guard case .object(let raw) = value else {
@@ -312,42 +305,42 @@ public struct SenderScenario: Sendable {
             guard case .string(let name) = nameValue else {
                 throw reader.error("\(location).input", "expected a string, found \(nameValue.kindName)")
             }
-            guard SenderFlowInput.names.contains(name) else {
+            guard let kind = SenderFlowInput.Name(rawValue: name) else {
                 throw reader.error(
                     "\(location).input",
                     "unknown input \(SafeText.quoted(name)); expected one of: "
                         + SenderFlowInput.names.joined(separator: ", "))
             }
             location += " (\(name))"
-            let arguments = Self.arguments[name] ?? []
+            let arguments = kind.arguments
             let object = try reader.object(
                 value, at: location, allowed: ["input", "comment", "expect"] + arguments,
-                required: name == "deviceListChanged" ? [] : arguments)
+                required: kind == .deviceListChanged ? [] : arguments)
             let input: SenderFlowInput
-            switch name {
-            case "appLaunched": input = .appLaunched
-            case "relaunched": input = .relaunched
-            case "enteredBackground": input = .enteredBackground
-            case "enteredForeground": input = .enteredForeground
-            case "castButtonTapped": input = .castButtonTapped
-            case "interstitialDismissed": input = .interstitialDismissed
-            case "promptAnswered": input = .promptAnswered(granted: try reader.bool(object, "granted", at: location)!)
-            case "settingsChanged": input = .settingsChanged(granted: try reader.bool(object, "granted", at: location)!)
-            case "startDiscoveryRequested": input = .startDiscoveryRequested
-            case "stopDiscoveryRequested": input = .stopDiscoveryRequested
-            case "dialogDismissed": input = .dialogDismissed
-            case "goToSettingsTapped": input = .goToSettingsTapped
-            case "wifiChanged": input = .wifiChanged(try reader.bool(object, "connected", at: location)!)
-            case "deviceListChanged":
+            switch kind {
+            case .appLaunched: input = .appLaunched
+            case .relaunched: input = .relaunched
+            case .enteredBackground: input = .enteredBackground
+            case .enteredForeground: input = .enteredForeground
+            case .castButtonTapped: input = .castButtonTapped
+            case .interstitialDismissed: input = .interstitialDismissed
+            case .promptAnswered: input = .promptAnswered(granted: try reader.bool(object, "granted", at: location)!)
+            case .settingsChanged: input = .settingsChanged(granted: try reader.bool(object, "granted", at: location)!)
+            case .locationPermissionChanged:
+                input = .locationPermissionChanged(granted: try reader.bool(object, "granted", at: location)!)
+            case .startDiscoveryRequested: input = .startDiscoveryRequested
+            case .stopDiscoveryRequested: input = .stopDiscoveryRequested
+            case .dialogDismissed: input = .dialogDismissed
+            case .goToSettingsTapped: input = .goToSettingsTapped
+            case .wifiChanged: input = .wifiChanged(try reader.bool(object, "connected", at: location)!)
+            case .deviceListChanged:
                 guard let devices = try await devices(object, at: location) else {
                     throw reader.error(location, "expected \"devices\" or \"replay\"")
                 }
                 input = .deviceListChanged(devices)
-            case "deviceSelected": input = .deviceSelected(try reader.string(object, "device", at: location)!)
-            case "sessionStarted": input = .sessionStarted
-            case "locationPermissionChanged":
-                input = .locationPermissionChanged(granted: try reader.bool(object, "granted", at: location)!)
-            default: input = .sessionEnded
+            case .deviceSelected: input = .deviceSelected(try reader.string(object, "device", at: location)!)
+            case .sessionStarted: input = .sessionStarted
+            case .sessionEnded: input = .sessionEnded
             }
             var expectation = SenderScenarioExpectation()
             if let expect = object["expect"] {

@@ -93,6 +93,22 @@ struct SenderScenarioErrorTests {
         }
     }
 
+    @Test("every input name parses as a step, with its arguments, into an input of that name",
+          arguments: SenderFlowInput.Name.allCases)
+    func everyInput(_ kind: SenderFlowInput.Name) async throws {
+        let values: [String: String] = [
+            "granted": "true", "connected": "false", "device": #""Living Room TV""#, "devices": "[]",
+        ]
+        // deviceListChanged takes devices or replay, not both.
+        let arguments = kind == .deviceListChanged ? ["devices"] : kind.arguments
+        let fields = arguments.map { #", "\#($0)": \#(values[$0]!)"# }.joined()
+        let json = Self.steps(#"{"input": "\#(kind.rawValue)"\#(fields)}"#)
+        let scenario = try await SenderScenario(parsing: Data(json.utf8), file: "t.json")
+        #expect(scenario.steps.first?.input.kind == kind)
+        #expect(scenario.steps.first?.input.name == kind.rawValue)
+        #expect(SenderFlowInput.names.filter { $0 == kind.rawValue }.count == 1)
+    }
+
     @Test("a missing or oversized file is an error naming it")
     func files() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID())")
