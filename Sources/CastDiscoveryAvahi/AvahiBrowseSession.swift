@@ -198,9 +198,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func afterAggregatorChange() {
         reportPendingResolves()
         guard let release = aggregator.nextRelease else { return }
-        let wait = max(ContinuousClock.now.duration(to: release), .zero)
-        let (seconds, attoseconds) = wait.components
-        releaseTimer?.arm(milliseconds: UInt32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+        releaseTimer?.arm(milliseconds: UInt32(clamping: max(ContinuousClock.now.duration(to: release), .zero).roundedUpMilliseconds))
     }
 
     /// How long after a cache-flushing answer the old record may still be read (1 s), plus margin.

@@ -1,6 +1,5 @@
 import CastDiscovery
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -97,8 +96,7 @@ final class DNSSDSession: @unchecked Sendable {
     private var retired: [DNSSDServiceRef] = []
     /// A reply said the daemon is gone; handled after the round.
     private var lossDetected = false
-    private let stopped = Atomic<Bool>(false)
-    private let wake: (read: Int32, write: Int32)
+    private let waker: LoopWaker
 
     /// Creates the session and its browse refs; throws when dns_sd refuses them (no daemon).
     init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
@@ -122,44 +120,28 @@ final class DNSSDSession: @unchecked Sendable {
         } else {
             interfaceIndex = 0
         }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw DiscoveryError(kind: .other, message: "cannot make a pipe") }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        wake = (fds[0], fds[1])
+        waker = try LoopWaker()
         do throws(DNSSDError) {
             try openBrowses()
         } catch {
-            close(wake.read)
-            close(wake.write)
             throw error.discoveryError
         }
     }
 
-    deinit {
-        close(wake.read)
-        close(wake.write)
-    }
-
     /// Asks the loop to end; it closes every ref and finishes the stream. From any thread.
     func stop() {
-        stopped.store(true, ordering: .sequentiallyConsistent)
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        waker.stop()
     }
 
     // MARK: - The loop
 
     func run() {
         emit([.stateChanged(.running)] + configuration.browseTypes.map { .browseStarted(browseType: $0) })
-        while !stopped.load(ordering: .sequentiallyConsistent) {
+        while !waker.isStopped {
             let refs: [(Int?, String?, DNSSDServiceRef)] = browses.map { (nil, $0.key, $0.value) } + running.map { ($0.key, nil, $0.value.ref) }
             var polled = refs.map { pollfd(fd: $0.2.descriptor, events: Int16(POLLIN), revents: 0) }
-            polled.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
-            let timeout = nextDeadline().map { deadline -> Int32 in
-                let wait = max(.zero, ContinuousClock.now.duration(to: deadline))
-                return Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
-            } ?? 1000
+            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
+            let timeout = LoopWaker.pollTimeout(until: nextDeadline())
             let ready = poll(&polled, nfds_t(polled.count), timeout)
             if ready < 0, errno != EINTR { break }
             for (index, entry) in refs.enumerated() where polled[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -169,10 +151,7 @@ final class DNSSDSession: @unchecked Sendable {
                 let status = entry.2.process()
                 if status != 0 { failed(entry.0, browse: entry.1, DNSSDError(code: status)) }
             }
-            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                while read(wake.read, &byte, 1) > 0 {}
-            }
+            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
             closeRetired()
             if lossDetected { handleLoss() }
             tick(at: .now)

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -108,9 +107,7 @@ final class KnownHostsQuerier: @unchecked Sendable {
             let open = sockets.sorted { !$0.key && $1.key }.map(\.value)
             var polled = open.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
-            let next = hosts.map(\.deadline).min() ?? (ContinuousClock.now + interval)
-            let wait = max(.zero, ContinuousClock.now.duration(to: next))
-            let timeout = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let timeout = LoopWaker.pollTimeout(until: hosts.map(\.deadline).min())
             let ready = poll(&polled, nfds_t(polled.count), timeout)
             if ready < 0, errno != EINTR { break }
             for (index, socket) in open.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -124,10 +123,7 @@ final class MDNSQuerier: @unchecked Sendable {
             let sockets = Array(listeners.values) + Array(legacySockets.values)
             var polled = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
-            let timeout = nextDeadline().map { deadline -> Int32 in
-                let wait = max(.zero, ContinuousClock.now.duration(to: deadline))
-                return Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
-            } ?? 1000
+            let timeout = LoopWaker.pollTimeout(until: nextDeadline())
             let ready = poll(&polled, nfds_t(polled.count), timeout)
             if ready < 0, errno != EINTR { break }
             for (index, socket) in sockets.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {
