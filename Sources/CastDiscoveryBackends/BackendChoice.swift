@@ -22,30 +22,28 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
 
     /// The backend this choice gives on this machine now, with its name and why it was chosen.
     ///
-    /// With `hosts`, those hosts are asked as well (``KnownHostsBackend``, merged with
-    /// ``MergedBackend``); `.hosts` asks only them.
+    /// With `knownHosts`, those hosts are asked as well (merged with ``MergedBackend``);
+    /// `.hosts` asks only them.
     ///
     /// - Throws: the ``DiscoveryError`` of avahi-daemon when `.avahi` was asked for and it cannot
     ///   be used (`.auto` then falls back instead); `.badInput` for `.hosts` without hosts.
     public func select(
-        interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], hosts: [String] = [],
-        hostInterval: Duration = .seconds(30)
+        interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6],
+        knownHosts: KnownHostsBackend? = nil
     ) throws(DiscoveryError) -> BackendSelection {
-        let known = KnownHostsBackend(hosts: hosts, interval: hostInterval, families: families)
         if self == .hosts {
-            guard !hosts.isEmpty else {
+            guard let knownHosts else {
                 throw DiscoveryError(kind: .badInput, message: "--backend hosts asks only the known hosts, and none was given",
                                      fix: "give --host ADDRESS (repeatable)")
             }
-            try known.validate()
-            return BackendSelection(backend: known, name: "hosts", reason: "asked for (--backend hosts): only \(Self.count(hosts))")
+            return BackendSelection(
+                backend: knownHosts, name: "hosts", reason: "asked for (--backend hosts): only \(Self.count(knownHosts.hosts))")
         }
         var selection = try multicast(interfaceName: interfaceName, families: families)
-        guard !hosts.isEmpty else { return selection }
-        try known.validate()
-        selection.backend = MergedBackend([selection.backend, known])
+        guard let knownHosts else { return selection }
+        selection.backend = MergedBackend([selection.backend, knownHosts])
         selection.name += "+hosts"
-        selection.reason += "; and \(Self.count(hosts)) asked directly (--host)"
+        selection.reason += "; and \(Self.count(knownHosts.hosts)) asked directly (--host)"
         return selection
     }
 

@@ -15,46 +15,49 @@ import Foundation
 /// did not answer their last round are listed in ``BackendStatistics/unansweredHosts``.
 public struct KnownHostsBackend: DiscoveryBackend {
     /// The hosts, as the user gave them: addresses or names.
-    public var hosts: [String]
+    public let hosts: [String]
     /// How long between a watch's rounds.
     public var interval: Duration
-    /// The address families to use.
-    public var families: Set<ServiceAddress.Family>
+    /// The address families used.
+    public let families: Set<ServiceAddress.Family>
+    /// The hosts parsed, names looked up once, when the backend was made.
+    let parsed: [KnownHost]
 
     /// The most hosts one backend asks.
     public static let maximumHosts = 64
 
-    /// Creates the backend.
-    public init(hosts: [String], interval: Duration = .seconds(30), families: Set<ServiceAddress.Family> = [.ipv4, .ipv6]) {
+    /// Creates the backend: parses each host (addresses never reach the resolver; names are
+    /// looked up now, once).
+    ///
+    /// - Throws: ``KnownHostError`` naming the host that is no address and does not resolve, or
+    ///   none when there is no host or more than ``maximumHosts``.
+    public init(
+        hosts: [String], interval: Duration = .seconds(30), families: Set<ServiceAddress.Family> = [.ipv4, .ipv6]
+    ) throws(KnownHostError) {
+        guard !hosts.isEmpty else {
+            throw KnownHostError(host: nil, error: DiscoveryError(kind: .badInput, message: "no host to ask", fix: "give at least one --host"))
+        }
+        guard hosts.count <= Self.maximumHosts else {
+            throw KnownHostError(
+                host: nil, error: DiscoveryError(kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked"))
+        }
+        var parsed: [KnownHost] = []
+        for host in hosts where !parsed.contains(where: { $0.text == host }) {
+            do throws(DiscoveryError) {
+                parsed.append(try KnownHost(host, families: families))
+            } catch {
+                throw KnownHostError(host: host, error: error)
+            }
+        }
         self.hosts = hosts
         self.interval = interval
         self.families = families
+        self.parsed = parsed
     }
 
     /// A host's answer comes within a network round trip; the querier waits for it itself and
     /// says all-for-now when every host is done.
     public var queryRound: Duration { KnownHostsQuerier.answerWait }
-
-    /// The hosts parsed (names looked up), or the first that cannot be.
-    ///
-    /// - Throws: ``DiscoveryError`` (`.badInput`) naming the host.
-    public func validate() throws(DiscoveryError) {
-        _ = try parsedHosts()
-    }
-
-    func parsedHosts() throws(DiscoveryError) -> [KnownHost] {
-        guard !hosts.isEmpty else {
-            throw DiscoveryError(kind: .badInput, message: "no host to ask", fix: "give at least one --host")
-        }
-        guard hosts.count <= Self.maximumHosts else {
-            throw DiscoveryError(kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked")
-        }
-        var parsed: [KnownHost] = []
-        for host in hosts where !parsed.contains(where: { $0.text == host }) {
-            parsed.append(try KnownHost(host, families: families))
-        }
-        return parsed
-    }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         guard !request.browseTypes.isEmpty else {
@@ -62,7 +65,7 @@ public struct KnownHostsBackend: DiscoveryBackend {
         }
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
         let querier = try KnownHostsQuerier(
-            hosts: try parsedHosts(), browseTypes: request.browseTypes, interval: max(interval, .seconds(1)),
+            hosts: parsed, browseTypes: request.browseTypes, interval: interval,
             continuation: continuation)
         continuation.onTermination = { _ in querier.stop() }
         Thread.detachNewThread { querier.run() }

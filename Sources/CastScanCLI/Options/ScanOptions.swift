@@ -11,9 +11,8 @@ struct ScanOptions: Sendable {
     var timeout: Duration
     var replayFile: String?
     var backendChoice: BackendChoice
-    /// `--host`: devices asked directly.
-    var hosts: [String]
-    var hostInterval: Duration
+    /// `--host` (and `--host-interval`): devices asked directly, their names looked up once.
+    var knownHosts: KnownHostsBackend?
 
     static let defaultTimeout = 5.0
 
@@ -37,17 +36,10 @@ struct ScanOptions: Sendable {
         if replayFile != nil, arguments.value(of: c.backend) != nil {
             throw UsageError.conflictingOptions("--replay", "--backend")
         }
-        hosts = arguments.values(of: c.host)
+        let hosts = arguments.values(of: c.host)
         if replayFile != nil, !hosts.isEmpty { throw UsageError.conflictingOptions("--replay", "--host") }
         if backendChoice == .hosts, hosts.isEmpty {
             throw UsageError.invalidValue(option: c.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
-        }
-        for host in hosts {
-            do throws(DiscoveryError) {
-                try KnownHostsBackend(hosts: [host], families: family.map { [$0] } ?? [.ipv4, .ipv6]).validate()
-            } catch {
-                throw UsageError.invalidValue(option: c.host.displayName, value: host, expected: "an IPv4 or IPv6 address or a host name that resolves (\(error.message))")
-            }
         }
         if hosts.count > KnownHostsBackend.maximumHosts {
             throw UsageError.invalidValue(option: c.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
@@ -57,7 +49,17 @@ struct ScanOptions: Sendable {
             guard let value = Double(text), value.isFinite, value >= 1, value <= 86400 else { return nil }
             return value
         } ?? 30
-        hostInterval = .milliseconds(Int64(interval * 1000))
+        knownHosts = nil
+        if !hosts.isEmpty {
+            do throws(KnownHostError) {
+                knownHosts = try KnownHostsBackend(
+                    hosts: hosts, interval: .milliseconds(Int64(interval * 1000)), families: family.map { [$0] } ?? [.ipv4, .ipv6])
+            } catch {
+                throw UsageError.invalidValue(
+                    option: c.host.displayName, value: error.host ?? hosts[0],
+                    expected: "an IPv4 or IPv6 address or a host name that resolves (\(error.error.message))")
+            }
+        }
     }
 
     /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
@@ -89,7 +91,7 @@ struct ScanOptions: Sendable {
             return BackendSelection(backend: replay, name: "replay", reason: "--replay \(replayFile)")
         }
         return try backendChoice.select(
-            interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6], hosts: hosts, hostInterval: hostInterval)
+            interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6], knownHosts: knownHosts)
     }
 
     /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.
