@@ -9,35 +9,10 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
-castlab="$here/Scripts/castlab"
-export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
-scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
-passed=0 failed=0 started=0
-tmp=$(mktemp -d /tmp/cast-scan-lab-test.XXXXXX)
-
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-check() { local what=$1; shift; if "$@" >"$tmp/out" 2>&1; then ok "$what"; else notok "$what"; sed 's/^/#   /' "$tmp/out" >&2; fi; }
-
-finish() {
-  [ "$started" = 1 ] && "$castlab" down >/dev/null 2>&1
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
-
-cd "$here"
-if ! swift build --product cast-scan "${scratch[@]}" >"$tmp/build" 2>&1; then
-  cat "$tmp/build" >&2; notok "cast-scan builds"; exit 1
-fi
-bin=$(swift build --show-bin-path "${scratch[@]}")/cast-scan
-if [ -e "$CASTLAB_STATE/lab.json" ]; then notok "a lab is already running (run: Scripts/castlab down)"; exit 1; fi
-started=1
-if ! "$castlab" up "$here/Fixtures/lab/real-world.json" >"$tmp/up" 2>&1; then
-  cat "$tmp/up" >&2; notok "the lab could not start (see above)"; exit 1
-fi
+. "$here/Tests/Scripts/lab-test-lib.sh" cast-scan-lab-test
+check() { local what=$1; shift; if "$@" >"$tmp/out" 2>&1; then ok "$what"; else notok "$what"; diag <"$tmp/out"; fi; }
+build_cast_scan
+lab_up "$here/Fixtures/lab/real-world.json"
 scan() { "$castlab" exec "$bin" --state "$tmp/state-$RANDOM.json" "$@"; }
 
 "$castlab" status --json >"$tmp/lab.json"

@@ -16,37 +16,12 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
-castlab="$here/Scripts/castlab"
-export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
-scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+. "$here/Tests/Scripts/lab-test-lib.sh" scan-recall-lab-test
 RUNS=${RUNS:-20}
 APP=5C3F0A9E
 ANNOUNCER=Chromecast-a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1
-passed=0 failed=0 started=0
-tmp=$(mktemp -d /tmp/scan-recall-lab-test.XXXXXX)
-
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-
-finish() {
-  [ "$started" = 1 ] && "$castlab" down >/dev/null 2>&1
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
-
-cd "$here"
-if ! swift build --product cast-scan "${scratch[@]}" >"$tmp/build" 2>&1; then
-  cat "$tmp/build" >&2; notok "cast-scan builds"; exit 1
-fi
-bin=$(swift build --show-bin-path "${scratch[@]}")/cast-scan
-if [ -e "$CASTLAB_STATE/lab.json" ]; then notok "a lab is already running (run: Scripts/castlab down)"; exit 1; fi
-started=1
-if ! "$castlab" up "$here/Fixtures/lab/partial-subtype.json" >"$tmp/up" 2>&1; then
-  cat "$tmp/up" >&2; notok "the lab could not start (see above)"; exit 1
-fi
+build_cast_scan
+lab_up "$here/Fixtures/lab/partial-subtype.json"
 scan() { "$castlab" exec "$bin" --state "$tmp/state.json" --timeout 5 "$@"; }
 
 restart_daemon() { "$castlab" daemon restart >/dev/null 2>&1; }
