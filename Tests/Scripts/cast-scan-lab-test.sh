@@ -118,7 +118,11 @@ watch_live() { # STATUS [ARGS]: a watch while the Chromecast's status text becom
   local pid=$!
   sleep 2
   "$castlab" set-txt "Chromecast-406c2bcdd5995755059b5bb045326056" rs="$status" st=1 >/dev/null
-  sleep 2
+  # Through avahi-daemon the change shows 1.5-1.6 s later (the cache-flush second, then a
+  # re-resolve): wait for it, up to 10 s, rather than a fixed time that load can overrun.
+  local i
+  for i in $(seq 100); do grep -q "\"statusText\":\"$status\"" "$tmp/watch.jsonl" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.3
   kill -INT "$pid" 2>/dev/null
   wait "$pid"
 }
