@@ -30,13 +30,13 @@ enum AvahiDiagnosis {
         case .noDaemon, .disconnected, .badState:
             if !systemBusPresent {
                 return DiscoveryError(
-                    kind: .busUnavailable,
+                    kind: .discoveryServiceUnreachable,
                     message: "the D-Bus system bus is not running (no socket at \(socketPath(of: systemBusAddress) ?? systemBusAddress))",
                     fix: "start it with `service dbus start` (or point DBUS_SYSTEM_BUS_ADDRESS at a running bus)",
                     code: error.code)
             }
             return DiscoveryError(
-                kind: .daemonUnavailable,
+                kind: .discoveryServiceMissing,
                 message: "avahi-daemon is not running (\(error.message))",
                 fix: "start it with `service avahi-daemon start` (or `avahi-daemon -D`); install it with `apt-get install avahi-daemon`",
                 code: error.code)

@@ -71,7 +71,7 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
             return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
         #else
         case .avahi:
-            throw DiscoveryError(kind: .daemonUnavailable, message: "the Avahi backend exists on Linux only", fix: "use --backend dnssd or mdns")
+            throw DiscoveryError(kind: .discoveryServiceMissing, message: "the Avahi backend exists on Linux only", fix: "use --backend dnssd or mdns")
         case .auto:
             return BackendSelection(backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
         #endif

@@ -44,11 +44,11 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
         if meansDaemonUnavailable {
             #if canImport(Darwin)
             return DiscoveryError(
-                kind: .daemonUnavailable, message: "mDNSResponder did not answer (\(self))",
+                kind: .discoveryServiceMissing, message: "mDNSResponder did not answer (\(self))",
                 fix: "mDNSResponder is part of the system; check that discovery is not blocked")
             #else
             return DiscoveryError(
-                kind: .daemonUnavailable,
+                kind: .discoveryServiceMissing,
                 message: "avahi-daemon is not running, or D-Bus is not (\(self) from the dns_sd compatibility library)",
                 fix: "start it with `systemctl start avahi-daemon` (or `avahi-daemon -D`), or use --backend mdns, which needs no daemon")
             #endif

@@ -83,7 +83,7 @@ struct CommandFailure: Error {
     init(_ error: CastDiscovery.DiscoveryError) {
         message = error.description
         switch error.kind {
-        case .busUnavailable, .daemonUnavailable: exitCode = .unavailable
+        case .discoveryServiceUnreachable, .discoveryServiceMissing: exitCode = .unavailable
         case .badInput: exitCode = .dataError
         case .daemonError: exitCode = .unavailable
         case .invalidBrowseType: exitCode = .usage

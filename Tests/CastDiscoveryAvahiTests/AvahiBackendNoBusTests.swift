@@ -18,7 +18,7 @@ struct AvahiBackendNoBusTests {
             _ = try AvahiBackend().events(browsing: ["_googlecast._tcp"])
             Issue.record("browsing without a bus did not throw")
         } catch {
-            #expect(error.kind == .busUnavailable)
+            #expect(error.kind == .discoveryServiceUnreachable)
             #expect(error.message.contains(missing))
             #expect(error.fix?.contains("dbus") == true)
         }

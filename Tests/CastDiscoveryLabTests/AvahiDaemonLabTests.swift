@@ -61,7 +61,7 @@ struct AvahiDaemonLabTests {
             _ = try AvahiBackend().events(browsing: [Self.base])
             Issue.record("browsing without a daemon did not throw")
         } catch {
-            #expect(error.kind == .daemonUnavailable)
+            #expect(error.kind == .discoveryServiceMissing)
             #expect(error.description.contains("avahi-daemon is not running"))
             #expect(error.fix?.contains("start it with") == true)
         }
@@ -83,10 +83,10 @@ struct AvahiDaemonLabTests {
             _ = try DNSSDBackend().events(browsing: [Self.base])
             Issue.record("browsing without a daemon did not throw")
         } catch {
-            #expect(error.kind == .daemonUnavailable)
+            #expect(error.kind == .discoveryServiceMissing)
             #expect(error.description.contains("avahi-daemon is not running"))
             #expect(error.fix?.contains("start it with") == true)
         }
-        #expect(DNSSDBackend().unavailability()?.kind == .daemonUnavailable)
+        #expect(DNSSDBackend().unavailability()?.kind == .discoveryServiceMissing)
     }
 }

@@ -102,14 +102,14 @@ struct DiscoveryStartStoreTests {
         let store = DiscoveryStartStore(url: directory.appendingPathComponent("discovery.json"))
         let options = CastOptions(platform: .iOS(major: 17))
 
-        var first = DiscoverySession(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        var first = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
         #expect(!first.handle(.appLaunched).shouldDiscover)
         #expect(first.handle(.castButtonTapped).showInterstitial)
         let dismissed = first.handle(.interstitialDismissed)
         #expect(dismissed.shouldDiscover && dismissed.rememberDiscoveryStarted)
         if dismissed.rememberDiscoveryStarted { try store.save(discoveryHasStartedOnce: true) }
 
-        var second = DiscoverySession(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        var second = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
         #expect(second.handle(.appLaunched) == .init(shouldDiscover: true))
     }
 }

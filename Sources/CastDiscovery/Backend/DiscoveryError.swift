@@ -2,10 +2,12 @@
 public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, for programs that react to it.
     public enum Kind: String, Sendable, Hashable, Codable {
-        /// The D-Bus system bus is not reachable.
-        case busUnavailable
-        /// The mDNS daemon (avahi-daemon) is not running.
-        case daemonUnavailable
+        /// The discovery service the backend needs cannot be reached: the way to it (for Avahi,
+        /// the D-Bus system bus) is missing or refuses the connection.
+        case discoveryServiceUnreachable
+        /// The discovery service the backend needs (avahi-daemon, mDNSResponder) is not running,
+        /// or the backend does not exist on this platform.
+        case discoveryServiceMissing
         /// The daemon refused or failed a request.
         case daemonError
         /// A browse type was not acceptable.

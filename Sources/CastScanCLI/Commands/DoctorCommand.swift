@@ -37,7 +37,7 @@ struct DoctorCommand {
             _ = await iterator.next()
             checks.append(Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus"))
         } catch {
-            checks.append(Check(name: error.kind == .busUnavailable ? "dbus" : "avahi-daemon", ok: false,
+            checks.append(Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
                                 detail: error.message, fix: error.fix, required: querierError != nil))
         }
         #endif

@@ -8,7 +8,7 @@ public enum SenderAppPhase: String, Sendable, Hashable, Codable, CaseIterable, C
     case background
 
     /// The phase of a discovery session.
-    public init(_ phase: DiscoverySession.Phase) {
+    public init(_ phase: DiscoveryStartPolicy.Phase) {
         switch phase {
         case .notLaunched: self = .notLaunched
         case .foreground: self = .foreground

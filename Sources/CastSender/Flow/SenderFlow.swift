@@ -1,12 +1,12 @@
 import CastDiscovery
 
 /// What a sender app shows and does, step by step: the local-network permission flow, the Cast
-/// button and the cast state, on top of the start rules of ``DiscoverySession``.
+/// button and the cast state, on top of the start rules of ``DiscoveryStartPolicy``.
 ///
 /// Feed it inputs (``handle(_:)``); each returns a ``SenderFlowStep`` with every observable.
 /// The rules:
 ///
-/// - Discovery runs when the composed ``DiscoverySession`` says so (start flags, first tap,
+/// - Discovery runs when the composed ``DiscoveryStartPolicy`` says so (start flags, first tap,
 ///   foreground). The SDK acts on ``SenderAppConfiguration/effectiveOptions``.
 /// - The system's local-network prompt shows whenever discovery runs in the foreground and the
 ///   permission is not determined; it is answered once per install (``SenderFlowState``), and a
@@ -35,7 +35,7 @@ public struct SenderFlow: Sendable {
     /// The app being modelled.
     public let configuration: SenderAppConfiguration
     /// The start-flag state machine of the current launch.
-    public private(set) var session: DiscoverySession
+    public private(set) var session: DiscoveryStartPolicy
     /// What the app remembers across launches; save it after each step (``SenderFlowStore``).
     public private(set) var state: SenderFlowState
     /// What shows over the app's content.
@@ -75,7 +75,7 @@ public struct SenderFlow: Sendable {
         self.state = state
         self.wifi = wifi
         self.networkDevices = networkDevices
-        session = DiscoverySession(
+        session = DiscoveryStartPolicy(
             options: configuration.effectiveOptions, discoveryHasStartedOnce: state.discoveryHasStartedOnce)
         snapshot = SenderFlowStep(
             input: nil, phase: .notLaunched, screen: .none, dialog: nil, discoveryRunning: false,
@@ -160,7 +160,7 @@ public struct SenderFlow: Sendable {
             }
             launch(&quirks)
         case .relaunched:
-            session = DiscoverySession(
+            session = DiscoveryStartPolicy(
                 options: configuration.effectiveOptions, discoveryHasStartedOnce: state.discoveryHasStartedOnce)
             screen = .none
             seenDevices = []

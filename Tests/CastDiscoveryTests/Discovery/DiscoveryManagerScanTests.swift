@@ -58,7 +58,7 @@ struct DiscoveryManagerScanTests {
     @Test("a failing backend makes the scan throw its error")
     func failure() async {
         let backend = ScriptedBackend()
-        let refusal = DiscoveryError(kind: .daemonUnavailable, message: "no avahi-daemon")
+        let refusal = DiscoveryError(kind: .discoveryServiceMissing, message: "no avahi-daemon")
         backend.failNextStart(refusal)
         await #expect(throws: refusal) { try await DiscoveryManager(backend: backend).scan(timeout: .seconds(5)) }
     }

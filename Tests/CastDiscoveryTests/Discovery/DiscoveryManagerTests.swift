@@ -236,7 +236,7 @@ struct DiscoveryManagerTests {
         let backend = ScriptedBackend()
         let manager = DiscoveryManager(backend: backend)
         var reader = EventReader(manager.events())
-        let refusal = DiscoveryError(kind: .daemonUnavailable, message: "no avahi-daemon")
+        let refusal = DiscoveryError(kind: .discoveryServiceMissing, message: "no avahi-daemon")
         backend.failNextStart(refusal)
         manager.startDiscovery()
         #expect(await reader.next() == .discoveryFailedToStart(refusal))

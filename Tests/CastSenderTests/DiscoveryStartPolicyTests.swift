@@ -2,8 +2,8 @@ import CastDiscovery
 import CastSender
 import Testing
 
-@Suite("DiscoverySession")
-struct DiscoverySessionTests {
+@Suite("DiscoveryStartPolicy")
+struct DiscoveryStartPolicyTests {
     /// One row of the decision table (reference section 5), played over two launches.
     struct Row: Sendable, CustomStringConvertible {
         var platform: SenderPlatform
@@ -57,7 +57,7 @@ struct DiscoverySessionTests {
     func decisionTable(row: Row) {
         let permission = row.platform.requiresLocalNetworkPermission
         // Launch 1, nothing stored.
-        var session = DiscoverySession(options: row.options, discoveryHasStartedOnce: false)
+        var session = DiscoveryStartPolicy(options: row.options, discoveryHasStartedOnce: false)
         #expect(session.handle(.castButtonTapped) == .init(shouldDiscover: false), "nothing before launch")
         let launch = session.handle(.appLaunched)
         #expect(launch.shouldDiscover == row.firstLaunchDiscovers)
@@ -89,7 +89,7 @@ struct DiscoverySessionTests {
         #expect(session.discoveryHasStartedOnce)
 
         // Launch 2, with the fact remembered.
-        var later = DiscoverySession(options: row.options, discoveryHasStartedOnce: true)
+        var later = DiscoveryStartPolicy(options: row.options, discoveryHasStartedOnce: true)
         let relaunch = later.handle(.appLaunched)
         #expect(relaunch == .init(shouldDiscover: row.laterLaunchDiscovers))
         #expect(!later.handle(.castButtonTapped).showInterstitial)
@@ -98,19 +98,19 @@ struct DiscoverySessionTests {
     @Test("iOS 14+, first-tap flag: a launch without a tap leaves the next launch idle too")
     func noTapNoMemory() {
         let options = CastOptions(platform: .iOS(major: 16))
-        var first = DiscoverySession(options: options, discoveryHasStartedOnce: false)
+        var first = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: false)
         #expect(first.handle(.appLaunched) == .init(shouldDiscover: false))
         #expect(first.handle(.enteredBackground) == .init(shouldDiscover: false))
         #expect(first.handle(.enteredForeground) == .init(shouldDiscover: false))
         #expect(!first.discoveryHasStartedOnce)
-        var second = DiscoverySession(options: options, discoveryHasStartedOnce: first.discoveryHasStartedOnce)
+        var second = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: first.discoveryHasStartedOnce)
         #expect(second.handle(.appLaunched) == .init(shouldDiscover: false))
         #expect(second.handle(.castButtonTapped).showInterstitial)
     }
 
     @Test("an explicit start skips the interstitial; an explicit stop holds until autostart on foreground")
     func explicitStartStop() {
-        var session = DiscoverySession(options: CastOptions(platform: .iOS(major: 15)), discoveryHasStartedOnce: false)
+        var session = DiscoveryStartPolicy(options: CastOptions(platform: .iOS(major: 15)), discoveryHasStartedOnce: false)
         _ = session.handle(.appLaunched)
         #expect(session.handle(.startDiscoveryRequested)
             == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: true))
@@ -120,7 +120,7 @@ struct DiscoverySessionTests {
         _ = session.handle(.enteredBackground)
         #expect(session.handle(.enteredForeground) == .init(shouldDiscover: true), "autostart applies now")
 
-        var manual = DiscoverySession(
+        var manual = DiscoveryStartPolicy(
             options: CastOptions(disableDiscoveryAutostart: true, platform: .linux), discoveryHasStartedOnce: true)
         _ = manual.handle(.appLaunched)
         _ = manual.handle(.startDiscoveryRequested)
@@ -134,8 +134,8 @@ struct DiscoverySessionTests {
 
     @Test("inputs that make no sense change nothing")
     func ignoredInputs() {
-        var session = DiscoverySession(options: CastOptions(platform: .iOS(major: 14)), discoveryHasStartedOnce: false)
-        for input in DiscoverySession.Input.allCases where input != .appLaunched && input != .stopDiscoveryRequested
+        var session = DiscoveryStartPolicy(options: CastOptions(platform: .iOS(major: 14)), discoveryHasStartedOnce: false)
+        for input in DiscoveryStartPolicy.Input.allCases where input != .appLaunched && input != .stopDiscoveryRequested
             && input != .startDiscoveryRequested
         {
             #expect(session.handle(input) == .init(shouldDiscover: false), "\(input) before launch")

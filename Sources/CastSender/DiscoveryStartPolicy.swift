@@ -10,7 +10,7 @@
 /// - Discovery runs only in the foreground and is not wanted before ``Input/appLaunched``.
 /// - The first time discovery runs, ``Output/rememberDiscoveryStarted`` asks the caller to store
 ///   the fact (see ``DiscoveryStartStore``) for the next launches.
-public struct DiscoverySession: Sendable, Hashable {
+public struct DiscoveryStartPolicy: Sendable, Hashable {
     /// What happens to the app.
     public enum Input: Sendable, Hashable, CaseIterable {
         /// The app finished launching (in the foreground).
