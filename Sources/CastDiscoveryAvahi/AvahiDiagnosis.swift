@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns Avahi's error codes into errors that say what is missing and how to fix it.
 enum AvahiDiagnosis {

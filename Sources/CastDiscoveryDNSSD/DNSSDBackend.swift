@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +71,12 @@ public struct DNSSDBackend: DiscoveryBackend {
                 maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
             continuation: continuation)
         continuation.onTermination = { _ in session.stop() }
-        Thread.detachNewThread { session.run() }
+        do throws(LoopThread.Failure) {
+            try LoopThread.start { session.run() }
+        } catch {
+            continuation.finish()
+            throw DiscoveryError(kind: .other, message: "\(error)")
+        }
         return stream
     }
 

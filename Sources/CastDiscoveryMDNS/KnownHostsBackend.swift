@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A discovery backend that asks the hosts the user named, each at its address, for the Cast
 /// services it has: for when multicast does not get through (Docker bridges, routers that drop
@@ -68,7 +72,12 @@ public struct KnownHostsBackend: DiscoveryBackend {
             hosts: parsed, browseTypes: request.browseTypes, interval: interval,
             continuation: continuation)
         continuation.onTermination = { _ in querier.stop() }
-        Thread.detachNewThread { querier.run() }
+        do throws(LoopThread.Failure) {
+            try LoopThread.start { querier.run() }
+        } catch {
+            continuation.finish()
+            throw DiscoveryError(kind: .other, message: "\(error)")
+        }
         return stream
     }
 }

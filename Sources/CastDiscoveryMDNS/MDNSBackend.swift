@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A discovery backend with its own mDNS querier: it needs no daemon, only UDP sockets, so it
 /// works in containers, on minimal servers and in CI.
@@ -67,7 +71,12 @@ public struct MDNSBackend: DiscoveryBackend {
                 browseTypes: request.browseTypes, interfaceName: interfaceName, families: families, passive: request.passive),
             continuation: continuation)
         continuation.onTermination = { _ in querier.stop() }
-        Thread.detachNewThread { querier.run() }
+        do throws(LoopThread.Failure) {
+            try LoopThread.start { querier.run() }
+        } catch {
+            continuation.finish()
+            throw DiscoveryError(kind: .other, message: "\(error)")
+        }
         return stream
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A backend that plays a recorded event stream, for deterministic tests and demos.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A recorded stream of backend events with their timings: what a ``ReplayBackend`` plays.
 ///
@@ -50,18 +54,18 @@ public struct ReplayRecording: Sendable, Hashable {
         guard data.count <= Self.maximumFileSize else {
             throw Self.badInput("\(data.count) bytes, more than \(Self.maximumFileSize)")
         }
-        do throws(JSONNesting.TooDeep) {
-            try JSONNesting.check(data)
+        do throws(JSONSyntax.Failure) {
+            try JSONSyntax.check(data)
         } catch {
+            if case .invalid = error { throw Self.badInput("not JSON: \(error)") }
             throw Self.badInput("\(error)")
         }
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-            {
+            // The text is valid JSON (checked above): what the decoder calls corrupt is a number.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw Self.badInput("a number is out of range or not a number")
             }
             throw Self.badInput(Self.describe(error))

@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -15,9 +19,10 @@ import Darwin
 /// ever blocking on a FIFO, opening a device or reading more than a limit: the one way every
 /// input file of the package (replays, scenarios, Info.plists, the sender's state) is read.
 ///
-/// Symbolic links are followed, as every Unix tool does. The path is checked with `stat`, so a
-/// device, FIFO or socket is never opened; the file is then opened without blocking and
-/// checked again on the open descriptor, so one swapped in between is refused too.
+/// Symbolic links are followed, as every Unix tool does. The path is opened once, without
+/// blocking and without becoming a controlling terminal, and what was opened is checked on that
+/// descriptor before a byte is read: a FIFO, device or socket is refused, and there is no window
+/// between a check and the open for one to be swapped in.
 package enum BoundedFile {
     /// Why a file could not be read.
     package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -46,25 +51,22 @@ package enum BoundedFile {
 
     /// The contents of the regular file at `path` (after symbolic links), at most `limit` bytes.
     package static func read(path: String, limit: Int) throws(Failure) -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
             let code = errno
             throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(systemErrorMessage(code))
         }
-        try check(info, limit: limit)
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(systemErrorMessage(errno)) }
         defer { close(descriptor) }
-        var opened = stat()
-        guard fstat(descriptor, &opened) == 0 else { throw .unreadable(systemErrorMessage(errno)) }
-        try check(opened, limit: limit)
-        guard opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
-            throw .unreadable("the file was replaced while it was being opened")
-        }
-        // The file may have grown since it was measured: read what fstat said plus one byte,
-        // never past the limit.
-        let capacity = min(limit, Int(clamping: opened.st_size)) + 1
-        var data = Data(count: capacity)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(systemErrorMessage(errno)) }
+        try check(info, limit: limit)
+        return try readAll(descriptor, expected: Int(clamping: info.st_size), limit: limit)
+    }
+
+    /// Everything `descriptor` gives, refusing more than `limit` bytes. The file may have grown
+    /// since it was measured: room for `expected` plus one byte first, never past the limit.
+    private static func readAll(_ descriptor: Int32, expected: Int, limit: Int) throws(Failure) -> Data {
+        var data = Data(count: min(limit, max(0, expected)) + 1)
         var count = 0
         while count < limit + 1 {
             if count == data.count { data.count = min(limit + 1, max(data.count * 2, 4096)) }

@@ -2,7 +2,7 @@ import CastDiscovery
 
 extension InfoPlistCheck {
     /// The findings and corrected snippet for a parsed Info.plist dictionary.
-    func report(for plist: [String: Any]) -> InfoPlistReport {
+    func report(for plist: [String: PropertyListValue]) -> InfoPlistReport {
         var findings: [CheckFinding] = []
         var kept: [String] = []
         serviceFindings(plist, findings: &findings, kept: &kept)
@@ -21,76 +21,107 @@ extension InfoPlistCheck {
 
     /// Checks `NSBonjourServices`; `kept` receives the entries the snippet keeps (corrected).
     private func serviceFindings(
-        _ plist: [String: Any], findings: inout [CheckFinding], kept: inout [String]
+        _ plist: [String: PropertyListValue], findings: inout [CheckFinding], kept: inout [String]
     ) {
-        let required = criteria.bonjourServices
-        let requiredList = required.map { SafeText.quoted($0) }.joined(separator: ", ")
+        guard let entries = bonjourEntries(plist, findings: &findings) else { return }
+        var declared = BonjourDeclarations()
+        for (index, element) in entries.enumerated() {
+            guard let entry = element.string else {
+                findings.append(CheckFinding(
+                    .bonjourServiceNotString,
+                    message: "\(bonjourKey) item \(index) is \(element.typeName), "
+                        + "not a string; iOS only reads strings there.",
+                    fix: "Replace item \(index) with a service type string, or remove it."))
+                continue
+            }
+            if let finding = entryFinding(entry, declared: &declared, kept: &kept) { findings.append(finding) }
+        }
+        findings += missingServiceFindings(declared)
+    }
+
+    /// What the `NSBonjourServices` entries declare, for the findings on what is missing.
+    private struct BonjourDeclarations {
+        var hasGoogleCast = false
+        /// Application IDs declared correctly.
+        var applications = Set<ApplicationID>()
+        /// Application IDs declared in a form the SDK's browse may not match (reported already).
+        var miswritten = Set<ApplicationID>()
+    }
+
+    /// The `NSBonjourServices` array; nil (after a finding) when it is missing or not an array.
+    private func bonjourEntries(_ plist: [String: PropertyListValue], findings: inout [CheckFinding])
+        -> [PropertyListValue]?
+    {
+        let requiredList = criteria.bonjourServices.map { SafeText.quoted($0) }.joined(separator: ", ")
         guard let value = plist[bonjourKey] else {
             findings.append(CheckFinding(
                 .missingBonjourServices,
                 message: "The Info.plist has no \(bonjourKey), so on iOS 14 and later the "
                     + "system blocks Cast discovery and no device is ever found.",
                 fix: "Add \(bonjourKey) as an array listing \(requiredList)."))
-            return
+            return nil
         }
-        guard let array = value as? [Any] else {
+        guard let array = value.array else {
             findings.append(CheckFinding(
                 .bonjourServicesNotArray,
-                message: "\(bonjourKey) is \(Self.typeName(of: value)), not an array, so iOS "
+                message: "\(bonjourKey) is \(value.typeName), not an array, so iOS "
                     + "ignores it and blocks Cast discovery.",
                 fix: "Make \(bonjourKey) an array of strings listing \(requiredList)."))
-            return
+            return nil
         }
-        var declared = Set<ApplicationID>()
-        var hasGoogleCast = false
-        var miswritten = Set<ApplicationID>()
-        for (index, element) in array.enumerated() {
-            guard let entry = element as? String else {
-                findings.append(CheckFinding(
-                    .bonjourServiceNotString,
-                    message: "\(bonjourKey) item \(index) is \(Self.typeName(of: element)), "
-                        + "not a string; iOS only reads strings there.",
-                    fix: "Replace item \(index) with a service type string, or remove it."))
-                continue
-            }
-            let quoted = SafeText.quoted(entry)
-            switch BonjourServiceEntry(entry) {
-            case .googleCast:
-                hasGoogleCast = true
-                kept.append(entry)
-            case .application(let id):
-                declared.insert(id)
-                kept.append(entry)
-            case .withSubtypeLabel(let corrected, let id):
-                if let id { miswritten.insert(id) }
-                kept.append(corrected)
-                findings.append(CheckFinding(
-                    .serviceWithSubtypeLabel,
-                    message: "\(bonjourKey) entry \(quoted) is written with \"_sub\"; iOS "
-                        + "expects the subtype without it, so this entry does not allow the "
-                        + "browse the Cast SDK makes.",
-                    fix: "Write it as \(SafeText.quoted(corrected))."))
-            case .lowercaseApplicationID(let corrected, let id):
-                miswritten.insert(id)
-                kept.append(corrected)
-                findings.append(CheckFinding(
-                    .lowercaseApplicationID,
-                    message: "\(bonjourKey) entry \(quoted) has a lower-case application ID; "
-                        + "the Cast SDK browses the upper-case form, which this entry may not "
-                        + "match.",
-                    fix: "Write it as \(SafeText.quoted(corrected))."))
-            case .other:
-                kept.append(entry)
-            case .malformed:
-                findings.append(CheckFinding(
-                    .malformedBonjourService,
-                    message: "\(bonjourKey) entry \(quoted) is not a service type like "
-                        + "\"_name._tcp\" (or it holds control or invisible characters), so it "
-                        + "allows nothing.",
-                    fix: "Correct the entry to the form \"_name._tcp\", or remove it."))
-            }
+        return array
+    }
+
+    /// Classifies one string entry: records what it declares and what the snippet keeps, and
+    /// returns the finding when it is written wrong.
+    private func entryFinding(_ entry: String, declared: inout BonjourDeclarations, kept: inout [String])
+        -> CheckFinding?
+    {
+        let quoted = SafeText.quoted(entry)
+        switch BonjourServiceEntry(entry) {
+        case .googleCast:
+            declared.hasGoogleCast = true
+            kept.append(entry)
+            return nil
+        case .application(let id):
+            declared.applications.insert(id)
+            kept.append(entry)
+            return nil
+        case .other:
+            kept.append(entry)
+            return nil
+        case .withSubtypeLabel(let corrected, let id):
+            if let id { declared.miswritten.insert(id) }
+            kept.append(corrected)
+            return CheckFinding(
+                .serviceWithSubtypeLabel,
+                message: "\(bonjourKey) entry \(quoted) is written with \"_sub\"; iOS "
+                    + "expects the subtype without it, so this entry does not allow the "
+                    + "browse the Cast SDK makes.",
+                fix: "Write it as \(SafeText.quoted(corrected)).")
+        case .lowercaseApplicationID(let corrected, let id):
+            declared.miswritten.insert(id)
+            kept.append(corrected)
+            return CheckFinding(
+                .lowercaseApplicationID,
+                message: "\(bonjourKey) entry \(quoted) has a lower-case application ID; "
+                    + "the Cast SDK browses the upper-case form, which this entry may not "
+                    + "match.",
+                fix: "Write it as \(SafeText.quoted(corrected)).")
+        case .malformed:
+            return CheckFinding(
+                .malformedBonjourService,
+                message: "\(bonjourKey) entry \(quoted) is not a service type like "
+                    + "\"_name._tcp\" (or it holds control or invisible characters), so it "
+                    + "allows nothing.",
+                fix: "Correct the entry to the form \"_name._tcp\", or remove it.")
         }
-        if !hasGoogleCast {
+    }
+
+    /// The findings for `_googlecast._tcp` and each criteria application ID not declared.
+    private func missingServiceFindings(_ declared: BonjourDeclarations) -> [CheckFinding] {
+        var findings: [CheckFinding] = []
+        if !declared.hasGoogleCast {
             findings.append(CheckFinding(
                 .missingGoogleCastService,
                 message: "\(bonjourKey) does not list \"\(DiscoveryCriteria.serviceType)\", so on "
@@ -98,8 +129,8 @@ extension InfoPlistCheck {
                 fix: "Add \"\(DiscoveryCriteria.serviceType)\" (exactly, in lower case) to "
                     + "\(bonjourKey)."))
         }
-        for id in criteria.applicationIDs where !declared.contains(id) && !miswritten.contains(id)
-        {
+        for id in criteria.applicationIDs
+        where !declared.applications.contains(id) && !declared.miswritten.contains(id) {
             let entry = "\(id.subtypeLabel).\(DiscoveryCriteria.serviceType)"
             findings.append(CheckFinding(
                 .missingApplicationService,
@@ -108,10 +139,11 @@ extension InfoPlistCheck {
                     + (id == .defaultMediaReceiver ? " (the Default Media Receiver)." : "."),
                 fix: "Add \"\(entry)\" to \(bonjourKey) (no \"_sub\"; the ID in upper case)."))
         }
+        return findings
     }
 
     /// Checks `NSLocalNetworkUsageDescription`; returns its text when it is a usable string.
-    private func localNetworkFindings(_ plist: [String: Any], findings: inout [CheckFinding])
+    private func localNetworkFindings(_ plist: [String: PropertyListValue], findings: inout [CheckFinding])
         -> String?
     {
         let key = Self.localNetworkUsageDescriptionKey
@@ -126,10 +158,10 @@ extension InfoPlistCheck {
                     + "for example \(sample)."))
             return nil
         }
-        guard let text = value as? String else {
+        guard let text = value.string else {
             findings.append(CheckFinding(
                 .localNetworkUsageDescriptionNotString,
-                message: "\(key) is \(Self.typeName(of: value)), not a string, so iOS has no "
+                message: "\(key) is \(value.typeName), not a string, so iOS has no "
                     + "text for the local network prompt.",
                 fix: "Make \(key) a string, for example \(sample)."))
             return nil
@@ -148,12 +180,12 @@ extension InfoPlistCheck {
 
     /// Checks `NSBluetoothAlwaysUsageDescription`; returns whether the snippet includes it and
     /// the text found.
-    private func bluetoothFindings(_ plist: [String: Any], findings: inout [CheckFinding])
+    private func bluetoothFindings(_ plist: [String: PropertyListValue], findings: inout [CheckFinding])
         -> (include: Bool, text: String?)
     {
         let key = Self.bluetoothUsageDescriptionKey
         let value = plist[key]
-        let text = (value as? String).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        let text = value?.string.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         guard let project else {
             findings.append(CheckFinding(
                 .bluetoothNeedUnknown,
@@ -170,7 +202,7 @@ extension InfoPlistCheck {
                 let state =
                     value == nil
                     ? "has no \(key)"
-                    : "has \(key) as \(value is String ? "blank text" : Self.typeName(of: value!))"
+                    : "has \(key) as \(value?.string != nil ? "blank text" : value?.typeName ?? "")"
                 findings.append(CheckFinding(
                     .missingBluetoothUsageDescription,
                     message: "The Info.plist \(state), but Cast SDK \(project.sdkVersion) uses "

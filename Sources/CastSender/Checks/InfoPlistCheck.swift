@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks an iOS Cast sender app's Info.plist against what discovery needs on iOS 14 and
 /// later, for given discovery criteria.
@@ -61,27 +65,27 @@ public struct InfoPlistCheck: Sendable, Hashable {
     }
 
     /// The top-level dictionary of an Info.plist file (bounded, guarded).
-    static func dictionary(fileAt path: String) throws(InfoPlistError) -> [String: Any] {
+    static func dictionary(fileAt path: String) throws(InfoPlistError) -> [String: PropertyListValue] {
         try dictionary(data: read(path: path))
     }
 
     /// The top-level dictionary of Info.plist bytes (XML, binary or OpenStep), after the
     /// size, nesting and object-count guards.
-    static func dictionary(data: Data) throws(InfoPlistError) -> [String: Any] {
+    static func dictionary(data: Data) throws(InfoPlistError) -> [String: PropertyListValue] {
         if data.isEmpty { throw .empty }
         if data.count > Self.maximumSize {
             throw .tooLarge(size: data.count, limit: Self.maximumSize)
         }
         try PropertyListGuard.check(
             data, maximumDepth: Self.maximumNestingDepth, maximumObjects: Self.maximumObjectCount)
-        let root: Any
+        let root: PropertyListValue
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListDecoder().decode(PropertyListValue.self, from: data)
         } catch {
             throw .notAPropertyList(reason: Self.reason(error))
         }
-        guard let dictionary = root as? [String: Any] else {
-            throw .notADictionary(actualType: Self.typeName(of: root))
+        guard case .dictionary(let dictionary) = root else {
+            throw .notADictionary(actualType: root.typeName)
         }
         return dictionary
     }
@@ -100,24 +104,14 @@ public struct InfoPlistCheck: Sendable, Hashable {
         }
     }
 
-    /// The parser's explanation of `error`.
+    /// The parser's explanation of `error`: its debug description when it has one.
     private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
-        return nsError.localizedDescription
-    }
-
-    /// A phrase naming the property list type of `value`, such as "a string".
-    static func typeName(of value: Any) -> String {
-        switch value {
-        case is String: "a string"
-        case is [String: Any]: "a dictionary"
-        case is [AnyHashable: Any]: "a dictionary whose keys are not all strings"
-        case is [Any]: "an array"
-        case is Data: "data"
-        case is Date: "a date"
-        case is Bool, is NSNumber, is Int, is Double: "a number or boolean"
-        default: "a value of an unexpected type"
+        guard case .dataCorrupted(let context)? = error as? DecodingError else { return "\(error)" }
+        if let underlying = context.underlyingError as? CocoaError,
+            let debug = underlying.userInfo["NSDebugDescription"] as? String, !debug.isEmpty
+        {
+            return debug
         }
+        return context.debugDescription
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Structural checks run on raw property list bytes before Foundation parses them, so that
 /// hostile input fails with a clear error instead of exhausting time, memory or the stack.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the sender model needs from an app's Info.plist: the Bonjour service types it may
 /// browse (`NSBonjourServices`) and the text of the local network prompt
@@ -23,8 +27,8 @@ public struct SenderInfoPlist: Sendable, Hashable {
     /// - Throws: ``InfoPlistError`` when it cannot be read as a dictionary.
     public init(fileAt path: String) throws(InfoPlistError) {
         let dictionary = try InfoPlistCheck.dictionary(fileAt: path)
-        bonjourServices = (dictionary[InfoPlistCheck.bonjourServicesKey] as? [Any] ?? []).compactMap { $0 as? String }
-        localNetworkUsageDescription = dictionary[InfoPlistCheck.localNetworkUsageDescriptionKey] as? String
-        appName = (dictionary["CFBundleDisplayName"] as? String) ?? (dictionary["CFBundleName"] as? String)
+        bonjourServices = (dictionary[InfoPlistCheck.bonjourServicesKey]?.array ?? []).compactMap(\.string)
+        localNetworkUsageDescription = dictionary[InfoPlistCheck.localNetworkUsageDescriptionKey]?.string
+        appName = dictionary["CFBundleDisplayName"]?.string ?? dictionary["CFBundleName"]?.string
     }
 }

@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SenderFlow {
     /// A well-formed Cast device for a model: a Chromecast-like record with this friendly

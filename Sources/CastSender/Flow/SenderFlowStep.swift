@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a sender app experiences after one input: a snapshot of every observable of
 /// ``SenderFlow``.
@@ -115,7 +119,7 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
     public var description: String {
         var lines: [String] = []
         func add(_ label: String, _ value: String) {
-            lines.append(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+            lines.append(label + String(repeating: " ", count: max(1, 13 - label.count)) + value)
         }
         if let input { add("input:", input) }
         add("app:", phase.rawValue)

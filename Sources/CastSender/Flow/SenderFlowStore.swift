@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The discovery start file extended with the permission answers: a ``SenderFlowState`` kept
 /// across launches, in the file format of ``DiscoveryStartStore``.
@@ -65,7 +69,7 @@ public struct SenderFlowStore: Sendable, Hashable {
             case .unreadable(let reason): throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: reason)
             }
         }
-        guard (try? JSONNesting.check(data, limit: 4)) != nil else { return corrupt("not a discovery start file") }
+        guard (try? JSONSyntax.check(data, depthLimit: 4)) != nil else { return corrupt("not a discovery start file") }
         let contents: Contents
         do {
             contents = try JSONDecoder().decode(Contents.self, from: data)

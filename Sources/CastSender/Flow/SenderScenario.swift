@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A scripted run of a sender app: the app, what it remembers, the network, and steps, each an
 /// input and the snapshot fields expected after it. Loaded from a JSON file
@@ -115,10 +119,13 @@ public struct SenderScenario: Sendable {
         if data.count > Self.maximumFileSize {
             throw reader.error("", "more than \(Self.maximumFileSize) bytes")
         }
-        do throws(JSONNesting.TooDeep) {
-            try JSONNesting.check(data, limit: Self.maximumNestingDepth)
+        do throws(JSONSyntax.Failure) {
+            try JSONSyntax.check(data, depthLimit: Self.maximumNestingDepth)
         } catch {
-            throw reader.error("", "\(error); a scenario needs at most \(Self.maximumNestingDepth) levels")
+            switch error {
+            case .tooDeep: throw reader.error("", "\(error); a scenario needs at most \(Self.maximumNestingDepth) levels")
+            case .invalid: throw reader.error("", "not valid JSON: \(error)")
+            }
         }
         let json: ScenarioJSON
         do {
