@@ -97,8 +97,7 @@ struct ScanOptions: Sendable {
     /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.
     func filter(_ device: CastDevice) -> CastDevice? {
         guard interface != nil || family != nil else { return device }
-        var filtered = device
-        filtered.addresses = device.addresses.filter { address in
+        let filtered = device.keepingAddresses { address in
             (interface == nil || address.interfaceName == interface) && (family == nil || address.family == family)
         }
         return filtered.addresses.isEmpty ? nil : filtered
