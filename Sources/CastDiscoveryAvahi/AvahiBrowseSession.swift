@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 import CastDiscovery
 import Dispatch
 import Synchronization

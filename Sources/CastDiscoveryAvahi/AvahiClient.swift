@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 
 /// Owns an `AvahiClient`: one connection to avahi-daemon over D-Bus. Freeing it frees every
 /// browser and resolver made on it. Guarded by the poll lock once the poll thread runs.

@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 import CastDiscovery
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +12,7 @@ enum AvahiConstant {
     static let protocolIPv6 = AvahiProtocol(AVAHI_PROTO_INET6)
     static let noLookupFlags = AvahiLookupFlags(rawValue: 0)
     static let noClientFlags = AvahiClientFlags(rawValue: 0)
-    static let addressStringMaximum = 40  // AVAHI_ADDRESS_STR_MAX
+    static let addressStringMaximum = Int(AVAHI_ADDRESS_STR_MAX)
 }
 
 extension ServiceAddress.Family {

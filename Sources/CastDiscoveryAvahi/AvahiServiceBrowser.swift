@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 
 /// Owns an `AvahiServiceBrowser` for one browse type (a base type or a subtype).
 /// Guarded by the poll lock of its client.

@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 
 /// Owns an `AvahiServiceResolver` for one copy of an instance (one interface and protocol),
 /// kept open so TXT and port changes are reported. Guarded by the poll lock of its client.

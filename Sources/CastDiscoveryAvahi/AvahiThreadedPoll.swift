@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 
 /// Owns an `AvahiThreadedPoll`: the thread every callback of one client runs on.
 ///

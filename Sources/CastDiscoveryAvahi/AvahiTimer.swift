@@ -1,4 +1,4 @@
-import CAvahi
+internal import CAvahi
 
 /// Owns an `AvahiTimeout` on a threaded poll: a one-shot timer whose callback runs on the poll
 /// thread with the lock held. Arm and disarm only on the poll thread (or under the lock).
