@@ -115,50 +115,83 @@ public struct SenderScenario: Sendable {
     ///
     /// - Throws: ``SenderScenarioError`` naming `file` and, where it applies, the field.
     public init(parsing data: Data, file: String, directory: URL? = nil) async throws(SenderScenarioError) {
-        let reader = ScenarioReader(file: file)
-        if data.count > Self.maximumFileSize {
-            throw reader.error("", "more than \(Self.maximumFileSize) bytes")
+        func located(_ failure: ScenarioFieldError) -> SenderScenarioError {
+            SenderScenarioError(file: file, location: failure.location, message: failure.message)
         }
-        do throws(JSONSyntax.Failure) {
-            try JSONSyntax.check(data, depthLimit: Self.maximumNestingDepth)
+        let parsed: ScenarioFile
+        do throws(ScenarioFieldError) {
+            parsed = try Self.decode(data)
         } catch {
-            switch error {
-            case .tooDeep: throw reader.error("", "\(error); a scenario needs at most \(Self.maximumNestingDepth) levels")
-            case .invalid: throw reader.error("", "not valid JSON: \(error)")
-            }
+            throw located(error)
         }
-        let json: ScenarioJSON
-        do {
-            json = try JSONDecoder().decode(ScenarioJSON.self, from: data)
-        } catch {
-            throw reader.error("", "not valid JSON")
-        }
-        let top = try reader.object(
-            json, at: "", allowed: ["version", "description", "app", "stored", "network", "steps"],
-            required: ["version", "app", "steps"])
-        guard case .number(1) = top["version"] else {
-            throw reader.error("version", "expected 1, found \(top["version"]?.kindName ?? "nothing")")
-        }
-        let configuration = try Self.configuration(top["app"]!, reader, directory: directory)
-        let state = try Self.state(top["stored"], reader)
-        let parser = Parser(
-            reader: reader, directory: directory, criteria: configuration.options.criteria, replays: ReplayLoader())
-        var wifi = true
-        var devices: [CastDevice] = []
-        if let network = top["network"] {
-            let object = try reader.object(network, at: "network", allowed: ["wifi", "devices", "replay"])
-            wifi = try reader.bool(object, "wifi", at: "network") ?? true
-            devices = try await parser.devices(object, at: "network") ?? []
-        }
-        guard let stepValues = try reader.array(top, "steps", at: "", limit: Self.maximumStepCount), !stepValues.isEmpty
-        else { throw reader.error("steps", "expected at least one step") }
+        let loader = ReplayLoader(directory: directory)
+        let configuration: SenderAppConfiguration
+        let devices: [CastDevice]
         var steps: [Step] = []
-        for (index, value) in stepValues.enumerated() {
-            steps.append(try await parser.step(value, index: index))
+        do throws(ScenarioFieldError) {
+            configuration = try Self.configuration(parsed.app, directory: directory)
+            let criteria = configuration.options.criteria
+            devices = try await loader.devices(parsed.network.devices, criteria: criteria) ?? []
+            for step in parsed.steps {
+                let input: SenderFlowInput
+                switch step.input {
+                case .ready(let ready): input = ready
+                case .deviceListReplay(let path, let location):
+                    input = .deviceListChanged(try await loader.devices(.replay(path: path, location: location), criteria: criteria) ?? [])
+                }
+                steps.append(Step(input: input, expectation: step.expectation, comment: step.comment))
+            }
+        } catch {
+            throw located(error)
         }
         self.init(
-            file: file, summary: try reader.string(top, "description", at: ""), configuration: configuration,
-            initialState: state, wifi: wifi, networkDevices: devices, steps: steps)
+            file: file, summary: parsed.description, configuration: configuration, initialState: parsed.stored,
+            wifi: parsed.network.wifi, networkDevices: devices, steps: steps)
+    }
+
+    /// The file's structure, after the size, JSON grammar and nesting checks.
+    private static func decode(_ data: Data) throws(ScenarioFieldError) -> ScenarioFile {
+        if data.count > maximumFileSize {
+            throw ScenarioFieldError(location: "", message: "more than \(maximumFileSize) bytes")
+        }
+        do throws(JSONSyntax.Failure) {
+            try JSONSyntax.check(data, depthLimit: maximumNestingDepth)
+        } catch {
+            switch error {
+            case .tooDeep:
+                throw ScenarioFieldError(location: "", message: "\(error); a scenario needs at most \(maximumNestingDepth) levels")
+            case .invalid:
+                throw ScenarioFieldError(location: "", message: "not valid JSON: \(error)")
+            }
+        }
+        do {
+            return try JSONDecoder().decode(ScenarioFile.self, from: data)
+        } catch let failure as ScenarioFieldError {
+            throw failure
+        } catch {
+            throw ScenarioFieldError(location: "", message: "not a scenario: \(error)")
+        }
+    }
+
+    /// The app with its Info.plist (relative to the scenario), validated.
+    private static func configuration(_ app: ScenarioFile.App, directory: URL?) throws(ScenarioFieldError)
+        -> SenderAppConfiguration
+    {
+        var configuration = app.configuration
+        if let path = app.plistPath {
+            let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
+            do throws(InfoPlistError) {
+                configuration.infoPlist = try SenderInfoPlist(fileAt: url.standardizedFileURL.path)
+            } catch {
+                throw ScenarioFieldError(location: "app.plist", message: error.description)
+            }
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            throw ScenarioFieldError(location: "app", message: error.message)
+        }
+        return configuration
     }
 
     // MARK: - Running
@@ -183,93 +216,33 @@ public struct SenderScenario: Sendable {
         return SenderScenarioRun(steps: snapshots, mismatch: nil, finalState: flow.state)
     }
 
-    // MARK: - Parsing
-
-    private static func configuration(
-        _ value: ScenarioJSON, _ reader: ScenarioReader, directory: URL?
-    ) throws(SenderScenarioError) -> SenderAppConfiguration {
-        let app = try reader.object(
-            value, at: "app",
-            allowed: [
-                "platform", "sdk", "picker", "noBluetoothVariant", "disableDiscoveryAutostart",
-                "startDiscoveryAfterFirstTapOnCastButton", "applicationID", "xcode", "appDialogs", "plist",
-            ], required: ["platform", "sdk"])
-        let platformText = try reader.string(app, "platform", at: "app")!
-        let sdkText = try reader.string(app, "sdk", at: "app")!
-        let platform: SenderPlatform
-        do throws(SenderConfigurationError) {
-            platform = try SenderPlatform(parsing: platformText)
-        } catch {
-            throw reader.error("app.platform", error.message)
-        }
-        let sdk: SDKVersion
-        do throws(SDKVersionError) {
-            sdk = try SDKVersion(parsing: sdkText)
-        } catch {
-            throw reader.error("app.sdk", error.description)
-        }
-        var xcode: SDKVersion?
-        if let text = try reader.string(app, "xcode", at: "app") {
-            do throws(SDKVersionError) {
-                xcode = try SDKVersion(parsing: text)
-            } catch {
-                throw reader.error("app.xcode", error.description)
-            }
-        }
-        var plist: SenderInfoPlist?
-        if let path = try reader.string(app, "plist", at: "app") {
-            let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
-            do throws(InfoPlistError) {
-                plist = try SenderInfoPlist(fileAt: url.standardizedFileURL.path)
-            } catch {
-                throw reader.error("app.plist", error.description)
-            }
-        }
-        var criteria = DiscoveryCriteria.defaultMediaReceiver
-        if let appID = try reader.string(app, "applicationID", at: "app") {
-            do {
-                criteria = try DiscoveryCriteria(applicationID: appID)
-            } catch {
-                throw reader.error("app.applicationID", "\(error)")
-            }
-        }
-        let options = CastOptions(
-            criteria: criteria,
-            disableDiscoveryAutostart: try reader.bool(app, "disableDiscoveryAutostart", at: "app") ?? false,
-            startDiscoveryAfterFirstTapOnCastButton:
-                try reader.bool(app, "startDiscoveryAfterFirstTapOnCastButton", at: "app") ?? true,
-            platform: platform)
-        let configuration = SenderAppConfiguration(
-            sdkVersion: sdk, picker: try reader.choice(app, "picker", at: "app", what: "picker") ?? .sdkCastButton,
-            noBluetoothVariant: try reader.bool(app, "noBluetoothVariant", at: "app") ?? false, options: options,
-            xcodeVersion: xcode, appPresentsDialogs: try reader.bool(app, "appDialogs", at: "app") ?? false,
-            infoPlist: plist)
-        do {
-            try configuration.validate()
-        } catch {
-            throw reader.error("app", error.message)
-        }
-        return configuration
-    }
-
-    private static func state(_ value: ScenarioJSON?, _ reader: ScenarioReader) throws(SenderScenarioError)
-        -> SenderFlowState
-    {
-        guard let value else { return SenderFlowState() }
-        let stored = try reader.object(
-            value, at: "stored", allowed: ["discoveryHasStartedOnce", "localNetworkPermission", "bluetoothPromptAnswered"])
-        return SenderFlowState(
-            discoveryHasStartedOnce: try reader.bool(stored, "discoveryHasStartedOnce", at: "stored") ?? false,
-            localNetworkPermission: try reader.choice(
-                stored, "localNetworkPermission", at: "stored", what: "permission") ?? .notDetermined,
-            bluetoothPromptAnswered: try reader.bool(stored, "bluetoothPromptAnswered", at: "stored") ?? false)
-    }
-
     /// Loads the replays a scenario refers to, each file once, within
     /// ``SenderScenario/maximumReplayEvents`` over all references.
     private final class ReplayLoader {
+        private let directory: URL?
         private var remaining = SenderScenario.maximumReplayEvents
         private var loaded: [String: (events: Int, devices: [CastDevice])] = [:]
+
+        init(directory: URL?) {
+            self.directory = directory
+        }
+
+        /// The devices given inline, or listed once the replay has played; nil for none given.
+        func devices(_ source: ScenarioFile.Devices?, criteria: DiscoveryCriteria) async throws(ScenarioFieldError)
+            -> [CastDevice]?
+        {
+            switch source {
+            case nil: return nil
+            case .inline(let devices): return devices
+            case .replay(let path, let location):
+                let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
+                do {
+                    return try await devices(url.standardizedFileURL, criteria: criteria)
+                } catch {
+                    throw ScenarioFieldError(location: location, message: error.description)
+                }
+            }
+        }
 
         /// The devices a discovery manager lists once the replay at `url` has played.
         func devices(_ url: URL, criteria: DiscoveryCriteria) async throws(DiscoveryError) -> [CastDevice] {
@@ -293,123 +266,6 @@ public struct SenderScenario: Sendable {
                         + "(each reference counts)")
             }
             remaining -= events
-        }
-    }
-
-    /// Parses steps and device lists.
-    private struct Parser {
-        let reader: ScenarioReader
-        let directory: URL?
-        let criteria: DiscoveryCriteria
-        let replays: ReplayLoader
-
-        func step(_ value: ScenarioJSON, index: Int) async throws(SenderScenarioError) -> Step {
-            var location = "steps[\(index)]"
-            guard case .object(let raw) = value else {
-                throw reader.error(location, "expected an object, found \(value.kindName)")
-            }
-            guard let nameValue = raw["input"] else { throw reader.error("\(location).input", "missing required field") }
-            guard case .string(let name) = nameValue else {
-                throw reader.error("\(location).input", "expected a string, found \(nameValue.kindName)")
-            }
-            guard let kind = SenderFlowInput.Name(rawValue: name) else {
-                throw reader.error(
-                    "\(location).input",
-                    "unknown input \(SafeText.quoted(name)); expected one of: "
-                        + SenderFlowInput.names.joined(separator: ", "))
-            }
-            location += " (\(name))"
-            let arguments = kind.arguments
-            let object = try reader.object(
-                value, at: location, allowed: ["input", "comment", "expect"] + arguments,
-                required: kind == .deviceListChanged ? [] : arguments)
-            let input: SenderFlowInput
-            switch kind {
-            case .appLaunched: input = .appLaunched
-            case .relaunched: input = .relaunched
-            case .enteredBackground: input = .enteredBackground
-            case .enteredForeground: input = .enteredForeground
-            case .castButtonTapped: input = .castButtonTapped
-            case .interstitialDismissed: input = .interstitialDismissed
-            case .promptAnswered: input = .promptAnswered(granted: try reader.bool(object, "granted", at: location)!)
-            case .settingsChanged: input = .settingsChanged(granted: try reader.bool(object, "granted", at: location)!)
-            case .locationPermissionChanged:
-                input = .locationPermissionChanged(granted: try reader.bool(object, "granted", at: location)!)
-            case .startDiscoveryRequested: input = .startDiscoveryRequested
-            case .stopDiscoveryRequested: input = .stopDiscoveryRequested
-            case .dialogDismissed: input = .dialogDismissed
-            case .goToSettingsTapped: input = .goToSettingsTapped
-            case .wifiChanged: input = .wifiChanged(try reader.bool(object, "connected", at: location)!)
-            case .deviceListChanged:
-                guard let devices = try await devices(object, at: location) else {
-                    throw reader.error(location, "expected \"devices\" or \"replay\"")
-                }
-                input = .deviceListChanged(devices)
-            case .deviceSelected: input = .deviceSelected(try reader.string(object, "device", at: location)!)
-            case .sessionStarted: input = .sessionStarted
-            case .sessionEnded: input = .sessionEnded
-            }
-            var expectation = SenderScenarioExpectation()
-            if let expect = object["expect"] {
-                expectation = try self.expectation(expect, at: "\(location).expect")
-            }
-            return Step(
-                input: input, expectation: expectation, comment: try reader.string(object, "comment", at: location))
-        }
-
-        func expectation(
-            _ value: ScenarioJSON, at location: String
-        ) throws(SenderScenarioError) -> SenderScenarioExpectation {
-            let object = try reader.object(value, at: location, allowed: SenderScenarioExpectation.fieldNames)
-            return SenderScenarioExpectation(
-                phase: try reader.choice(object, "phase", at: location, what: "phase"),
-                screen: try reader.choice(object, "screen", at: location, what: "screen"),
-                discoveryRunning: try reader.bool(object, "discoveryRunning", at: location),
-                discoveryHasStartedOnce: try reader.bool(object, "discoveryHasStartedOnce", at: location),
-                localNetworkPermission: try reader.choice(object, "localNetworkPermission", at: location, what: "permission"),
-                wifi: try reader.bool(object, "wifi", at: location),
-                visibleDevices: try reader.strings(object, "visibleDevices", at: location),
-                castButtonVisible: try reader.bool(object, "castButtonVisible", at: location),
-                castButtonReason: try reader.choice(object, "castButtonReason", at: location, what: "Cast button reason"),
-                castState: try reader.choice(
-                    object, "castState", at: location, names: CastState.allCases.map(\.name), what: "cast state",
-                    CastState.init(name:)),
-                quirks: try reader.choices(object, "quirks", at: location, what: "quirk"),
-                inferred: try reader.choices(object, "inferred", at: location, what: "inferred choice"),
-                blockedBrowses: try reader.strings(object, "blockedBrowses", at: location))
-        }
-
-        /// The devices of `devices` (inline) or `replay` (a file); nil when neither is there.
-        func devices(_ object: ScenarioReader.Object, at location: String) async throws(SenderScenarioError)
-            -> [CastDevice]?
-        {
-            if object["devices"] != nil, object["replay"] != nil {
-                throw reader.error(location, "give \"devices\" or \"replay\", not both")
-            }
-            if let path = try reader.string(object, "replay", at: location) {
-                let url = directory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
-                do {
-                    return try await replays.devices(url.standardizedFileURL, criteria: criteria)
-                } catch {
-                    throw reader.error("\(location).replay", error.description)
-                }
-            }
-            guard let values = try reader.array(object, "devices", at: location, limit: 1000) else { return nil }
-            var devices: [CastDevice] = []
-            for (index, value) in values.enumerated() {
-                let here = "\(location).devices[\(index)]"
-                let spec = try reader.object(value, at: here, allowed: ["name", "id", "model"], required: ["name"])
-                let name = try reader.string(spec, "name", at: here)!
-                let id = try reader.string(spec, "id", at: here)
-                guard !name.isEmpty, id?.isEmpty != true else { throw reader.error(here, "empty name or id") }
-                let model = try reader.string(spec, "model", at: here)
-                do throws(DeviceRejection) {
-                    devices.append(try SenderFlow.simulatedDevice(name: name, id: id, modelName: model))
-                } catch {
-                    throw reader.error(here, error.description)
-                }
-            }
-            return devices
         }
     }
 }

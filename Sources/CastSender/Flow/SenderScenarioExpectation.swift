@@ -53,11 +53,7 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
     }
 
     /// The field names a scenario's `expect` object may use.
-    public static let fieldNames = [
-        "phase", "screen", "discoveryRunning", "discoveryHasStartedOnce", "localNetworkPermission", "wifi",
-        "visibleDevices", "castButtonVisible", "castButtonReason", "castState", "quirks",
-        "inferred", "blockedBrowses",
-    ]
+    public static let fieldNames = ScenarioExpectation.Key.allCases.map(\.rawValue)
 
     /// Whether no field is checked.
     public var isEmpty: Bool { self == SenderScenarioExpectation() }
