@@ -59,8 +59,8 @@ public struct SenderFlow: Sendable {
     private var reconnecting = false
     /// Whether the reconnecting session had started before Wi-Fi went (so it resumes as connected).
     private var connectedBeforeWiFiLoss = false
-    /// The inferred choices that acted in the current input.
-    private var inferred: [SenderInference] = []
+    /// What happened in the current input besides the state.
+    private var log = StepLog()
     /// A tap asked for the device dialog; it shows once no prompt is in the way.
     private var deviceDialogPending = false
     private var connection: Connection?
@@ -83,7 +83,7 @@ public struct SenderFlow: Sendable {
             localNetworkPermission: state.permission(on: configuration.platform), wifi: wifi, visibleDevices: [],
             castButton: CastButtonVisibility(isVisible: false, reason: .noDevices), castState: .noDevicesAvailable,
             quirks: [], notes: [])
-        snapshot = makeSnapshot(input: nil, quirks: [], notes: [])
+        snapshot = makeSnapshot(input: nil)
     }
 
     // MARK: - Observables
@@ -132,164 +132,177 @@ public struct SenderFlow: Sendable {
     /// Applies an input and returns the snapshot after it (also kept in ``snapshot``).
     @discardableResult
     public mutating func handle(_ input: SenderFlowInput) -> SenderFlowStep {
-        var quirks: [SenderQuirk] = []
-        var notes: [String] = []
-        inferred = []
-        apply(input, &quirks, &notes)
-        settle(&quirks)
-        snapshot = makeSnapshot(input: input.description, quirks: quirks, notes: notes)
+        log = StepLog()
+        apply(input)
+        settle()
+        snapshot = makeSnapshot(input: input.description)
         return snapshot
     }
 
-    private mutating func apply(_ input: SenderFlowInput, _ quirks: inout [SenderQuirk], _ notes: inout [String]) {
-        let needsLaunch: Bool
+    /// What happened in the current input besides the state: quirks that acted, notes for
+    /// people, inferred choices that decided something.
+    private struct StepLog {
+        var quirks: [SenderQuirk] = []
+        var notes: [String] = []
+        var inferred: [SenderInference] = []
+    }
+
+    /// Records that the input changed nothing, and why.
+    private mutating func ignore(_ reason: String) {
+        log.notes.append("ignored: \(reason)")
+    }
+
+    private mutating func apply(_ input: SenderFlowInput) {
         switch input {
         case .appLaunched, .relaunched, .settingsChanged, .wifiChanged, .deviceListChanged, .locationPermissionChanged:
-            needsLaunch = false
-        default: needsLaunch = true
-        }
-        if needsLaunch, phase == .notLaunched {
-            notes.append("ignored: the app has not launched")
-            return
+            break
+        default:
+            if phase == .notLaunched { return ignore("the app has not launched") }
         }
         switch input {
         case .appLaunched:
-            guard phase == .notLaunched else {
-                notes.append("ignored: the app is already running (use relaunched)")
-                return
-            }
-            launch(&quirks)
-        case .relaunched:
-            session = DiscoveryStartPolicy(
-                options: configuration.effectiveOptions, discoveryHasStartedOnce: state.discoveryHasStartedOnce)
-            screen = .none
-            seenDevices = []
-            discoveryRanThisLaunch = false
-            firstTapSwallowed = false
-            deviceDialogPending = false
-            connection = nil
-            reconnecting = false
-            launch(&quirks)
+            guard phase == .notLaunched else { return ignore("the app is already running (use relaunched)") }
+            launch()
+        case .relaunched: relaunch()
         case .enteredBackground:
-            guard phase == .foreground else { return notes.append("ignored: the app is not in the foreground") }
+            guard phase == .foreground else { return ignore("the app is not in the foreground") }
             _ = session.handle(.enteredBackground)
         case .enteredForeground:
-            guard phase == .background else { return notes.append("ignored: the app is not in the background") }
+            guard phase == .background else { return ignore("the app is not in the background") }
             _ = session.handle(.enteredForeground)
-        case .castButtonTapped:
-            tap(&quirks, &notes)
-        case .interstitialDismissed:
-            guard phase == .foreground, screen.isInterstitial else {
-                return notes.append("ignored: no interstitial is showing")
-            }
-            let interstitial = screen
-            screen = .none
-            if interstitial == .appInterstitial {
-                _ = session.handle(.startDiscoveryRequested)
-            } else {
-                _ = session.handle(.interstitialDismissed)
-            }
-            deviceDialogPending = true
-        case .promptAnswered(let granted):
-            guard phase == .foreground else {
-                return notes.append("ignored: the app is in the background; a system prompt shows only over the app in the foreground")
-            }
-            guard screen.isSystemPrompt else {
-                return notes.append("ignored: no system prompt is showing")
-            }
-            if screen == .localNetworkPrompt {
-                state.localNetworkPermission = granted ? .granted : .denied
-            } else {
-                state.bluetoothPromptAnswered = true
-            }
-            screen = .none
-        case .settingsChanged(let granted):
-            guard configuration.platform.requiresLocalNetworkPermission else {
-                return notes.append("ignored: \(configuration.platform) has no local-network permission")
-            }
-            guard phase != .foreground else {
-                return notes.append("ignored: the app is in the foreground; the user opens Settings, which puts the app in the background (send enteredBackground first)")
-            }
-            guard permission != .notDetermined else {
-                return notes.append("ignored: Settings lists the app under Local Network only once it has asked")
-            }
-            state.localNetworkPermission = granted ? .granted : .denied
-        case .locationPermissionChanged(let granted):
-            locationAllowed = granted
-        case .startDiscoveryRequested:
-            _ = session.handle(.startDiscoveryRequested)
-        case .stopDiscoveryRequested:
-            _ = session.handle(.stopDiscoveryRequested)
-        case .dialogDismissed:
-            guard screen.isDeviceDialog || screen.isPermissionDialog else {
-                return notes.append("ignored: no device dialog is showing")
-            }
-            if screen.isPermissionDialog, !session.discoveryWanted {
-                inferred.append(.permissionDialogLeavesDiscoveryToApp)
-                notes.append("discovery starts when the app calls startDiscovery")
-            }
-            screen = .none
+        case .castButtonTapped: tap()
+        case .interstitialDismissed: dismissInterstitial()
+        case .promptAnswered(let granted): answerPrompt(granted: granted)
+        case .settingsChanged(let granted): changeSettings(granted: granted)
+        case .locationPermissionChanged(let granted): locationAllowed = granted
+        case .startDiscoveryRequested: _ = session.handle(.startDiscoveryRequested)
+        case .stopDiscoveryRequested: _ = session.handle(.stopDiscoveryRequested)
+        case .dialogDismissed: dismissDialog()
         case .goToSettingsTapped:
-            guard screen == .deniedDialog else { return notes.append("ignored: the denied dialog is not showing") }
+            guard screen == .deniedDialog else { return ignore("the denied dialog is not showing") }
             screen = .none
             _ = session.handle(.enteredBackground)
-        case .wifiChanged(let on):
-            wifi = on
-            if !on, connection != nil {
-                if !reconnecting { connectedBeforeWiFiLoss = connection?.connected ?? false }
-                connection?.connected = false
-                reconnecting = true
-                notes.append("the phone left Wi-Fi: the SDK tries to reconnect the session")
-            } else if on, reconnecting, connection != nil {
-                connection?.connected = connectedBeforeWiFiLoss
-                reconnecting = false
-                inferred.append(.sessionReconnectsAfterWiFi)
-            }
-        case .deviceListChanged(let devices):
-            networkDevices = devices
-        case .deviceSelected(let name):
-            guard screen == .devicePicker else { return notes.append("ignored: the device picker is not showing") }
-            let wanted = DeviceListMatch(name)
-            guard let device = visibleDevices.first(where: wanted.matches) else {
-                return notes.append("ignored: no visible device \(SafeText.quoted(name))")
-            }
-            connection = Connection(uniqueID: device.uniqueID, connected: false)
-            screen = .none
+        case .wifiChanged(let on): changeWiFi(on)
+        case .deviceListChanged(let devices): networkDevices = devices
+        case .deviceSelected(let name): select(name)
         case .sessionStarted:
-            guard let current = connection, !current.connected else {
-                return notes.append("ignored: no session is connecting")
-            }
+            guard let current = connection, !current.connected else { return ignore("no session is connecting") }
             connection?.connected = true
         case .sessionEnded:
-            guard connection != nil else { return notes.append("ignored: no session is active") }
+            guard connection != nil else { return ignore("no session is active") }
             connection = nil
             reconnecting = false
         }
     }
 
-    private mutating func launch(_ quirks: inout [SenderQuirk]) {
-        _ = session.handle(.appLaunched)
-        if configuration.firstTapFlagIgnored { quirks.append(.firstTapFlagUnavailable) }
-        if configuration.customPickerStartsDiscovery, !session.discoveryWanted {
-            quirks.append(.customPickerNeedsExplicitStart)
+    /// The app starts again from nothing but what it stored.
+    private mutating func relaunch() {
+        session = DiscoveryStartPolicy(
+            options: configuration.effectiveOptions, discoveryHasStartedOnce: state.discoveryHasStartedOnce)
+        screen = .none
+        seenDevices = []
+        discoveryRanThisLaunch = false
+        firstTapSwallowed = false
+        deviceDialogPending = false
+        connection = nil
+        reconnecting = false
+        launch()
+    }
+
+    private mutating func dismissInterstitial() {
+        guard phase == .foreground, screen.isInterstitial else { return ignore("no interstitial is showing") }
+        let interstitial = screen
+        screen = .none
+        if interstitial == .appInterstitial {
+            _ = session.handle(.startDiscoveryRequested)
+        } else {
+            _ = session.handle(.interstitialDismissed)
+        }
+        deviceDialogPending = true
+    }
+
+    private mutating func answerPrompt(granted: Bool) {
+        guard phase == .foreground else {
+            return ignore("the app is in the background; a system prompt shows only over the app in the foreground")
+        }
+        guard screen.isSystemPrompt else { return ignore("no system prompt is showing") }
+        if screen == .localNetworkPrompt {
+            state.localNetworkPermission = granted ? .granted : .denied
+        } else {
+            state.bluetoothPromptAnswered = true
+        }
+        screen = .none
+    }
+
+    private mutating func changeSettings(granted: Bool) {
+        guard configuration.platform.requiresLocalNetworkPermission else {
+            return ignore("\(configuration.platform) has no local-network permission")
+        }
+        guard phase != .foreground else {
+            return ignore("the app is in the foreground; the user opens Settings, which puts the app in the background (send enteredBackground first)")
+        }
+        guard permission != .notDetermined else {
+            return ignore("Settings lists the app under Local Network only once it has asked")
+        }
+        state.localNetworkPermission = granted ? .granted : .denied
+    }
+
+    private mutating func dismissDialog() {
+        guard screen.isDeviceDialog || screen.isPermissionDialog else { return ignore("no device dialog is showing") }
+        if screen.isPermissionDialog, !session.discoveryWanted {
+            log.inferred.append(.permissionDialogLeavesDiscoveryToApp)
+            log.notes.append("discovery starts when the app calls startDiscovery")
+        }
+        screen = .none
+    }
+
+    private mutating func changeWiFi(_ on: Bool) {
+        wifi = on
+        if !on, connection != nil {
+            if !reconnecting { connectedBeforeWiFiLoss = connection?.connected ?? false }
+            connection?.connected = false
+            reconnecting = true
+            log.notes.append("the phone left Wi-Fi: the SDK tries to reconnect the session")
+        } else if on, reconnecting, connection != nil {
+            connection?.connected = connectedBeforeWiFiLoss
+            reconnecting = false
+            log.inferred.append(.sessionReconnectsAfterWiFi)
         }
     }
 
-    private mutating func tap(_ quirks: inout [SenderQuirk], _ notes: inout [String]) {
-        guard phase == .foreground else { return notes.append("ignored: the app is not in the foreground") }
-        guard screen == .none else { return notes.append("ignored: \(screen) is showing") }
+    private mutating func select(_ name: String) {
+        guard screen == .devicePicker else { return ignore("the device picker is not showing") }
+        let wanted = DeviceListMatch(name)
+        guard let device = visibleDevices.first(where: wanted.matches) else {
+            return ignore("no visible device \(SafeText.quoted(name))")
+        }
+        connection = Connection(uniqueID: device.uniqueID, connected: false)
+        screen = .none
+    }
+
+    private mutating func launch() {
+        _ = session.handle(.appLaunched)
+        if configuration.firstTapFlagIgnored { log.quirks.append(.firstTapFlagUnavailable) }
+        if configuration.customPickerStartsDiscovery, !session.discoveryWanted {
+            log.quirks.append(.customPickerNeedsExplicitStart)
+        }
+    }
+
+    private mutating func tap() {
+        guard phase == .foreground else { return ignore("the app is not in the foreground") }
+        guard screen == .none else { return ignore("\(screen) is showing") }
         switch configuration.picker {
         case .sdkCastButton:
             let button = castButton
             guard button.isVisible else {
-                return notes.append("ignored: the Cast button is hidden (\(button.reason.summary))")
+                return ignore("the Cast button is hidden (\(button.reason.summary))")
             }
             if configuration.hasFirstTapBug, !firstTapSwallowed, !session.discoveryHasStartedOnce {
                 firstTapSwallowed = true
-                quirks.append(.firstTapDoesNotStartDiscovery)
-                return notes.append("the first tap did nothing (SDK \(configuration.sdkVersion) bug)")
+                log.quirks.append(.firstTapDoesNotStartDiscovery)
+                return log.notes.append("the first tap did nothing (SDK \(configuration.sdkVersion) bug)")
             }
-            if firstTapSwallowed, !session.discoveryHasStartedOnce { inferred.append(.firstTapBugNextTapWorks) }
+            if firstTapSwallowed, !session.discoveryHasStartedOnce { log.inferred.append(.firstTapBugNextTapWorks) }
             if session.handle(.castButtonTapped).showInterstitial {
                 screen = .sdkInterstitial
                 return
@@ -314,7 +327,7 @@ public struct SenderFlow: Sendable {
     }
 
     /// Brings everything derived up to date after an input.
-    private mutating func settle(_ quirks: inout [SenderQuirk]) {
+    private mutating func settle() {
         if session.shouldDiscover {
             discoveryRanThisLaunch = true
             if wifi, permission.allowsDiscovery { seenDevices = networkDevices }
@@ -325,7 +338,7 @@ public struct SenderFlow: Sendable {
                 screen = .localNetworkPrompt
             } else if configuration.showsBluetoothPrompt, !state.bluetoothPromptAnswered {
                 screen = .bluetoothPrompt
-                quirks.append(.bluetoothPromptOnIOS13)
+                log.quirks.append(.bluetoothPromptOnIOS13)
             }
         }
         if deviceDialogPending, screen == .none {
@@ -334,10 +347,10 @@ public struct SenderFlow: Sendable {
         } else if screen.isDeviceDialog {
             screen = deviceDialog
         }
-        if castButton.reason == .needsLocationPermission { inferred.append(.castButtonHiddenWithoutLocation) }
-        if screen == .deniedDialog { inferred.append(.deniedDialogWithSettingsButton) }
-        if screen == .localNetworkPrompt { inferred.append(.localNetworkPromptWording) }
-        if reconnecting { inferred.append(.sessionReconnectsAfterWiFi) }
+        if castButton.reason == .needsLocationPermission { log.inferred.append(.castButtonHiddenWithoutLocation) }
+        if screen == .deniedDialog { log.inferred.append(.deniedDialogWithSettingsButton) }
+        if screen == .localNetworkPrompt { log.inferred.append(.localNetworkPromptWording) }
+        if reconnecting { log.inferred.append(.sessionReconnectsAfterWiFi) }
     }
 
     /// The dialog a tap opens now.
@@ -348,7 +361,7 @@ public struct SenderFlow: Sendable {
         return .noDevicesDialog
     }
 
-    private func makeSnapshot(input: String?, quirks: [SenderQuirk], notes: [String]) -> SenderFlowStep {
+    private func makeSnapshot(input: String?) -> SenderFlowStep {
         let dialog: SenderDialog? =
             switch screen {
             case .noDevicesDialog:
@@ -361,7 +374,7 @@ public struct SenderFlow: Sendable {
                     plistKnown: configuration.infoPlist != nil)
             default: nil
             }
-        var notes = notes
+        var notes = log.notes
         let blocked = discoveryRanThisLaunch ? configuration.missingBonjourServices : []
         for entry in blocked {
             notes.append("iOS refuses the browse for \(entry) (NoAuth, -72008): add \(entry) to NSBonjourServices in the Info.plist")
@@ -370,12 +383,12 @@ public struct SenderFlow: Sendable {
             notes.append("Cast SDK \(configuration.sdkVersion) built with Xcode \(configuration.xcodeVersion.map { "\($0)" } ?? "12") finds no devices on iOS 14 or later: update the SDK to 4.5.0 or later")
         }
         var unique: [SenderInference] = []
-        for item in inferred where !unique.contains(item) { unique.append(item) }
+        for item in log.inferred where !unique.contains(item) { unique.append(item) }
         var step = SenderFlowStep(
             input: input, phase: phase, screen: screen, dialog: dialog, discoveryRunning: session.shouldDiscover,
             discoveryHasStartedOnce: session.discoveryHasStartedOnce, localNetworkPermission: permission, wifi: wifi,
             visibleDevices: visibleDevices.map(SenderVisibleDevice.init), castButton: castButton, castState: castState,
-            quirks: quirks, notes: notes)
+            quirks: log.quirks, notes: notes)
         step.inferred = unique
         step.blockedBrowses = blocked
         return step
