@@ -85,24 +85,84 @@ enum PropertyListGuard {
     private static func checkBinary(_ bytes: [UInt8], maximumDepth: Int, maximumObjects: Int)
         throws(InfoPlistError)
     {
-        guard bytes.count >= 8 + 32 else { throw malformed("too short") }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let refSize = Int(bytes[trailer + 7])
-        guard (1...8).contains(offsetSize), (1...8).contains(refSize),
-            let objectCount = readInt(bytes, at: trailer + 8, size: 8),
-            let top = readInt(bytes, at: trailer + 16, size: 8),
-            let tableOffset = readInt(bytes, at: trailer + 24, size: 8)
-        else { throw malformed("bad trailer") }
-        guard objectCount >= 1, top < objectCount,
-            objectCount <= (trailer - tableOffset) / offsetSize, tableOffset >= 8
-        else { throw malformed("bad object table") }
+        var walk = ObjectGraphWalk(
+            list: try BinaryPropertyList(bytes), maximumDepth: maximumDepth, maximumObjects: maximumObjects)
+        try walk.run()
+    }
 
-        // One entry per reachable collection: its nesting depth and expanded object count.
-        var done: [Int: (depth: Int, size: Int)] = [:]
-        var onPath = Set<Int>()
-        // The collections on the path from the top object, each with its children and the
-        // depth and expanded size found so far.
+    /// A binary property list's trailer and object table, read without building any object.
+    private struct BinaryPropertyList {
+        let bytes: [UInt8]
+        let offsetSize: Int
+        let refSize: Int
+        let objectCount: Int
+        let top: Int
+        let tableOffset: Int
+
+        /// Reads and checks the trailer (the last 32 bytes) against the file's size.
+        init(_ bytes: [UInt8]) throws(InfoPlistError) {
+            guard bytes.count >= 8 + 32 else { throw malformed("too short") }
+            let trailer = bytes.count - 32
+            let offsetSize = Int(bytes[trailer + 6])
+            let refSize = Int(bytes[trailer + 7])
+            guard (1...8).contains(offsetSize), (1...8).contains(refSize),
+                let objectCount = readInt(bytes, at: trailer + 8, size: 8),
+                let top = readInt(bytes, at: trailer + 16, size: 8),
+                let tableOffset = readInt(bytes, at: trailer + 24, size: 8)
+            else { throw malformed("bad trailer") }
+            guard objectCount >= 1, top < objectCount,
+                objectCount <= (trailer - tableOffset) / offsetSize, tableOffset >= 8
+            else { throw malformed("bad object table") }
+            self.bytes = bytes
+            self.offsetSize = offsetSize
+            self.refSize = refSize
+            self.objectCount = objectCount
+            self.top = top
+            self.tableOffset = tableOffset
+        }
+
+        /// The objects an array, set or dictionary refers to (keys and values); empty for any
+        /// other object. Every offset, count and reference is checked against the file.
+        func children(of object: Int) throws(InfoPlistError) -> [Int] {
+            guard let offset = readInt(bytes, at: tableOffset + object * offsetSize, size: offsetSize),
+                offset >= 8, offset < tableOffset
+            else { throw malformed("bad object offset") }
+            let marker = bytes[offset]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
+            let (count, start) = try collectionSize(marker: marker, at: offset + 1)
+            let refs = kind == 0xD ? 2 : 1
+            guard count <= (tableOffset - start) / (refSize * refs) else {
+                throw malformed("collection larger than the file")
+            }
+            var result: [Int] = []
+            result.reserveCapacity(count * refs)
+            for index in 0..<(count * refs) {
+                guard let ref = readInt(bytes, at: start + index * refSize, size: refSize), ref < objectCount
+                else { throw malformed("object reference out of range") }
+                result.append(ref)
+            }
+            return result
+        }
+
+        /// A collection's element count (in the marker, or an integer object after it when the
+        /// marker says 15) and where its references start.
+        private func collectionSize(marker: UInt8, at start: Int) throws(InfoPlistError) -> (count: Int, start: Int) {
+            let count = Int(marker & 0x0F)
+            guard count == 0x0F else { return (count, start) }
+            guard start < tableOffset, bytes[start] >> 4 == 0x1 else { throw malformed("bad collection size") }
+            let size = 1 << Int(bytes[start] & 0x0F)
+            guard let value = readInt(bytes, at: start + 1, size: size) else { throw malformed("bad collection size") }
+            return (value, start + 1 + size)
+        }
+    }
+
+    /// A depth-first walk of the object graph from the top object, without recursion: each
+    /// collection's nesting depth and expanded object count is found once and reused where it is
+    /// shared, so a graph that expands past the limits is refused before any parser expands it.
+    private struct ObjectGraphWalk {
+        /// A collection on the path from the top object, with its children and the depth and
+        /// expanded size found so far.
         struct Frame {
             var object: Int
             var children: [Int]
@@ -111,85 +171,67 @@ enum PropertyListGuard {
             var size = 1
         }
 
-        func children(of object: Int) throws(InfoPlistError) -> [Int] {
-            guard let offset = readInt(bytes, at: tableOffset + object * offsetSize, size: offsetSize),
-                offset >= 8, offset < tableOffset
-            else { throw malformed("bad object offset") }
-            let marker = bytes[offset]
-            let kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
-            var count = Int(marker & 0x0F)
-            var start = offset + 1
-            if count == 0x0F {
-                guard start < tableOffset, bytes[start] >> 4 == 0x1 else {
-                    throw malformed("bad collection size")
-                }
-                let size = 1 << Int(bytes[start] & 0x0F)
-                guard let value = readInt(bytes, at: start + 1, size: size) else {
-                    throw malformed("bad collection size")
-                }
-                count = value
-                start += 1 + size
-            }
-            let refs = kind == 0xD ? 2 : 1
-            guard count <= (tableOffset - start) / (refSize * refs) else {
-                throw malformed("collection larger than the file")
-            }
-            var result: [Int] = []
-            result.reserveCapacity(count * refs)
-            for index in 0..<(count * refs) {
-                guard let ref = readInt(bytes, at: start + index * refSize, size: refSize),
-                    ref < objectCount
-                else { throw malformed("object reference out of range") }
-                result.append(ref)
-            }
-            return result
+        let list: BinaryPropertyList
+        let maximumDepth: Int
+        let maximumObjects: Int
+        /// Each collection finished: its nesting depth and expanded object count.
+        private var done: [Int: (depth: Int, size: Int)] = [:]
+        private var onPath = Set<Int>()
+        private var stack: [Frame] = []
+
+        init(list: BinaryPropertyList, maximumDepth: Int, maximumObjects: Int) {
+            self.list = list
+            self.maximumDepth = maximumDepth
+            self.maximumObjects = maximumObjects
         }
 
-        var stack = [Frame(object: top, children: try children(of: top))]
-        onPath.insert(top)
-        while !stack.isEmpty {
-            let frame = stack[stack.count - 1]
-            if frame.next < frame.children.count {
-                let child = frame.children[frame.next]
-                stack[stack.count - 1].next += 1
-                if let known = done[child] {
-                    if stack.count + known.depth > maximumDepth {
-                        throw .tooDeeplyNested(limit: maximumDepth)
-                    }
-                    stack[stack.count - 1].depth = max(frame.depth, known.depth + 1)
-                    stack[stack.count - 1].size = frame.size + known.size
-                } else if onPath.contains(child) {
-                    throw malformed("a collection contains itself")
+        mutating func run() throws(InfoPlistError) {
+            stack = [Frame(object: list.top, children: try list.children(of: list.top))]
+            onPath.insert(list.top)
+            while let frame = stack.last {
+                if frame.next < frame.children.count {
+                    stack[stack.count - 1].next += 1
+                    try visit(frame.children[frame.next])
                 } else {
-                    let grandchildren = try children(of: child)
-                    if grandchildren.isEmpty {
-                        done[child] = (1, 1)
-                        stack[stack.count - 1].size = frame.size + 1
-                        stack[stack.count - 1].depth = max(frame.depth, 2)
-                    } else {
-                        if stack.count + 1 > maximumDepth {
-                            throw .tooDeeplyNested(limit: maximumDepth)
-                        }
-                        onPath.insert(child)
-                        stack.append(Frame(object: child, children: grandchildren))
-                    }
-                }
-                if stack[stack.count - 1].size > maximumObjects {
-                    throw .tooManyObjects(limit: maximumObjects)
-                }
-            } else {
-                stack.removeLast()
-                onPath.remove(frame.object)
-                done[frame.object] = (frame.depth, frame.size)
-                if !stack.isEmpty {
-                    stack[stack.count - 1].depth = max(stack[stack.count - 1].depth, frame.depth + 1)
-                    stack[stack.count - 1].size += frame.size
-                    if stack[stack.count - 1].size > maximumObjects {
-                        throw .tooManyObjects(limit: maximumObjects)
-                    }
+                    try finish()
                 }
             }
+        }
+
+        /// Adds `child` to the collection on top of the stack: known sizes are reused, leaves
+        /// count one, a new collection is entered.
+        private mutating func visit(_ child: Int) throws(InfoPlistError) {
+            let frame = stack[stack.count - 1]
+            if let known = done[child] {
+                if stack.count + known.depth > maximumDepth { throw .tooDeeplyNested(limit: maximumDepth) }
+                stack[stack.count - 1].depth = max(frame.depth, known.depth + 1)
+                stack[stack.count - 1].size = frame.size + known.size
+            } else if onPath.contains(child) {
+                throw malformed("a collection contains itself")
+            } else {
+                let grandchildren = try list.children(of: child)
+                if grandchildren.isEmpty {
+                    done[child] = (1, 1)
+                    stack[stack.count - 1].size = frame.size + 1
+                    stack[stack.count - 1].depth = max(frame.depth, 2)
+                } else {
+                    if stack.count + 1 > maximumDepth { throw .tooDeeplyNested(limit: maximumDepth) }
+                    onPath.insert(child)
+                    stack.append(Frame(object: child, children: grandchildren))
+                }
+            }
+            if stack[stack.count - 1].size > maximumObjects { throw .tooManyObjects(limit: maximumObjects) }
+        }
+
+        /// Leaves the collection on top of the stack, adding its depth and size to its parent.
+        private mutating func finish() throws(InfoPlistError) {
+            let frame = stack.removeLast()
+            onPath.remove(frame.object)
+            done[frame.object] = (frame.depth, frame.size)
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].depth = max(stack[stack.count - 1].depth, frame.depth + 1)
+            stack[stack.count - 1].size += frame.size
+            if stack[stack.count - 1].size > maximumObjects { throw .tooManyObjects(limit: maximumObjects) }
         }
     }
 }
