@@ -24,7 +24,7 @@ struct DiscoveryManagerLabTests {
           arguments: LabBackend.allCases, [nil, "233637DE"])
     func listing(backend: LabBackend, appID: String?) async throws {
         let expected = try Self.expectedDevices(appID: appID)
-        #expect(!expected.isEmpty, "the lab has no device for this case")
+        try #require(!expected.isEmpty, "the lab has no device for this case")
         let criteria = try appID.map { try DiscoveryCriteria(applicationID: $0) } ?? .all
         let manager = DiscoveryManager(backend: backend.make(), criteria: criteria)
         var (mirror, events) = manager.subscribe()
@@ -38,10 +38,11 @@ struct DiscoveryManagerLabTests {
                 break
             }
         }
-        #expect(completion?.devices.map(\.friendlyName) == expected)
-        #expect(mirror == completion?.devices)
+        let done = try #require(completion, "the event stream ended without a scanCompleted")
+        #expect(done.devices.map(\.friendlyName) == expected)
+        #expect(mirror == done.devices)
         #expect(manager.discoveryActive)
-        let first = try #require(completion?.devices.first)
+        let first = try #require(done.devices.first)
         #expect(await manager.find(uniqueID: first.uniqueID, timeout: .seconds(1)) == first)
     }
 }

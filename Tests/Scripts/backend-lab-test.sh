@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # backend-lab-test.sh: runs the Swift lab suites (CastDiscoveryLabTests: every backend against
 # real daemons and simulated devices served by python-zeroconf and by avahi-daemon) inside the
-# lab's sender namespace, one suite after the other, in an order that matters: the daemon-restart
-# suite disturbs the daemon the others use, and the hostile-traffic suite floods the link last.
-# Every suite the target holds must be in the list below and must pass: none is skipped.
+# lab's sender namespace, one suite after the other. The suites are those `swift test list`
+# shows, so a new one cannot be forgotten; only the order is written here: the daemon-restart
+# suite disturbs the daemon the others use, and the hostile-traffic suite floods the link, so
+# they run last. Each suite's results are read from its xUnit report, not from console text:
+# every test the list shows for it must be there, none failed, none skipped.
 # Needs root. A lab that cannot start, or a suite that did not run, is a failure, never a skip.
 # Ends with "N passed, M failed". SWIFT_SCRATCH: the build folder, if not .build.
 set -uo pipefail
@@ -40,38 +42,61 @@ if ! "$castlab" up "$here/Fixtures/lab/stacks.json" >"$log" 2>&1; then
   cat "$log" >&2; echo "not ok - the lab could not start (see above)"; failed=$((failed + 1)); exit 1
 fi
 
-# run_suite FILTER "SUITE NAME": runs one suite in the lab and checks it really ran and passed.
+xml_dir=$(mktemp -d /tmp/backend-lab-xunit.XXXXXX)
+trap 'rm -rf "$xml_dir"; finish; exit $?' EXIT
+
+# The lab suites and their tests, from the built test bundle.
+tests=$(swift test list --skip-build "${scratch[@]}" 2>/dev/null | grep '^CastDiscoveryLabTests\.' || true)
+listed=$(sed -n 's/^CastDiscoveryLabTests\.\([A-Za-z0-9_]*\)\/.*/\1/p' <<<"$tests" | sort -u)
+if [ -z "$listed" ]; then
+  echo "not ok - swift test list shows no CastDiscoveryLabTests suite"; failed=$((failed + 1)); exit 1
+fi
+# These disturb the lab for whatever runs after them: last, in this order.
+last=(AvahiDaemonLabTests MDNSHostileLabTests)
+for suite in "${last[@]}"; do
+  if ! grep -qx "$suite" <<<"$listed"; then
+    echo "not ok - $suite, which this runner orders, is not a lab suite any more"; failed=$((failed + 1))
+  fi
+done
+order=($(grep -vxF -f <(printf '%s\n' "${last[@]}") <<<"$listed") "${last[@]}")
+echo "ok - ${#order[@]} lab suites from swift test list: ${order[*]}"; passed=$((passed + 1))
+
+# run_suite TYPE: runs one suite in the lab; passes when its xUnit report holds every test the
+# list shows for it, with no failure, error or skip.
 run_suite() {
-  "$castlab" exec env CASTLAB_SWIFT_TESTS=1 swift test --skip-build "${scratch[@]}" --filter "$1" >"$log" 2>&1
+  local suite=$1 xml="$xml_dir/$1.xml"
+  local expected; expected=$(grep -c "^CastDiscoveryLabTests\.$suite/" <<<"$tests")
+  "$castlab" exec env CASTLAB_SWIFT_TESTS=1 swift test --skip-build "${scratch[@]}" \
+    --filter "CastDiscoveryLabTests.$suite/" --xunit-output "$xml" >"$log" 2>&1
   local rc=$?
   grep -E '^(✘|✔) (Test|Suite)' "$log" | sed 's/^/#   /'
-  if [ "$rc" = 0 ] && grep -q "Suite \"$2\" passed" "$log"; then
-    echo "ok - $2"; passed=$((passed + 1))
+  local verdict
+  verdict=$(python3 - "${xml%.xml}-swift-testing.xml" "$suite" "$expected" <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, suite, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
+try:
+    root = ET.parse(path).getroot()
+except (OSError, ET.ParseError) as error:
+    print(f"no xUnit report ({error})"); sys.exit(1)
+cases = [c for c in root.iter("testcase") if c.get("classname") == f"CastDiscoveryLabTests.{suite}"]
+bad = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
+skipped = [c.get("name") for c in cases if c.find("skipped") is not None]
+if len(cases) != expected:
+    print(f"{len(cases)} of {expected} tests ran"); sys.exit(1)
+if bad or skipped:
+    print(f"failed: {bad}, skipped: {skipped}"); sys.exit(1)
+print(f"{len(cases)} tests passed")
+PY
+  )
+  local checked=$?
+  if [ "$rc" = 0 ] && [ "$checked" = 0 ]; then
+    echo "ok - $suite ($verdict)"; passed=$((passed + 1))
   else
     grep -E 'skipped|error:' "$log" | head -20 | sed 's/^/#   /' >&2
-    echo "not ok - $2 (exit $rc)"; failed=$((failed + 1))
+    echo "not ok - $suite (exit $rc; $verdict)"; failed=$((failed + 1))
   fi
 }
 
-# In order: (type, suite name).
-suites=(
-  "BackendLabTests|Backends in the lab"
-  "DiscoveryManagerLabTests|Discovery manager in the lab"
-  "MDNSQuerierLabTests|mDNS querier in the lab"
-  "AvahiDaemonLabTests|Daemon backends across daemon restarts"
-  "MDNSHostileLabTests|mDNS querier under hostile traffic"
-)
-# Every suite of the target is in the list (a new one cannot be skipped by being forgotten).
-listed=$(swift test list --skip-build "${scratch[@]}" 2>/dev/null | sed -n 's/^CastDiscoveryLabTests\.\([A-Za-z0-9_]*\)\/.*/\1/p' | sort -u)
-known=$(printf '%s\n' "${suites[@]}" | cut -d'|' -f1 | sort -u)
-if [ -z "$listed" ]; then
-  echo "not ok - swift test list shows no CastDiscoveryLabTests suite"; failed=$((failed + 1))
-elif [ "$listed" != "$known" ]; then
-  echo "not ok - the lab suites and this runner's list differ:"; diff <(echo "$known") <(echo "$listed") | sed 's/^/#   /'
-  failed=$((failed + 1))
-else
-  ok_count=$(wc -l <<<"$listed"); echo "ok - runner lists all $ok_count lab suites"; passed=$((passed + 1))
-fi
-for entry in "${suites[@]}"; do
-  run_suite "CastDiscoveryLabTests.${entry%%|*}" "${entry#*|}"
+for suite in "${order[@]}"; do
+  run_suite "$suite"
 done

@@ -21,25 +21,28 @@ struct DNSPacketFixtureTests {
 
     static let directory = DeviceFixture.fixturesDirectory.appendingPathComponent("packets")
 
-    static let fixtures: [Fixture] = {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".json") }.sorted() ?? []
-        return files.compactMap { file in
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(file)),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let hex = object["hex"] as? String, let expected = object["expected"],
-                let bytes = ReplayService.bytes(hex: hex),
-                let expectedJSON = try? JSONSerialization.data(withJSONObject: expected)
-            else { return nil }
-            return Fixture(file: file, bytes: bytes, expectedJSON: expectedJSON)
+    /// Every fixture; one that cannot be read or lacks a field is an error naming it, and so is
+    /// an empty folder, so the parameterised test never runs zero cases or drops one silently.
+    static func fixtures() throws -> [Fixture] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        guard !files.isEmpty else { throw FixtureSetEmpty(folder: directory.path) }
+        return try files.map { file in
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let hex = object["hex"] as? String, let expected = object["expected"] as? [String: Any],
+                let bytes = ReplayService.bytes(hex: hex)
+            else { throw FixtureSetEmpty(folder: "\(file): no hex or expected field") }
+            return Fixture(file: file, bytes: bytes, expectedJSON: try JSONSerialization.data(withJSONObject: expected))
         }
-    }()
+    }
 
     @Test("the fixtures cover both stacks, queries and answers, every record type DNS-SD uses")
     func coverage() throws {
-        #expect(Self.fixtures.count >= 8, "\(Self.fixtures.map(\.file))")
-        #expect(Self.fixtures.contains { $0.file.hasPrefix("avahi-") })
-        #expect(Self.fixtures.contains { $0.file.hasPrefix("zeroconf-response") })
-        let messages = try Self.fixtures.map { try DNSMessage(decoding: $0.bytes) }
+        let fixtures = try Self.fixtures()
+        #expect(fixtures.count >= 8, "\(fixtures.map(\.file))")
+        #expect(fixtures.contains { $0.file.hasPrefix("avahi-") })
+        #expect(fixtures.contains { $0.file.hasPrefix("zeroconf-response") })
+        let messages = try fixtures.map { try DNSMessage(decoding: $0.bytes) }
         let types = Set(messages.flatMap(\.records).map(\.type))
         // No NSEC: neither stack sends one in the lab, where every host has both address
         // families (the NSEC codec is checked by the round trip and the error cases).
@@ -55,7 +58,7 @@ struct DNSPacketFixtureTests {
 
     static let modelled: Set<DNSRecordType> = [.a, .ptr, .txt, .aaaa, .srv, .nsec]
 
-    @Test("each captured packet decodes to what python-zeroconf reads from it", arguments: fixtures)
+    @Test("each captured packet decodes to what python-zeroconf reads from it", arguments: try fixtures())
     func decodes(fixture: Fixture) throws {
         let message = try DNSMessage(decoding: fixture.bytes)
         let expected = fixture.expected

@@ -4,7 +4,13 @@ import Testing
 /// Every record in `Fixtures/devices` becomes exactly the device its fixture expects.
 @Suite("CastDevice from fixtures")
 struct CastDeviceFixtureTests {
-    static let fixtureNames: [String] = ((try? DeviceFixture.all()) ?? []).map(\.fileName)
+    /// The fixtures' file names; a folder that cannot be read, or holds none, fails the tests
+    /// that take them instead of running zero cases.
+    static func fixtureNames() throws -> [String] {
+        let names = try DeviceFixture.all().map(\.fileName)
+        guard !names.isEmpty else { throw FixtureSetEmpty(folder: "Fixtures/devices") }
+        return names
+    }
 
     @Test("the fixture set covers the real-world and malformed cases")
     func coverage() throws {
@@ -18,7 +24,7 @@ struct CastDeviceFixtureTests {
         }
     }
 
-    @Test("lenient policy produces the expected device", arguments: fixtureNames)
+    @Test("lenient policy produces the expected device", arguments: try fixtureNames())
     func lenient(fileName: String) throws {
         let fixture = try #require(try DeviceFixture.all().first { $0.fileName == fileName })
         let expected = fixture.expected
@@ -44,7 +50,7 @@ struct CastDeviceFixtureTests {
         #expect(device.txt == fixture.txtRecord)
     }
 
-    @Test("strict policy accepts or rejects as the fixture says", arguments: fixtureNames)
+    @Test("strict policy accepts or rejects as the fixture says", arguments: try fixtureNames())
     func strict(fileName: String) throws {
         let fixture = try #require(try DeviceFixture.all().first { $0.fileName == fileName })
         let expectedRuleProblems = try CastDevice(service: fixture.resolvedService, policy: .lenient)
@@ -70,4 +76,10 @@ struct CastDeviceUndocumentedTests {
         #expect(device.undocumentedValue(forKey: "fn") == nil)
         #expect(device.undocumentedValue(forKey: "zz") == nil)
     }
+}
+
+/// A fixture folder that holds no fixture: an error, so parameterised tests do not pass empty.
+struct FixtureSetEmpty: Error, CustomStringConvertible {
+    var folder: String
+    var description: String { "no fixtures in \(folder)" }
 }

@@ -9,20 +9,23 @@ struct SenderScenarioFixtureTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios")
 
-    static let fileNames: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
-    }()
+    /// The scenario files; a folder that cannot be read, or holds none, fails the tests that take
+    /// them instead of running zero cases.
+    static func fileNames() throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        guard !names.isEmpty else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory.path]) }
+        return names
+    }
 
     static func loadAll() async throws -> [SenderScenario] {
         var scenarios: [SenderScenario] = []
-        for name in fileNames {
+        for name in try fileNames() {
             scenarios.append(try await SenderScenario.load(contentsOf: directory.appendingPathComponent(name)))
         }
         return scenarios
     }
 
-    @Test("every scenario file runs and matches its expectations", arguments: fileNames)
+    @Test("every scenario file runs and matches its expectations", arguments: try fileNames())
     func scenario(name: String) async throws {
         let scenario = try await SenderScenario.load(contentsOf: Self.directory.appendingPathComponent(name))
         var seen = 0
