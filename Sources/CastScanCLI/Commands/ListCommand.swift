@@ -2,6 +2,12 @@ import CastDiscovery
 import CastDiscoveryBackends
 import CastSender
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// `cast-scan` with no subcommand: one scan, then the devices beside the simulated sender.
 struct ListCommand {
     let context: CommandContext
@@ -90,6 +96,6 @@ struct ListCommand {
     }
 
     static func seconds(_ value: Double) -> String {
-        value < 1 ? "\(Int((value * 1000).rounded())) ms" : String(format: "%.2f s", value)
+        value < 1 ? "\(Int((value * 1000).rounded())) ms" : NumberText.fixed(value, digits: 2) + " s"
     }
 }

@@ -1,5 +1,9 @@
 import CastSender
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `cast-scan simulate SCRIPT`: runs a sender scenario and prints each step.
 struct SimulateCommand {

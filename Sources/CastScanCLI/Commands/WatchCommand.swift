@@ -1,6 +1,10 @@
 import CastDiscovery
 import CastDiscoveryBackends
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
 struct WatchCommand {
@@ -113,23 +117,19 @@ struct WatchCommand {
             let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
             let text = "\(mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
-            console.line("\(Self.clock()) \(TerminalText.sanitize(text))")
+            console.line("\(TimeOfDay.now()) \(TerminalText.sanitize(text))")
         }
 
         func note(_ kind: String, _ text: String) {
             if jsonLines {
                 line(Line(time: Date(), event: kind, detail: text))
             } else {
-                console.line("\(Self.clock()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
+                console.line("\(TimeOfDay.now()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
             }
         }
 
         private func line(_ value: Line) {
             if let text = try? JSONOutput.string(value, format: .lines) { console.write(text) }
-        }
-
-        static func clock() -> String {
-            Date().formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
         }
     }
 }

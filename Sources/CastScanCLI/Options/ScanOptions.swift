@@ -1,7 +1,11 @@
 import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryMDNS
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to scan for and how, from the command line.
 struct ScanOptions: Sendable {

@@ -1,6 +1,10 @@
 import CastDiscovery
 import CastSender
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The simulated sender app described on the command line.
 struct SenderOptions {
@@ -58,9 +62,16 @@ struct SenderOptions {
             stateFile = URL(fileURLWithPath: path)
         } else {
             let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? ((environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/state")
+                ?? ((environment["HOME"] ?? Self.temporaryDirectory(environment)) + "/.local/state")
             stateFile = URL(fileURLWithPath: base).appendingPathComponent("cast-scan/sender.json")
         }
+    }
+
+    /// Where temporary files go: `$TMPDIR` (without a trailing slash), else `/tmp`.
+    static func temporaryDirectory(_ environment: [String: String]) -> String {
+        var path = environment["TMPDIR"] ?? ""
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? "/tmp" : path
     }
 
     /// Refuses, before anything runs, a state path that is not a regular file (a device, FIFO,

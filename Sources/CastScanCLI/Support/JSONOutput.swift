@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON encoding used for machine-readable output: stable, diff-friendly, and the same
 /// for every command.
