@@ -11,7 +11,11 @@ import CastDiscoveryAvahi
 /// `cast-scan doctor`: checks what each discovery backend needs (avahi-daemon over D-Bus; UDP
 /// sockets for the built-in mDNS querier; an interface with multicast), says which backend
 /// `--backend auto` would choose and why, and what to fix.
-struct DoctorCommand {
+struct DoctorCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "doctor", abstract: "Check avahi-daemon, D-Bus and multicast interfaces, and say what to fix.",
+        options: [JSONOutput.option], inheritsOptions: false)
+
     let context: CommandContext
 
     init(_ context: CommandContext) { self.context = context }
@@ -67,7 +71,7 @@ struct DoctorCommand {
             checks.append(Check(name: "backend", ok: false, detail: error.message, fix: error.fix))
         }
 
-        if context.arguments.isSet(CastScanCommand.json) {
+        if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(checks, format: .pretty))
         } else {
             let style = context.console.outputStyle

@@ -9,22 +9,45 @@ import Foundation
 #endif
 
 /// `cast-scan` with no subcommand: one scan, then the devices beside the simulated sender.
-struct ListCommand {
-    let context: CommandContext
+/// The root of the command tree.
+struct ListCommand: Command {
+    static let failIfEmpty = OptionDeclaration.flag("fail-if-empty", help: "exit 1 when no device is listed")
 
-    init(_ context: CommandContext) { self.context = context }
+    static let declaration = CommandDeclaration(
+        name: "cast-scan",
+        abstract: "List the Google Cast devices on the network beside what a sender app would see.",
+        discussion: """
+            Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check), \
+            64 usage error, 65 bad input file, 69 the chosen backend unavailable (--backend avahi \
+            without avahi-daemon), 73 a path to write is not a regular file, 74 standard output \
+            cannot be written.
+            """,
+        options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty])
+
+    static var subcommands: [any Command.Type] {
+        [WatchCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
+    }
+
+    let context: CommandContext
+    let scanOptions: ScanOptions
+    var sender: SenderOptions
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        let arguments = context.arguments
+        scanOptions = try ScanOptions(arguments)
+        sender = try SenderOptions(arguments, environment: context.environment)
+        // The simulated app browses for the receiver apps the scan filters on (--app-id); with
+        // none it has GCKCastOptions' default, the Default Media Receiver.
+        if !arguments.values(of: ScanOptions.appID).isEmpty {
+            sender.configuration.options.criteria = scanOptions.criteria
+        }
+    }
 
     func run() async throws -> ExitCode {
         let arguments = context.arguments
         let console = context.console
-        let scanOptions = try ScanOptions(arguments)
-        var sender = try SenderOptions(arguments, environment: context.environment)
-        // The simulated app browses for the receiver apps the scan filters on (--app-id); with
-        // none it has GCKCastOptions' default, the Default Media Receiver.
-        if !arguments.values(of: CastScanCommand.appID).isEmpty {
-            sender.configuration.options.criteria = scanOptions.criteria
-        }
-        let json = arguments.isSet(CastScanCommand.json)
+        let json = arguments.isSet(JSONOutput.option)
         try sender.checkStateFile()
 
         let selection: BackendSelection
@@ -86,7 +109,7 @@ struct ListCommand {
                 console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(Self.describe(failure)))")
             }
         }
-        if arguments.isSet(CastScanCommand.failIfEmpty) && devices.isEmpty { return .noDevices }
+        if arguments.isSet(Self.failIfEmpty) && devices.isEmpty { return .noDevices }
         return .ok
     }
 

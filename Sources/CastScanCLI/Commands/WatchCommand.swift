@@ -7,10 +7,20 @@ import Foundation
 #endif
 
 /// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
-struct WatchCommand {
-    let context: CommandContext
+struct WatchCommand: Command {
+    static let jsonLines = OptionDeclaration.flag("jsonl", help: "one JSON object per event and line")
 
-    init(_ context: CommandContext) { self.context = context }
+    static let declaration = CommandDeclaration(
+        name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
+        options: ScanOptions.declarations + [jsonLines], inheritsOptions: false)
+
+    let context: CommandContext
+    let options: ScanOptions
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        options = try ScanOptions(context.arguments)
+    }
 
     /// One line of `--jsonl` output.
     struct Line: Encodable {
@@ -24,8 +34,7 @@ struct WatchCommand {
     }
 
     func run() async throws -> ExitCode {
-        let options = try ScanOptions(context.arguments)
-        let jsonLines = context.arguments.isSet(CastScanCommand.jsonLines)
+        let jsonLines = context.arguments.isSet(Self.jsonLines)
         let selection: BackendSelection
         do {
             selection = try options.backend(live: true)

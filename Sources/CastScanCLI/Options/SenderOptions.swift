@@ -17,26 +17,26 @@ struct SenderOptions {
     ///   4.8.1 or later: exit 64, naming the minimum); ``CommandFailure`` (exit 65) for an
     ///   unreadable `--plist`.
     init(_ arguments: ParsedArguments, environment: [String: String]) throws {
-        let c = CastScanCommand.self
+        let project = SenderProjectOptions.self
         let platform: SenderPlatform
-        if let ios = arguments.value(of: c.ios) {
+        if let ios = arguments.value(of: project.ios) {
             do {
                 platform = try SenderPlatform(parsing: ios)
             } catch {
-                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
+                throw UsageError.invalidValue(option: project.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
             }
             if platform == .linux {
-                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
+                throw UsageError.invalidValue(option: project.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
             }
         } else {
             platform = .linux
         }
-        let sdk = try SenderProjectOptions.version(arguments, c.sdk) ?? SenderProjectOptions.defaultSDK
+        let sdk = try SenderProjectOptions.version(arguments, project.sdk) ?? SenderProjectOptions.defaultSDK
         var options = CastOptions(platform: platform)
-        options.disableDiscoveryAutostart = arguments.isSet(c.disableAutostart)
-        options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(c.noFirstTap)
+        options.disableDiscoveryAutostart = arguments.isSet(Self.disableAutostart)
+        options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(Self.noFirstTap)
         var infoPlist: SenderInfoPlist?
-        if let path = arguments.value(of: c.senderPlist) {
+        if let path = arguments.value(of: Self.infoPlist) {
             do throws(InfoPlistError) {
                 infoPlist = try SenderInfoPlist(fileAt: path)
             } catch {
@@ -44,21 +44,21 @@ struct SenderOptions {
             }
         }
         configuration = SenderAppConfiguration(
-            sdkVersion: sdk, options: options, xcodeVersion: try SenderProjectOptions.version(arguments, c.xcode),
-            appPresentsDialogs: arguments.isSet(c.appDialogs), infoPlist: infoPlist)
+            sdkVersion: sdk, options: options, xcodeVersion: try SenderProjectOptions.version(arguments, project.xcode),
+            appPresentsDialogs: arguments.isSet(Self.appDialogs), infoPlist: infoPlist)
         do throws(SenderConfigurationError) {
             try configuration.validate()
         } catch {
             throw UsageError.impossibleApp(error.message)
         }
-        switch arguments.value(of: c.permission) {
+        switch arguments.value(of: Self.permission) {
         case "granted": permission = .granted
         case "denied": permission = .denied
         case "undetermined": permission = .notDetermined
         default: permission = nil
         }
-        tap = arguments.isSet(c.tap)
-        if let path = arguments.value(of: c.state) {
+        tap = arguments.isSet(Self.tap)
+        if let path = arguments.value(of: Self.state) {
             stateFile = URL(fileURLWithPath: path)
         } else {
             let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
