@@ -43,7 +43,7 @@ struct WatchCommand: Command {
         }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
-        let signals = SignalStream.termination()
+        let signals = await SignalStream.termination()
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
