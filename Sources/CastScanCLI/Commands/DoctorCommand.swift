@@ -2,7 +2,6 @@ import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryDNSSD
 import CastDiscoveryMDNS
-import Foundation
 
 #if canImport(CastDiscoveryAvahi)
 import CastDiscoveryAvahi
@@ -84,16 +83,8 @@ struct DoctorCommand: Command {
         return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
     }
 
-    /// The interfaces that are up, not loopback, with multicast on (from /sys/class/net).
+    /// The names of the interfaces that are up, not loopback, with multicast on, sorted.
     static func multicastInterfaces() -> [String] {
-        let root = "/sys/class/net"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.sorted().filter { name in
-            guard let text = try? String(contentsOfFile: "\(root)/\(name)/flags", encoding: .utf8),
-                  let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16)
-            else { return false }
-            let up = 0x1, loopback = 0x8, multicast = 0x1000
-            return flags & up != 0 && flags & loopback == 0 && flags & multicast != 0
-        }
+        NetworkInterface.all().filter(\.isUsable).map(\.name).sorted()
     }
 }
