@@ -30,57 +30,88 @@ struct DoctorCommand: Command {
     }
 
     func run() async throws -> ExitCode {
-        var checks: [Check] = []
+        // The querier's sockets are tried first: whether avahi-daemon is required depends on them.
         let querier = MDNSBackend()
         let querierError = querier.unavailability()
+        var checks: [Check] = []
         #if canImport(CastDiscoveryAvahi)
+        checks.append(await Self.avahiCheck(required: querierError != nil))
+        #endif
+        checks.append(Self.dnssdCheck())
+        checks.append(Self.querierCheck(querier, unavailability: querierError))
+        checks.append(Self.multicastInterfacesCheck())
+        checks.append(Self.autoBackendCheck())
+        try print(checks)
+        return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
+    }
+
+    #if canImport(CastDiscoveryAvahi)
+    /// Whether avahi-daemon answers a browse over D-Bus (`dbus` when the bus itself is missing).
+    static func avahiCheck(required: Bool) async -> Check {
         do {
             let stream = try AvahiBackend().events(browsing: [DiscoveryCriteria.serviceType])
             var iterator = stream.makeAsyncIterator()
             _ = await iterator.next()
-            checks.append(Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus"))
+            return Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus")
         } catch {
-            checks.append(Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
-                                detail: error.message, fix: error.fix, required: querierError != nil))
+            return Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
+                         detail: error.message, fix: error.fix, required: required)
         }
-        #endif
-        if let error = DNSSDBackend().unavailability() {
-            checks.append(Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false))
-        } else {
-            checks.append(Check(name: "dnssd", ok: true, detail: "the dns_sd API answers (--backend dnssd can run)"))
+    }
+    #endif
+
+    /// Whether the dns_sd API answers (never required).
+    static func dnssdCheck() -> Check {
+        guard let error = DNSSDBackend().unavailability() else {
+            return Check(name: "dnssd", ok: true, detail: "the dns_sd API answers (--backend dnssd can run)")
         }
-        if let querierError {
-            checks.append(Check(name: "mdns querier", ok: false, detail: querierError.message, fix: querierError.fix))
-        } else {
-            let used = querier.interfaces()
-            checks.append(Check(
-                name: "mdns querier", ok: !used.isEmpty,
-                detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
-                fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil))
+        return Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false)
+    }
+
+    /// Whether the built-in querier can open its sockets, and on which interfaces it would ask.
+    static func querierCheck(_ querier: MDNSBackend, unavailability: DiscoveryError?) -> Check {
+        if let unavailability {
+            return Check(name: "mdns querier", ok: false, detail: unavailability.message, fix: unavailability.fix)
         }
-        let interfaces = Self.multicastInterfaces()
-        checks.append(Check(
+        let used = querier.interfaces()
+        return Check(
+            name: "mdns querier", ok: !used.isEmpty,
+            detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
+            fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil)
+    }
+
+    /// Whether any interface but loopback is up with multicast.
+    static func multicastInterfacesCheck() -> Check {
+        let interfaces = multicastInterfaces()
+        return Check(
             name: "multicast interfaces", ok: !interfaces.isEmpty,
             detail: interfaces.isEmpty ? "no interface is up with multicast (loopback aside)" : interfaces.joined(separator: ", "),
-            fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil))
+            fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil)
+    }
+
+    /// Which backend `--backend auto` chooses, and why.
+    static func autoBackendCheck() -> Check {
         do {
             let selection = try BackendChoice.auto.select()
-            checks.append(Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)"))
+            return Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)")
         } catch {
-            checks.append(Check(name: "backend", ok: false, detail: error.message, fix: error.fix))
+            return Check(name: "backend", ok: false, detail: error.message, fix: error.fix)
         }
+    }
 
+    /// The checks as JSON (`--json`) or one marked line each, with the fix below a failure.
+    func print(_ checks: [Check]) throws {
+        let console = context.console
         if context.arguments.isSet(JSONOutput.option) {
-            context.console.write(try JSONOutput.string(checks, format: .pretty))
-        } else {
-            let style = context.console.outputStyle
-            for check in checks {
-                let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
-                context.console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
-                if let fix = check.fix { context.console.line("     fix: \(fix)") }
-            }
+            console.write(try JSONOutput.string(checks, format: .pretty))
+            return
         }
-        return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
+        let style = console.outputStyle
+        for check in checks {
+            let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
+            console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
+            if let fix = check.fix { console.line("     fix: \(fix)") }
+        }
     }
 
     /// The names of the interfaces that are up, not loopback, with multicast on, sorted.
