@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// One network interface as `getifaddrs` reports it: its flags and every address with its prefix.
-struct NetworkInterface: Sendable, Hashable {
+package struct NetworkInterface: Sendable, Hashable {
     /// An address on the interface and the length of its network prefix.
     struct Prefix: Sendable, Hashable {
         /// The address bytes (4 for IPv4, 16 for IPv6).
@@ -29,7 +29,7 @@ struct NetworkInterface: Sendable, Hashable {
         }
     }
 
-    var name: String
+    package var name: String
     var index: Int32
     var isUp: Bool
     var isLoopback: Bool
@@ -38,7 +38,7 @@ struct NetworkInterface: Sendable, Hashable {
     var ipv6: [Prefix]
 
     /// Whether the interface can carry mDNS for the querier: up, multicast, not loopback.
-    var isUsable: Bool { isUp && supportsMulticast && !isLoopback }
+    package var isUsable: Bool { isUp && supportsMulticast && !isLoopback }
 
     /// The interface's first IPv4 address, the source of its IPv4 queries.
     var primaryIPv4: [UInt8]? { ipv4.first?.address }
@@ -55,7 +55,7 @@ struct NetworkInterface: Sendable, Hashable {
     }
 
     /// The interfaces of the system now.
-    static func all() -> [NetworkInterface] {
+    package static func all() -> [NetworkInterface] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }

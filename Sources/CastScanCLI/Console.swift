@@ -16,12 +16,12 @@ public struct Console: Sendable {
     let output: any TextSink
     let error: any TextSink
     /// The style standard output allows.
-    public var outputStyle: OutputStyle
+    var outputStyle: OutputStyle
     /// The style standard error allows.
-    public var errorStyle: OutputStyle
+    var errorStyle: OutputStyle
 
-    /// Creates a console that collects what is written (for tests and embedding).
-    public init(output: any TextSink, error: any TextSink, outputStyle: OutputStyle = .plain, errorStyle: OutputStyle = .plain) {
+    /// Creates a console that writes to `output` and `error` (tests collect what is written).
+    init(output: any TextSink, error: any TextSink, outputStyle: OutputStyle = .plain, errorStyle: OutputStyle = .plain) {
         self.output = output
         self.error = error
         self.outputStyle = outputStyle
@@ -49,23 +49,23 @@ public struct Console: Sendable {
     }
 
     /// Writes text to standard output.
-    public func write(_ text: String) { output.write(text) }
+    func write(_ text: String) { output.write(text) }
 
     /// Writes text to standard error.
-    public func writeError(_ text: String) { error.write(text) }
+    func writeError(_ text: String) { error.write(text) }
 
     /// Writes a line to standard output.
-    public func line(_ text: String = "") { write(text + "\n") }
+    func line(_ text: String = "") { write(text + "\n") }
 
     /// Writes a line to standard error.
-    public func errorLine(_ text: String) { writeError(text + "\n") }
+    func errorLine(_ text: String) { writeError(text + "\n") }
 
     /// Why standard output stopped taking text, once it has.
-    public var outputFailure: OutputFailure? { output.failure }
+    var outputFailure: OutputFailure? { output.failure }
 }
 
 /// Why a stream stopped taking text.
-public enum OutputFailure: Sendable, Hashable {
+enum OutputFailure: Sendable, Hashable {
     /// The reader went away (`EPIPE`): a pipeline's next command has all it wanted.
     case closed
     /// Writing failed with this `errno` (`ENOSPC` on a full disk, `EBADF` on a closed
@@ -73,7 +73,7 @@ public enum OutputFailure: Sendable, Hashable {
     case failed(Int32)
 
     /// The system's message.
-    public var message: String {
+    var message: String {
         switch self {
         case .closed: String(cString: strerror(EPIPE))
         case .failed(let code): String(cString: strerror(code))
@@ -82,7 +82,7 @@ public enum OutputFailure: Sendable, Hashable {
 }
 
 /// A destination for text that may stop taking it.
-public protocol TextSink: Sendable {
+protocol TextSink: Sendable {
     /// Writes `text`, or drops it once the sink has failed.
     func write(_ text: String)
     /// The first failure, once there was one.

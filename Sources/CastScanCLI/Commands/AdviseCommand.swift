@@ -1,15 +1,24 @@
 import CastSender
 
 /// `cast-scan advise`: what a Cast SDK, Xcode and deployment-target combination means for an app.
-struct AdviseCommand {
-    let context: CommandContext
+struct AdviseCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "advise", abstract: "Advice for a Cast SDK, Xcode and deployment target combination.",
+        options: [SenderProjectOptions.sdk, SenderProjectOptions.xcode, SenderProjectOptions.ios,
+                  SenderProjectOptions.noBluetoothVariant, JSONOutput.option],
+        inheritsOptions: false)
 
-    init(_ context: CommandContext) { self.context = context }
+    let context: CommandContext
+    let project: SenderProject
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        project = try SenderProjectOptions(context.arguments).project
+    }
 
     func run() throws -> ExitCode {
-        let project = try SenderProjectOptions(context.arguments).project
         let findings = SDKAdvice(project: project).findings
-        if context.arguments.isSet(CastScanCommand.json) {
+        if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(findings, format: .pretty))
         } else if findings.isEmpty {
             context.console.line("No advice: this combination has no known problem.")

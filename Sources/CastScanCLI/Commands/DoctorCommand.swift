@@ -2,7 +2,6 @@ import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryDNSSD
 import CastDiscoveryMDNS
-import Foundation
 
 #if canImport(CastDiscoveryAvahi)
 import CastDiscoveryAvahi
@@ -11,7 +10,11 @@ import CastDiscoveryAvahi
 /// `cast-scan doctor`: checks what each discovery backend needs (avahi-daemon over D-Bus; UDP
 /// sockets for the built-in mDNS querier; an interface with multicast), says which backend
 /// `--backend auto` would choose and why, and what to fix.
-struct DoctorCommand {
+struct DoctorCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "doctor", abstract: "Check avahi-daemon, D-Bus and multicast interfaces, and say what to fix.",
+        options: [JSONOutput.option], inheritsOptions: false)
+
     let context: CommandContext
 
     init(_ context: CommandContext) { self.context = context }
@@ -27,69 +30,92 @@ struct DoctorCommand {
     }
 
     func run() async throws -> ExitCode {
-        var checks: [Check] = []
+        // The querier's sockets are tried first: whether avahi-daemon is required depends on them.
         let querier = MDNSBackend()
         let querierError = querier.unavailability()
+        var checks: [Check] = []
         #if canImport(CastDiscoveryAvahi)
+        checks.append(await Self.avahiCheck(required: querierError != nil))
+        #endif
+        checks.append(Self.dnssdCheck())
+        checks.append(Self.querierCheck(querier, unavailability: querierError))
+        checks.append(Self.multicastInterfacesCheck())
+        checks.append(Self.autoBackendCheck())
+        try print(checks)
+        return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
+    }
+
+    #if canImport(CastDiscoveryAvahi)
+    /// Whether avahi-daemon answers a browse over D-Bus (`dbus` when the bus itself is missing).
+    static func avahiCheck(required: Bool) async -> Check {
         do {
             let stream = try AvahiBackend().events(browsing: [DiscoveryCriteria.serviceType])
             var iterator = stream.makeAsyncIterator()
             _ = await iterator.next()
-            checks.append(Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus"))
+            return Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus")
         } catch {
-            checks.append(Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
-                                detail: error.message, fix: error.fix, required: querierError != nil))
+            return Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
+                         detail: error.message, fix: error.fix, required: required)
         }
-        #endif
-        if let error = DNSSDBackend().unavailability() {
-            checks.append(Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false))
-        } else {
-            checks.append(Check(name: "dnssd", ok: true, detail: "the dns_sd API answers (--backend dnssd can run)"))
-        }
-        if let querierError {
-            checks.append(Check(name: "mdns querier", ok: false, detail: querierError.message, fix: querierError.fix))
-        } else {
-            let used = querier.interfaces()
-            checks.append(Check(
-                name: "mdns querier", ok: !used.isEmpty,
-                detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
-                fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil))
-        }
-        let interfaces = Self.multicastInterfaces()
-        checks.append(Check(
-            name: "multicast interfaces", ok: !interfaces.isEmpty,
-            detail: interfaces.isEmpty ? "no interface is up with multicast (loopback aside)" : interfaces.joined(separator: ", "),
-            fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil))
-        do {
-            let selection = try BackendChoice.auto.select()
-            checks.append(Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)"))
-        } catch {
-            checks.append(Check(name: "backend", ok: false, detail: error.message, fix: error.fix))
-        }
+    }
+    #endif
 
-        if context.arguments.isSet(CastScanCommand.json) {
-            context.console.write(try JSONOutput.string(checks, format: .pretty))
-        } else {
-            let style = context.console.outputStyle
-            for check in checks {
-                let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
-                context.console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
-                if let fix = check.fix { context.console.line("     fix: \(fix)") }
-            }
+    /// Whether the dns_sd API answers (never required).
+    static func dnssdCheck() -> Check {
+        guard let error = DNSSDBackend().unavailability() else {
+            return Check(name: "dnssd", ok: true, detail: "the dns_sd API answers (--backend dnssd can run)")
         }
-        return checks.allSatisfy { $0.ok || !$0.required } ? .ok : .unavailable
+        return Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false)
     }
 
-    /// The interfaces that are up, not loopback, with multicast on (from /sys/class/net).
-    static func multicastInterfaces() -> [String] {
-        let root = "/sys/class/net"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.sorted().filter { name in
-            guard let text = try? String(contentsOfFile: "\(root)/\(name)/flags", encoding: .utf8),
-                  let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16)
-            else { return false }
-            let up = 0x1, loopback = 0x8, multicast = 0x1000
-            return flags & up != 0 && flags & loopback == 0 && flags & multicast != 0
+    /// Whether the built-in querier can open its sockets, and on which interfaces it would ask.
+    static func querierCheck(_ querier: MDNSBackend, unavailability: DiscoveryError?) -> Check {
+        if let unavailability {
+            return Check(name: "mdns querier", ok: false, detail: unavailability.message, fix: unavailability.fix)
         }
+        let used = querier.interfaces()
+        return Check(
+            name: "mdns querier", ok: !used.isEmpty,
+            detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
+            fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil)
+    }
+
+    /// Whether any interface but loopback is up with multicast.
+    static func multicastInterfacesCheck() -> Check {
+        let interfaces = multicastInterfaces()
+        return Check(
+            name: "multicast interfaces", ok: !interfaces.isEmpty,
+            detail: interfaces.isEmpty ? "no interface is up with multicast (loopback aside)" : interfaces.joined(separator: ", "),
+            fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil)
+    }
+
+    /// Which backend `--backend auto` chooses, and why.
+    static func autoBackendCheck() -> Check {
+        do {
+            let selection = try BackendChoice.auto.select()
+            return Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)")
+        } catch {
+            return Check(name: "backend", ok: false, detail: error.message, fix: error.fix)
+        }
+    }
+
+    /// The checks as JSON (`--json`) or one marked line each, with the fix below a failure.
+    func print(_ checks: [Check]) throws {
+        let console = context.console
+        if context.arguments.isSet(JSONOutput.option) {
+            console.write(try JSONOutput.string(checks, format: .pretty))
+            return
+        }
+        let style = console.outputStyle
+        for check in checks {
+            let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
+            console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
+            if let fix = check.fix { console.line("     fix: \(fix)") }
+        }
+    }
+
+    /// The names of the interfaces that are up, not loopback, with multicast on, sorted.
+    static func multicastInterfaces() -> [String] {
+        NetworkInterface.all().filter(\.isUsable).map(\.name).sorted()
     }
 }

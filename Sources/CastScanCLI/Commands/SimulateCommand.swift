@@ -1,15 +1,25 @@
 import CastSender
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `cast-scan simulate SCRIPT`: runs a sender scenario and prints each step.
-struct SimulateCommand {
+struct SimulateCommand: Command {
+    static let script = PositionalDeclaration("SCRIPT", help: "a sender scenario file (Fixtures/scenarios/*.json)")
+
+    static let declaration = CommandDeclaration(
+        name: "simulate", abstract: "Run a sender scenario script and print each step.",
+        options: [JSONOutput.option, SenderProjectOptions.xcode], positionals: [script], inheritsOptions: false)
+
     let context: CommandContext
 
     init(_ context: CommandContext) { self.context = context }
 
     func run() async throws -> ExitCode {
-        guard let path = context.arguments.value(of: CastScanCommand.scriptFile) else {
-            throw UsageError.missingArgument(CastScanCommand.scriptFile.name)
+        guard let path = context.arguments.value(of: Self.script) else {
+            throw UsageError.missingArgument(Self.script.name)
         }
         var scenario: SenderScenario
         do {
@@ -18,10 +28,10 @@ struct SimulateCommand {
             throw CommandFailure(message: "\(error)", exitCode: .dataError)
         }
         // --xcode stands in for the scenario's app.xcode.
-        if let xcode = try SenderProjectOptions.version(context.arguments, CastScanCommand.xcode) {
+        if let xcode = try SenderProjectOptions.version(context.arguments, SenderProjectOptions.xcode) {
             scenario.configuration.xcodeVersion = xcode
         }
-        let json = context.arguments.isSet(CastScanCommand.json)
+        let json = context.arguments.isSet(JSONOutput.option)
         let console = context.console
         let run = scenario.run { index, step, snapshot in
             guard !json else { return }

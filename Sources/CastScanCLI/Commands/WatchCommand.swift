@@ -1,12 +1,26 @@
 import CastDiscovery
 import CastDiscoveryBackends
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
-struct WatchCommand {
-    let context: CommandContext
+struct WatchCommand: Command {
+    static let jsonLines = OptionDeclaration.flag("jsonl", help: "one JSON object per event and line")
 
-    init(_ context: CommandContext) { self.context = context }
+    static let declaration = CommandDeclaration(
+        name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
+        options: ScanOptions.declarations + [jsonLines], inheritsOptions: false)
+
+    let context: CommandContext
+    let options: ScanOptions
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        options = try ScanOptions(context.arguments)
+    }
 
     /// One line of `--jsonl` output.
     struct Line: Encodable {
@@ -20,8 +34,7 @@ struct WatchCommand {
     }
 
     func run() async throws -> ExitCode {
-        let options = try ScanOptions(context.arguments)
-        let jsonLines = context.arguments.isSet(CastScanCommand.jsonLines)
+        let jsonLines = context.arguments.isSet(Self.jsonLines)
         let selection: BackendSelection
         do {
             selection = try options.backend(live: true)
@@ -30,7 +43,7 @@ struct WatchCommand {
         }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
-        let signals = SignalStream.termination()
+        let signals = await SignalStream.termination()
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
@@ -113,23 +126,19 @@ struct WatchCommand {
             let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
             let text = "\(mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
-            console.line("\(Self.clock()) \(TerminalText.sanitize(text))")
+            console.line("\(TimeOfDay.now()) \(TerminalText.sanitize(text))")
         }
 
         func note(_ kind: String, _ text: String) {
             if jsonLines {
                 line(Line(time: Date(), event: kind, detail: text))
             } else {
-                console.line("\(Self.clock()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
+                console.line("\(TimeOfDay.now()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
             }
         }
 
         private func line(_ value: Line) {
             if let text = try? JSONOutput.string(value, format: .lines) { console.write(text) }
-        }
-
-        static func clock() -> String {
-            Date().formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
         }
     }
 }

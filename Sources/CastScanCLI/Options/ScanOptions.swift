@@ -1,7 +1,11 @@
 import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryMDNS
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to scan for and how, from the command line.
 struct ScanOptions: Sendable {
@@ -17,35 +21,34 @@ struct ScanOptions: Sendable {
     static let defaultTimeout = 5.0
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let c = CastScanCommand.self
         criteria = try Self.criteria(arguments, whenEmpty: .all)
-        interface = arguments.value(of: c.interface)
-        switch (arguments.isSet(c.ipv4), arguments.isSet(c.ipv6)) {
+        interface = arguments.value(of: Self.interface)
+        switch (arguments.isSet(Self.ipv4), arguments.isSet(Self.ipv6)) {
         case (true, true): throw UsageError.conflictingOptions("-4", "-6")
         case (true, false): family = .ipv4
         case (false, true): family = .ipv6
         case (false, false): family = nil
         }
-        let seconds = try arguments.value(of: c.timeout, expected: "a number of seconds from 0.1 to 3600") { text -> Double? in
+        let seconds = try arguments.value(of: Self.timeout, expected: "a number of seconds from 0.1 to 3600") { text -> Double? in
             guard let value = Double(text), value.isFinite, value >= 0.1, value <= 3600 else { return nil }
             return value
         } ?? Self.defaultTimeout
         timeout = .milliseconds(Int64(seconds * 1000))
-        replayFile = arguments.value(of: c.replay)
-        backendChoice = arguments.value(of: c.backend).flatMap(BackendChoice.init(rawValue:)) ?? .auto
-        if replayFile != nil, arguments.value(of: c.backend) != nil {
+        replayFile = arguments.value(of: Self.replay)
+        backendChoice = arguments.value(of: Self.backend).flatMap(BackendChoice.init(rawValue:)) ?? .auto
+        if replayFile != nil, arguments.value(of: Self.backend) != nil {
             throw UsageError.conflictingOptions("--replay", "--backend")
         }
-        let hosts = arguments.values(of: c.host)
+        let hosts = arguments.values(of: Self.host)
         if replayFile != nil, !hosts.isEmpty { throw UsageError.conflictingOptions("--replay", "--host") }
         if backendChoice == .hosts, hosts.isEmpty {
-            throw UsageError.invalidValue(option: c.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
+            throw UsageError.invalidValue(option: Self.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
         }
         if hosts.count > KnownHostsBackend.maximumHosts {
-            throw UsageError.invalidValue(option: c.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
+            throw UsageError.invalidValue(option: Self.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
                                           expected: "given at most \(KnownHostsBackend.maximumHosts) times")
         }
-        let interval = try arguments.value(of: c.hostInterval, expected: "a number of seconds from 1 to 86400") { text -> Double? in
+        let interval = try arguments.value(of: Self.hostInterval, expected: "a number of seconds from 1 to 86400") { text -> Double? in
             guard let value = Double(text), value.isFinite, value >= 1, value <= 86400 else { return nil }
             return value
         } ?? 30
@@ -56,7 +59,7 @@ struct ScanOptions: Sendable {
                     hosts: hosts, interval: .milliseconds(Int64(interval * 1000)), families: family.map { [$0] } ?? [.ipv4, .ipv6])
             } catch {
                 throw UsageError.invalidValue(
-                    option: c.host.displayName, value: error.host ?? hosts[0],
+                    option: Self.host.displayName, value: error.host ?? hosts[0],
                     expected: "an IPv4 or IPv6 address or a host name that resolves (\(error.error.message))")
             }
         }
@@ -64,18 +67,17 @@ struct ScanOptions: Sendable {
 
     /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
     static func criteria(_ arguments: ParsedArguments, whenEmpty: DiscoveryCriteria) throws(UsageError) -> DiscoveryCriteria {
-        let c = CastScanCommand.self
-        let ids = arguments.values(of: c.appID), namespaces = arguments.values(of: c.namespace)
+        let ids = arguments.values(of: Self.appID), namespaces = arguments.values(of: Self.namespace)
         guard !ids.isEmpty || !namespaces.isEmpty else { return whenEmpty }
         do {
             return try DiscoveryCriteria(applicationIDs: ids, namespaces: namespaces)
         } catch {
             switch error {
             case .emptyNamespace, .namespaceMissingCastPrefix, .namespaceMissingSuffix, .namespaceTooLong:
-                throw UsageError.invalidValue(option: c.namespace.displayName, value: error.input,
+                throw UsageError.invalidValue(option: Self.namespace.displayName, value: error.input,
                                               expected: "a Cast namespace such as urn:x-cast:com.example.app")
             default:
-                throw UsageError.invalidValue(option: c.appID.displayName, value: error.input,
+                throw UsageError.invalidValue(option: Self.appID.displayName, value: error.input,
                                               expected: "a hexadecimal receiver app ID such as CC1AD845")
             }
         }

@@ -1,6 +1,10 @@
 import CastDiscovery
 import CastSender
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The simulated sender app described on the command line.
 struct SenderOptions {
@@ -13,54 +17,65 @@ struct SenderOptions {
     ///   4.8.1 or later: exit 64, naming the minimum); ``CommandFailure`` (exit 65) for an
     ///   unreadable `--plist`.
     init(_ arguments: ParsedArguments, environment: [String: String]) throws {
-        let c = CastScanCommand.self
-        let platform: SenderPlatform
-        if let ios = arguments.value(of: c.ios) {
-            do {
-                platform = try SenderPlatform(parsing: ios)
-            } catch {
-                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
-            }
-            if platform == .linux {
-                throw UsageError.invalidValue(option: c.ios.displayName, value: ios, expected: "an iOS version such as 14.5")
-            }
-        } else {
-            platform = .linux
-        }
-        let sdk = try SenderProjectOptions.version(arguments, c.sdk) ?? SenderProjectOptions.defaultSDK
+        let platform = try Self.platform(arguments)
+        let sdk = try SenderProjectOptions.version(arguments, SenderProjectOptions.sdk)
         var options = CastOptions(platform: platform)
-        options.disableDiscoveryAutostart = arguments.isSet(c.disableAutostart)
-        options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(c.noFirstTap)
-        var infoPlist: SenderInfoPlist?
-        if let path = arguments.value(of: c.senderPlist) {
-            do throws(InfoPlistError) {
-                infoPlist = try SenderInfoPlist(fileAt: path)
-            } catch {
-                throw CommandFailure(message: error.description, exitCode: .dataError)
-            }
-        }
+        options.disableDiscoveryAutostart = arguments.isSet(Self.disableAutostart)
+        options.startDiscoveryAfterFirstTapOnCastButton = !arguments.isSet(Self.noFirstTap)
+        let infoPlist = try Self.infoPlist(arguments)
         configuration = SenderAppConfiguration(
-            sdkVersion: sdk, options: options, xcodeVersion: try SenderProjectOptions.version(arguments, c.xcode),
-            appPresentsDialogs: arguments.isSet(c.appDialogs), infoPlist: infoPlist)
+            sdkVersion: sdk ?? SenderProjectOptions.defaultSDK, options: options,
+            xcodeVersion: try SenderProjectOptions.version(arguments, SenderProjectOptions.xcode),
+            appPresentsDialogs: arguments.isSet(Self.appDialogs), infoPlist: infoPlist)
         do throws(SenderConfigurationError) {
             try configuration.validate()
         } catch {
             throw UsageError.impossibleApp(error.message)
         }
-        switch arguments.value(of: c.permission) {
+        switch arguments.value(of: Self.permission) {
         case "granted": permission = .granted
         case "denied": permission = .denied
         case "undetermined": permission = .notDetermined
         default: permission = nil
         }
-        tap = arguments.isSet(c.tap)
-        if let path = arguments.value(of: c.state) {
-            stateFile = URL(fileURLWithPath: path)
-        } else {
-            let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? ((environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/state")
-            stateFile = URL(fileURLWithPath: base).appendingPathComponent("cast-scan/sender.json")
+        tap = arguments.isSet(Self.tap)
+        stateFile = Self.stateFile(arguments, environment: environment)
+    }
+
+    /// The sender's platform: iOS at the `--ios` version, else Linux.
+    static func platform(_ arguments: ParsedArguments) throws(UsageError) -> SenderPlatform {
+        let option = SenderProjectOptions.ios
+        guard let ios = arguments.value(of: option) else { return .linux }
+        guard let platform = try? SenderPlatform(parsing: ios), platform != .linux else {
+            throw UsageError.invalidValue(option: option.displayName, value: ios, expected: "an iOS version such as 14.5")
         }
+        return platform
+    }
+
+    /// The app's Info.plist, read from the `--plist` file, if given.
+    static func infoPlist(_ arguments: ParsedArguments) throws(CommandFailure) -> SenderInfoPlist? {
+        guard let path = arguments.value(of: Self.infoPlist) else { return nil }
+        do throws(InfoPlistError) {
+            return try SenderInfoPlist(fileAt: path)
+        } catch {
+            throw CommandFailure(message: error.description, exitCode: .dataError)
+        }
+    }
+
+    /// The state file: `--state`, else `cast-scan/sender.json` in `$XDG_STATE_HOME`, else in
+    /// `~/.local/state`.
+    static func stateFile(_ arguments: ParsedArguments, environment: [String: String]) -> URL {
+        if let path = arguments.value(of: Self.state) { return URL(fileURLWithPath: path) }
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? Self.temporaryDirectory(environment)) + "/.local/state")
+        return URL(fileURLWithPath: base).appendingPathComponent("cast-scan/sender.json")
+    }
+
+    /// Where temporary files go: `$TMPDIR` (without a trailing slash), else `/tmp`.
+    static func temporaryDirectory(_ environment: [String: String]) -> String {
+        var path = environment["TMPDIR"] ?? ""
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? "/tmp" : path
     }
 
     /// Refuses, before anything runs, a state path that is not a regular file (a device, FIFO,

@@ -9,11 +9,10 @@ struct SenderProjectOptions {
     var noBluetoothVariant: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let c = CastScanCommand.self
-        sdk = try Self.version(arguments, c.sdk)
-        xcode = try Self.version(arguments, c.xcode)
-        deploymentTarget = try Self.version(arguments, c.ios)
-        noBluetoothVariant = arguments.isSet(c.noBluetoothVariant)
+        sdk = try Self.version(arguments, Self.sdk)
+        xcode = try Self.version(arguments, Self.xcode)
+        deploymentTarget = try Self.version(arguments, Self.ios)
+        noBluetoothVariant = arguments.isSet(Self.noBluetoothVariant)
     }
 
     /// The SDK version a project is assumed to use when `--sdk` is not given, as `--help` says.

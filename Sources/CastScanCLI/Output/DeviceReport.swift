@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One device in `cast-scan`'s JSON output (schema version 1). Every field of the device is
 /// here, whole: names are not cut or escaped (JSON escapes control characters itself).
@@ -60,7 +64,7 @@ struct DeviceReport: Encodable, Sendable {
         knownHost = device.knownHost
         txt = device.txt.entries.map { String(decoding: $0.bytes, as: UTF8.self) }
         if device.txt.entries.contains(where: { String(validating: $0.bytes, as: UTF8.self) == nil }) {
-            txtHex = device.txt.entries.map { $0.bytes.map { String(format: "%02x", $0) }.joined() }
+            txtHex = device.txt.entries.map { NumberText.hex($0.bytes) }
         }
         problems = device.problems.map { Problem(code: $0.code, message: $0.description, violatesReceiverRules: $0.violatesReceiverRules) }
     }

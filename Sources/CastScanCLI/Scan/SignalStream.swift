@@ -1,36 +1,52 @@
 import Dispatch
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The process's termination signals as a stream: `SIGINT` and `SIGTERM` stop being fatal and
 /// arrive here instead, so a command can end cleanly.
 ///
-/// The handler is installed with `sigaction` before this returns, so a signal that comes right
-/// after is never lost; it only writes the signal number to a pipe (async-signal-safe), and a
-/// reader thread turns the pipe into the stream.
+/// Each signal is a dispatch signal source, and ``termination()`` returns only once both are
+/// registered: a signal that comes right after is never lost.
+///
+/// On Linux, registering the source installs libdispatch's own handler for the signal, which
+/// makes it non-fatal and hands it to the source; setting `SIG_IGN` afterwards would replace
+/// that handler, and the kernel would then discard the signal before the source could see it
+/// (every time, as the end-to-end tests showed: the main thread waits in `dispatch_main` with
+/// no signal blocked). Only where the source leaves the disposition alone (kqueue, on Darwin)
+/// is the signal ignored, once the source is in place.
 enum SignalStream {
-    static func termination() -> AsyncStream<Int32> {
+    /// The stream of `SIGINT` and `SIGTERM`, once both are caught.
+    static func termination() async -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return stream }
-        signalPipe = fds[1]
+        let queue = DispatchQueue(label: "cast-scan.signals")
+        var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(signalPipe, &byte, 1)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
             }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
+            #if !os(Linux)
+            signal(number, SIG_IGN)
+            #endif
+            sources.append(source)
         }
-        let readEnd = fds[0]
-        Thread.detachNewThread {
-            var byte: UInt8 = 0
-            while read(readEnd, &byte, 1) == 1 { continuation.yield(Int32(byte)) }
-        }
+        let registered = Sources(sources)
+        continuation.onTermination = { _ in registered.cancel() }
         return stream
     }
-}
 
-/// The write end of the signal pipe; set once, before the handlers are installed.
-nonisolated(unsafe) private var signalPipe: Int32 = -1
+    /// The sources, kept until the stream ends. Dispatch sources may be cancelled from any thread.
+    private final class Sources: @unchecked Sendable {
+        let sources: [any DispatchSourceSignal]
+        init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+        func cancel() { sources.forEach { $0.cancel() } }
+    }
+}

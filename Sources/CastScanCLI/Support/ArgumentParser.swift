@@ -13,13 +13,13 @@
 ///   them, in which case an option given before it is an error;
 /// - `--` ends the options: every later word is positional, even if it starts with `-`;
 /// - `-h` and `--help` request help, and win over any other mistake on the line.
-public struct ArgumentParser: Sendable {
+struct ArgumentParser: Sendable {
     /// The root command.
-    public let command: CommandDeclaration
+    let command: CommandDeclaration
 
     /// Creates a parser for `command`. An inconsistent declaration (duplicate names, a
     /// positional after a repeating one, `-h` redeclared) is a programming error and traps.
-    public init(command: CommandDeclaration) {
+    init(command: CommandDeclaration) {
         command.validate()
         self.command = command
     }
@@ -27,7 +27,7 @@ public struct ArgumentParser: Sendable {
     /// Parses `arguments`, which start with the program name as `CommandLine.arguments` does.
     ///
     /// Throws the first mistake on the line, unless help was requested.
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var state = State(root: command)
         var index = 1
         var onlyPositionals = false
@@ -59,7 +59,7 @@ public struct ArgumentParser: Sendable {
 
     /// The help text of the command at `commandPath` (as in `ParsedArguments.commandPath`),
     /// wrapped to `width` columns.
-    public func helpText(for commandPath: [String] = [], width: Int = 80) -> String {
+    func helpText(for commandPath: [String] = [], width: Int = 80) -> String {
         HelpFormatter(chain: chain(for: commandPath), width: width).text()
     }
 

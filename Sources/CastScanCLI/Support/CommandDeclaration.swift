@@ -4,24 +4,24 @@
 /// A command with subcommands takes no positional arguments: its first positional word names
 /// the subcommand. A subcommand also accepts every option of the commands above it, unless it
 /// is declared with `inheritsOptions: false`.
-public struct CommandDeclaration: Sendable {
+struct CommandDeclaration: Sendable {
     /// The command's name as typed (`cast-scan`, `watch`).
-    public var name: String
+    var name: String
     /// One line saying what the command does.
-    public var abstract: String
+    var abstract: String
     /// More text shown at the end of the help, if any.
-    public var discussion: String?
+    var discussion: String?
     /// The options, in the order help lists them. `-h` and `--help` are always accepted.
-    public var options: [OptionDeclaration]
+    var options: [OptionDeclaration]
     /// The positional arguments, in order.
-    public var positionals: [PositionalDeclaration]
+    var positionals: [PositionalDeclaration]
     /// The subcommands, in the order help lists them.
-    public var subcommands: [CommandDeclaration]
+    var subcommands: [CommandDeclaration]
     /// Whether the options of the commands above this one are accepted here too.
-    public var inheritsOptions: Bool
+    var inheritsOptions: Bool
 
     /// Declares a command.
-    public init(
+    init(
         name: String,
         abstract: String,
         discussion: String? = nil,

@@ -17,9 +17,9 @@
 /// points; zero-width classification uses the standard library's Unicode properties. Terminals
 /// differ on some sequences (a ZWJ sequence a font cannot join is drawn as several glyphs), so
 /// the result is what well-behaved modern terminals show, not a guarantee.
-public enum DisplayWidth {
+enum DisplayWidth {
     /// How `pad(_:toWidth:alignment:)` places text within the width.
-    public enum Alignment: Sendable, Hashable {
+    enum Alignment: Sendable, Hashable {
         /// Text first, spaces after.
         case left
         /// Spaces first, text after (for numbers).
@@ -27,17 +27,17 @@ public enum DisplayWidth {
     }
 
     /// The ellipsis appended by `truncate(_:toWidth:)`; one column wide.
-    public static let ellipsis: Character = "…"
+    static let ellipsis: Character = "…"
 
     /// The number of columns `text` occupies.
-    public static func width(of text: some StringProtocol) -> Int {
+    static func width(of text: some StringProtocol) -> Int {
         var total = 0
         for character in text { total += width(of: character) }
         return total
     }
 
     /// The number of columns one grapheme cluster occupies: 0, 1 or 2.
-    public static func width(of character: Character) -> Int {
+    static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let base = scalars.first(where: { !isZeroWidth($0) }) else { return 0 }
         if isWide(base) { return 2 }
@@ -47,7 +47,7 @@ public enum DisplayWidth {
 
     /// Returns `text` cut to at most `width` columns on a grapheme boundary, ending in `…` when
     /// anything was cut. Text that fits is returned unchanged; a width of 0 or less gives "".
-    public static func truncate(_ text: String, toWidth width: Int) -> String {
+    static func truncate(_ text: String, toWidth width: Int) -> String {
         guard width > 0 else { return "" }
         if self.width(of: text) <= width { return text }
         let budget = width - 1
@@ -65,7 +65,7 @@ public enum DisplayWidth {
 
     /// Returns `text` padded with spaces to exactly `width` columns; text already at least that
     /// wide is returned unchanged.
-    public static func pad(_ text: String, toWidth width: Int, alignment: Alignment = .left) -> String {
+    static func pad(_ text: String, toWidth width: Int, alignment: Alignment = .left) -> String {
         let missing = width - self.width(of: text)
         guard missing > 0 else { return text }
         let spaces = String(repeating: " ", count: missing)

@@ -1,5 +1,9 @@
 import CastDiscovery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON encoding used for machine-readable output: stable, diff-friendly, and the same
 /// for every command.
@@ -15,9 +19,9 @@ import Foundation
 /// characters, U+2028/U+2029) is written as a `\uXXXX` escape too, so `cat` or `jq -r` never
 /// puts one raw on a terminal. The value is unchanged: JSON output stays data, not display
 /// text, and device names are not passed through `TerminalText`.
-public enum JSONOutput {
+enum JSONOutput {
     /// The layout of the encoded text.
-    public enum Format: Sendable, Hashable {
+    enum Format: Sendable, Hashable {
         /// Indented, one key per line; for a single document.
         case pretty
         /// One value per line, no line breaks inside (JSON Lines); for streams of events.
@@ -28,7 +32,7 @@ public enum JSONOutput {
     static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
     /// A new encoder configured for `format`.
-    public static func encoder(_ format: Format) -> JSONEncoder {
+    static func encoder(_ format: Format) -> JSONEncoder {
         let encoder = JSONEncoder()
         var formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if format == .pretty { formatting.insert(.prettyPrinted) }
@@ -41,7 +45,7 @@ public enum JSONOutput {
     }
 
     /// A new decoder that reads what `encoder(_:)` writes; dates may omit fractional seconds.
-    public static func decoder() -> JSONDecoder {
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -55,7 +59,7 @@ public enum JSONOutput {
     }
 
     /// `value` encoded as text in `format`, ending with a newline.
-    public static func string(_ value: some Encodable, format: Format) throws -> String {
+    static func string(_ value: some Encodable, format: Format) throws -> String {
         let data = try encoder(format).encode(value)
         return String(decoding: JSONText.escapingUnsafeScalars(Array(data)), as: UTF8.self) + "\n"
     }

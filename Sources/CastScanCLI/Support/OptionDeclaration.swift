@@ -1,8 +1,8 @@
 /// One option a command accepts: a flag such as `--json` or `-4`, or an option with a value
 /// such as `--app-id ID` (also written `--app-id=ID`, `-a ID` or `-aID`).
-public struct OptionDeclaration: Sendable, Hashable {
+struct OptionDeclaration: Sendable, Hashable {
     /// What follows the option's name.
-    public enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// Nothing: the option is on or off.
         case flag
         /// One value, named `valueName` in help; when `allowedValues` is set, any other value
@@ -11,25 +11,25 @@ public struct OptionDeclaration: Sendable, Hashable {
     }
 
     /// The long name without dashes (`json` for `--json`), if any.
-    public let longName: String?
+    let longName: String?
     /// The one-character short name (`4` for `-4`), if any.
-    public let shortName: Character?
+    let shortName: Character?
     /// Whether the option is a flag or takes a value.
-    public let kind: Kind
+    let kind: Kind
     /// Whether the option may be given more than once; values are then collected in order.
-    public let isRepeatable: Bool
+    let isRepeatable: Bool
     /// One line describing the option, shown in help.
-    public let help: String
+    let help: String
 
     /// Declares a flag. At least one of `name` and `short` is required.
-    public static func flag(
+    static func flag(
         _ name: String?, short: Character? = nil, repeatable: Bool = false, help: String
     ) -> OptionDeclaration {
         OptionDeclaration(longName: name, shortName: short, kind: .flag, isRepeatable: repeatable, help: help)
     }
 
     /// Declares an option that takes a value. At least one of `name` and `short` is required.
-    public static func value(
+    static func value(
         _ name: String?,
         short: Character? = nil,
         valueName: String,
@@ -61,17 +61,17 @@ public struct OptionDeclaration: Sendable, Hashable {
     }
 
     /// The key under which `ParsedArguments` records the option: the long name, else the short.
-    public var key: String {
+    var key: String {
         longName ?? String(shortName ?? "?")
     }
 
     /// The option as a user types it: `--json`, or `-4` for a short-only option.
-    public var displayName: String {
+    var displayName: String {
         longName.map { "--" + $0 } ?? "-" + String(shortName ?? "?")
     }
 
     /// Whether the option takes a value.
-    public var takesValue: Bool {
+    var takesValue: Bool {
         if case .value = kind { return true }
         return false
     }

@@ -13,9 +13,9 @@ import Darwin
 /// `NO_COLOR` is unset or empty (see https://no-color.org; `cast-scan` also takes it as a wish
 /// for plain output, so it turns progress off too), and `TERM` is not `dumb`. An unset `TERM`
 /// does not disable either.
-public struct OutputStyle: Sendable, Hashable {
+struct OutputStyle: Sendable, Hashable {
     /// A text attribute or foreground colour.
-    public enum Color: Sendable, Hashable, CaseIterable {
+    enum Color: Sendable, Hashable, CaseIterable {
         case bold, dim, red, green, yellow, blue, magenta, cyan, gray
 
         /// The SGR parameter that turns the attribute on.
@@ -35,21 +35,21 @@ public struct OutputStyle: Sendable, Hashable {
     }
 
     /// Whether ANSI colour and attributes may be written.
-    public var usesColor: Bool
+    var usesColor: Bool
     /// Whether progress lines, redrawn in place, may be written.
-    public var showsProgress: Bool
+    var showsProgress: Bool
 
     /// Creates a style with explicit settings.
-    public init(usesColor: Bool, showsProgress: Bool) {
+    init(usesColor: Bool, showsProgress: Bool) {
         self.usesColor = usesColor
         self.showsProgress = showsProgress
     }
 
     /// No colour, no progress: for pipes, files and tests.
-    public static let plain = OutputStyle(usesColor: false, showsProgress: false)
+    static let plain = OutputStyle(usesColor: false, showsProgress: false)
 
     /// The style for a stream, given whether it is a terminal and the process environment.
-    public init(isTerminal: Bool, environment: [String: String]) {
+    init(isTerminal: Bool, environment: [String: String]) {
         let capable = isTerminal && environment["TERM"] != "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         self.init(usesColor: capable && !noColor, showsProgress: capable && !noColor)
@@ -57,26 +57,26 @@ public struct OutputStyle: Sendable, Hashable {
 
     /// The style for the open file descriptor `fileDescriptor` (1 for standard output, 2 for
     /// standard error), asking `isatty(3)`.
-    public static func detect(fileDescriptor: Int32, environment: [String: String]) -> OutputStyle {
+    static func detect(fileDescriptor: Int32, environment: [String: String]) -> OutputStyle {
         OutputStyle(isTerminal: isatty(fileDescriptor) == 1, environment: environment)
     }
 
     /// `text` wrapped in the escape sequences for `color`, or `text` unchanged when colour is off.
     ///
     /// `text` must already be display-safe (see `TerminalText`).
-    public func paint(_ text: String, _ color: Color) -> String {
+    func paint(_ text: String, _ color: Color) -> String {
         guard usesColor, !text.isEmpty else { return text }
         return "\u{1B}[" + color.parameter + "m" + text + "\u{1B}[0m"
     }
 
     /// A progress line that replaces the current terminal line (carriage return, erase line,
     /// `text`, no newline), or "" when progress is off.
-    public func progress(_ text: String) -> String {
+    func progress(_ text: String) -> String {
         showsProgress ? "\r\u{1B}[2K" + text : ""
     }
 
     /// Erases the current progress line, or "" when progress is off.
-    public func clearProgress() -> String {
+    func clearProgress() -> String {
         showsProgress ? "\r\u{1B}[2K" : ""
     }
 }

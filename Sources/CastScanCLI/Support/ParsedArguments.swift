@@ -1,13 +1,13 @@
 /// The result of parsing a command line: which (sub)command was chosen, and the options and
 /// positional arguments given to it.
-public struct ParsedArguments: Sendable, Hashable {
+struct ParsedArguments: Sendable, Hashable {
     /// The chosen command: the root command's name, then each subcommand's name.
-    public let commandPath: [String]
+    let commandPath: [String]
     /// Whether `-h` or `--help` was given. When set, other results are incomplete and no
     /// usage error was reported: the caller prints help for `commandPath` and exits 0.
-    public let isHelpRequested: Bool
+    let isHelpRequested: Bool
     /// All positional arguments, in order.
-    public let positionals: [String]
+    let positionals: [String]
 
     /// Values by option key; a flag records one empty string per occurrence.
     let optionValues: [String: [String]]
@@ -30,34 +30,34 @@ public struct ParsedArguments: Sendable, Hashable {
 
     /// The chosen subcommand below the root command, if any (the caller picks a default when
     /// this is `nil`).
-    public var subcommand: String? {
+    var subcommand: String? {
         commandPath.count > 1 ? commandPath[1] : nil
     }
 
     /// Whether `option` was given.
-    public func isSet(_ option: OptionDeclaration) -> Bool {
+    func isSet(_ option: OptionDeclaration) -> Bool {
         count(of: option) > 0
     }
 
     /// How many times `option` was given.
-    public func count(of option: OptionDeclaration) -> Int {
+    func count(of option: OptionDeclaration) -> Int {
         optionValues[option.key]?.count ?? 0
     }
 
     /// The value given to `option`, the last one if it is repeatable; `nil` if not given.
-    public func value(of option: OptionDeclaration) -> String? {
+    func value(of option: OptionDeclaration) -> String? {
         optionValues[option.key]?.last
     }
 
     /// Every value given to `option`, in command-line order.
-    public func values(of option: OptionDeclaration) -> [String] {
+    func values(of option: OptionDeclaration) -> [String] {
         optionValues[option.key] ?? []
     }
 
     /// The value of `option` converted by `transform`; `nil` if not given. A value `transform`
     /// rejects is a `UsageError.invalidValue` saying the value must be `expected`
     /// (e.g. "a number of seconds").
-    public func value<T>(
+    func value<T>(
         of option: OptionDeclaration, expected: String, _ transform: (String) -> T?
     ) throws(UsageError) -> T? {
         guard let text = value(of: option) else { return nil }
@@ -68,12 +68,12 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     /// The value given to `positional`, the first one if it repeats; `nil` if not given.
-    public func value(of positional: PositionalDeclaration) -> String? {
+    func value(of positional: PositionalDeclaration) -> String? {
         positionalValues[positional.name]?.first
     }
 
     /// Every value given to `positional`, in order.
-    public func values(of positional: PositionalDeclaration) -> [String] {
+    func values(of positional: PositionalDeclaration) -> [String] {
         positionalValues[positional.name] ?? []
     }
 }

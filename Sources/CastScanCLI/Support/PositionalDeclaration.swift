@@ -1,16 +1,16 @@
 /// One positional argument a command accepts, such as the `<file>` of `cast-scan replay <file>`.
-public struct PositionalDeclaration: Sendable, Hashable {
+struct PositionalDeclaration: Sendable, Hashable {
     /// The name shown in help and errors, without angle brackets.
-    public let name: String
+    let name: String
     /// One line describing the argument, shown in help.
-    public let help: String
+    let help: String
     /// Whether the argument may be left out. Optional arguments follow the required ones.
-    public let isOptional: Bool
+    let isOptional: Bool
     /// Whether the argument takes all remaining positional values. Only the last may repeat.
-    public let isRepeating: Bool
+    let isRepeating: Bool
 
     /// Declares a positional argument.
-    public init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
+    init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
         self.name = name
         self.help = help
         self.isOptional = isOptional

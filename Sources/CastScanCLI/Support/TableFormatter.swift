@@ -5,18 +5,18 @@
 /// ellipsis. Widths are measured in terminal columns (`DisplayWidth`), so wide and combining
 /// characters keep the columns aligned. Every line, the header and rule included, has the same
 /// display width unless `trimsTrailingSpaces` is set.
-public struct TableFormatter: Sendable {
+struct TableFormatter: Sendable {
     /// One column of the table.
-    public struct Column: Sendable, Hashable {
+    struct Column: Sendable, Hashable {
         /// The header text.
-        public var header: String
+        var header: String
         /// The widest the column may be, in terminal columns; `nil` for no limit.
-        public var maxWidth: Int?
+        var maxWidth: Int?
         /// How cells (and the header) sit within the column; `.right` suits numbers.
-        public var alignment: DisplayWidth.Alignment
+        var alignment: DisplayWidth.Alignment
 
         /// Creates a column.
-        public init(_ header: String, maxWidth: Int? = nil, alignment: DisplayWidth.Alignment = .left) {
+        init(_ header: String, maxWidth: Int? = nil, alignment: DisplayWidth.Alignment = .left) {
             self.header = header
             self.maxWidth = maxWidth
             self.alignment = alignment
@@ -24,18 +24,18 @@ public struct TableFormatter: Sendable {
     }
 
     /// The columns, left to right.
-    public var columns: [Column]
+    var columns: [Column]
     /// Printed between two columns.
-    public var separator: String
+    var separator: String
     /// Whether the first line is the header row.
-    public var showsHeader: Bool
+    var showsHeader: Bool
     /// When set, a line of this character under the header, as wide as each column.
-    public var rule: Character?
+    var rule: Character?
     /// Whether trailing spaces are removed from each line (lines then differ in width).
-    public var trimsTrailingSpaces: Bool
+    var trimsTrailingSpaces: Bool
 
     /// Creates a formatter for `columns`.
-    public init(
+    init(
         columns: [Column],
         separator: String = "  ",
         showsHeader: Bool = true,
@@ -52,7 +52,7 @@ public struct TableFormatter: Sendable {
     /// The width of each column for `rows`, in terminal columns.
     ///
     /// A row shorter than `columns` is treated as ending in empty cells; extra cells are ignored.
-    public func columnWidths(for rows: [[String]]) -> [Int] {
+    func columnWidths(for rows: [[String]]) -> [Int] {
         columns.indices.map { index in
             let column = columns[index]
             var widest = showsHeader ? DisplayWidth.width(of: column.header) : 0
@@ -65,7 +65,7 @@ public struct TableFormatter: Sendable {
     }
 
     /// The table as lines without line terminators: the header, the rule, then one per row.
-    public func lines(for rows: [[String]]) -> [String] {
+    func lines(for rows: [[String]]) -> [String] {
         let widths = columnWidths(for: rows)
         var lines: [String] = []
         if showsHeader {
@@ -82,7 +82,7 @@ public struct TableFormatter: Sendable {
     }
 
     /// The table as text, each line ended by a newline.
-    public func render(_ rows: [[String]]) -> String {
+    func render(_ rows: [[String]]) -> String {
         lines(for: rows).map { $0 + "\n" }.joined()
     }
 

@@ -7,9 +7,9 @@ import CastDiscovery
 /// DEL, C1), line and paragraph separators, bidi controls and other invisible format characters.
 /// Everything else, including combining marks, variation selectors and emoji, passes
 /// unchanged. Backslashes are not doubled: the output is for people to read, not to parse.
-public enum TerminalText {
+enum TerminalText {
     /// How unsafe scalars are shown.
-    public enum Style: Sendable, Hashable {
+    enum Style: Sendable, Hashable {
         /// Each unsafe scalar becomes a visible escape, so the reader sees what was sent:
         /// `\e` for ESC, `\n`, `\r` and `\t`, `\xHH` for the other C0 controls and DEL, and
         /// `\u{H…}` (Swift literal syntax) for everything else (C1 controls, bidi and format characters).
@@ -26,7 +26,7 @@ public enum TerminalText {
     }
 
     /// Returns `text` with every unsafe scalar shown according to `style`.
-    public static func sanitize(_ text: String, style: Style = .escaped) -> String {
+    static func sanitize(_ text: String, style: Style = .escaped) -> String {
         guard TextSafety.containsUnsafe(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
@@ -52,7 +52,7 @@ public enum TerminalText {
     }
 
     /// Returns whether `text` would print unchanged, i.e. contains no unsafe scalar.
-    public static func isSafe(_ text: String) -> Bool {
+    static func isSafe(_ text: String) -> Bool {
         !TextSafety.containsUnsafe(text)
     }
 

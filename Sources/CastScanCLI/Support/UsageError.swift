@@ -1,6 +1,6 @@
 /// A mistake on the command line. Its `message` is one line, safe to print to a terminal;
 /// the tool exits with `ExitCode.usage` (64).
-public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An option that the command does not declare, with the closest declared one if any.
     case unknownOption(String, suggestion: String?)
     /// A word in subcommand position that names no subcommand, with the closest one if any.
@@ -28,7 +28,7 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case impossibleApp(String)
 
     /// The value error for `value` when only `allowed` values are accepted.
-    public static func invalidValue(option: String, value: String, allowed: [String]) -> UsageError {
+    static func invalidValue(option: String, value: String, allowed: [String]) -> UsageError {
         .invalidValue(option: option, value: value, expected: "one of " + allowed.joined(separator: ", "))
     }
 
@@ -37,7 +37,7 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// Whatever the user typed is passed through `TerminalText`, so the line holds no control
     /// characters.
-    public var message: String {
+    var message: String {
         switch self {
         case .unknownOption(let option, let suggestion):
             return "unknown option \(quoted(option))" + didYouMean(suggestion)
@@ -65,7 +65,7 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Same as `message`.
-    public var description: String { message }
+    var description: String { message }
 
     private func didYouMean(_ suggestion: String?) -> String {
         suggestion.map { " (did you mean \(quoted($0))?)" } ?? ""

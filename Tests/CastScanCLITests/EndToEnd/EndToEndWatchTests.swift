@@ -86,6 +86,21 @@ struct EndToEndWatchTests {
         #expect(result.stderr.isEmpty, "\(result)")
     }
 
+    @Test("no interrupt is lost: 20 watches, each sent SIGINT or SIGTERM right after its first line, all exit 0 at once",
+          arguments: [SIGINT, SIGTERM])
+    func noSignalLost(signal: Int32) async throws {
+        // The recording at its own speed (7 s): a lost signal lets the replay run to its end.
+        for run in 1...20 {
+            let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom])
+            #expect(await child.waitForFirstLine(timeout: .seconds(10)), "run \(run): watch printed nothing")
+            let sent = child.send(signal)
+            let result = await child.wait(timeout: .seconds(10))
+            #expect(result.exitCode == 0, "run \(run)\n\(result)")
+            #expect(result.ended - sent < .seconds(3), "run \(run): watch took \(result.ended - sent) to stop\n\(result)")
+            #expect(!result.stdout.contains("discovery stopped"), "run \(run): the signal was lost\n\(result)")
+        }
+    }
+
     @Test("watch ended by SIGTERM exits 0 too")
     func terminated() async throws {
         let directory = try TestDirectory()

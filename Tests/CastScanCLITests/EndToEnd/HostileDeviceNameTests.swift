@@ -1,4 +1,4 @@
-import CastScanCLI
+@testable import CastScanCLI
 import Foundation
 import Testing
 

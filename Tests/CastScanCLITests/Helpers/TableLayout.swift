@@ -1,4 +1,4 @@
-import CastScanCLI
+@testable import CastScanCLI
 
 /// Reads the device table back from `cast-scan`'s output, by terminal columns
 /// (`DisplayWidth`), to check its layout and its cells.

@@ -1,0 +1,23 @@
+/// A command of `cast-scan`: what it accepts, the subcommands below it, and how it runs.
+///
+/// The declarations the parser and the help read are derived from these types, starting at the
+/// root, ``ListCommand``: a command is declared only by a type that can also run it.
+protocol Command {
+    /// The command's name, help and options. Its subcommands are not listed here: they come
+    /// from ``subcommands``.
+    static var declaration: CommandDeclaration { get }
+
+    /// The commands below this one, in the order help lists them.
+    static var subcommands: [any Command.Type] { get }
+
+    /// The command for a parsed command line: reads its options, throwing a ``UsageError`` for
+    /// a mistake in them (or a ``CommandFailure``).
+    init(_ context: CommandContext) throws
+
+    /// Does what the command is for and returns the exit status.
+    func run() async throws -> ExitCode
+}
+
+extension Command {
+    static var subcommands: [any Command.Type] { [] }
+}

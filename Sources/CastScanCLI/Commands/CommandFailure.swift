@@ -1,0 +1,25 @@
+import CastDiscovery
+
+/// A command's failure with the exit status it calls for.
+struct CommandFailure: Error {
+    var message: String
+    var exitCode: ExitCode
+
+    /// The failure for a discovery error: 69 when the daemon or bus is missing, 65 for a bad
+    /// input file, else 70.
+    init(_ error: CastDiscovery.DiscoveryError) {
+        message = error.description
+        switch error.kind {
+        case .discoveryServiceUnreachable, .discoveryServiceMissing: exitCode = .unavailable
+        case .badInput: exitCode = .dataError
+        case .daemonError: exitCode = .unavailable
+        case .invalidBrowseType: exitCode = .usage
+        case .other: exitCode = .software
+        }
+    }
+
+    init(message: String, exitCode: ExitCode) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+}
