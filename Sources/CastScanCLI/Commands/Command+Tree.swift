@@ -3,7 +3,6 @@ extension Command {
     /// ``ArgumentParser``, the help and anything else generated from the command line's shape.
     static var declarationTree: CommandDeclaration {
         var tree = declaration
-        precondition(tree.subcommands.isEmpty, "'\(tree.name)' lists subcommands in its declaration, not in `subcommands`")
         tree.subcommands = subcommands.map { $0.declarationTree }
         return tree
     }
