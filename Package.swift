@@ -10,6 +10,7 @@ var products: [Product] = [
     .library(name: "CastDiscoveryMDNS", targets: ["CastDiscoveryMDNS"]),
     .library(name: "CastDiscoveryBackends", targets: ["CastDiscoveryBackends"]),
     .library(name: "CastSender", targets: ["CastSender"]),
+    .library(name: "CastDiscoveryReporting", targets: ["CastDiscoveryReporting"]),
     .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
     .executable(name: "cast-scan", targets: ["cast-scan"]),
 ]
@@ -45,6 +46,13 @@ var targets: [Target] = [
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
 
+    // Layer 2: event reports, stored in SQLite and posted with libcurl (Debian's libraries,
+    // installed by Scripts/setup). C stays inside it.
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(name: "CastDiscoveryReporting", dependencies: ["CastDiscovery", "CSQLite", "CCurl"]),
+    .testTarget(name: "CastDiscoveryReportingTests", dependencies: ["CastDiscoveryReporting", "CastDiscovery"]),
+
     // Layer 3: the sender model, on the core.
     .target(name: "CastSender", dependencies: ["CastDiscovery"]),
     .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
@@ -54,6 +62,7 @@ var targets: [Target] = [
         name: "CastScanCLI",
         dependencies: [
             "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender",
+            "CastDiscoveryReporting",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),

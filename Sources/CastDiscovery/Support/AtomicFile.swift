@@ -149,9 +149,9 @@ package enum AtomicFile {
         return target.hasPrefix("/") ? target : parentDirectory(of: path) + "/" + target
     }
 
-    /// Creates `directory` and its missing parents; an existing directory (or a link to one) is
-    /// fine, anything else in the way is refused.
-    private static func makeDirectories(_ directory: String) throws(Failure) {
+    /// Creates `directory` and its missing parents (new ones with `mode`); an existing directory
+    /// (or a link to one) is fine, anything else in the way is refused and left alone.
+    package static func makeDirectories(_ directory: String, mode: mode_t = 0o755) throws(Failure) {
         var info = stat()
         if stat(directory, &info) == 0 {
             let kind = FileKind(mode: info.st_mode)
@@ -159,8 +159,8 @@ package enum AtomicFile {
             return
         }
         let parent = parentDirectory(of: directory)
-        if parent != directory { try makeDirectories(parent) }
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+        if parent != directory { try makeDirectories(parent, mode: mode) }
+        if mkdir(directory, mode) != 0, errno != EEXIST {
             throw .failed(path: directory, operation: "creating the directory", reason: systemErrorMessage(errno))
         }
     }

@@ -10,4 +10,9 @@ extension Duration {
         guard seconds.isFinite, seconds > 0 else { return seconds == .infinity ? .seconds(longestSeconds) : .zero }
         return .seconds(min(seconds, longestSeconds))
     }
+
+    /// The duration in seconds, as a floating-point number.
+    package var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }

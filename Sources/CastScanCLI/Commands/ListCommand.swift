@@ -13,13 +13,14 @@ struct ListCommand: Command {
         discussion: """
             Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check), \
             64 usage error, 65 bad input file, 69 the chosen backend unavailable (--backend avahi \
-            without avahi-daemon), 73 a path to write is not a regular file, 74 standard output \
-            cannot be written.
+            without avahi-daemon), 73 a path to write is not a regular file (or a spool not a \
+            directory), 74 standard output or the event spool cannot be written, 75 events left \
+            in the spool (report send).
             """,
         options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty])
 
     static var subcommands: [any Command.Type] {
-        [WatchCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
+        [WatchCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
     }
 
     let context: CommandContext

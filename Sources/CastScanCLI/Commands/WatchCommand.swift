@@ -1,5 +1,6 @@
 import CastDiscovery
 import CastDiscoveryBackends
+import CastDiscoveryReporting
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,14 +13,18 @@ struct WatchCommand: Command {
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
-        options: ScanOptions.declarations + [jsonLines], inheritsOptions: false)
+        options: ScanOptions.declarations + [jsonLines] + ReportOptions.declarations, inheritsOptions: false)
 
     let context: CommandContext
     let options: ScanOptions
+    /// `--report`: the device events stored and sent; nil without it.
+    let report: ReportOptions?
 
     init(_ context: CommandContext) throws {
         self.context = context
         options = try ScanOptions(context.arguments)
+        let reportGiven = ReportOptions.declarations.contains { context.arguments.isSet($0) }
+        report = reportGiven ? try ReportOptions(context.arguments, environment: context.environment, needsCollector: true) : nil
     }
 
     /// One line of `--jsonl` output.
@@ -41,6 +46,8 @@ struct WatchCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
+        let reporter = try report?.reporter(console: context.console)
+        if let reporter { try await Self.startReporting(reporter, console: context.console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
         let signals = await SignalStream.termination()
@@ -53,7 +60,12 @@ struct WatchCommand: Command {
             group.addTask {
                 var printer = printer
                 for await event in events {
-                    if let exit = printer.print(event) { return exit }
+                    // A device event the filters keep: one line, printed and stored alike.
+                    let change = printer.deviceChange(event)
+                    if let exit = printer.print(event, change: change) { return exit }
+                    if let reporter, let change {
+                        if let exit = await Self.record(change.line, reporter, console: printer.console) { return exit }
+                    }
                     // Standard output stopped taking text: nothing more can be shown. The
                     // status is settled by CastScan.run (0 for a closed pipe, else 74).
                     if printer.console.outputFailure != nil { return .ok }
@@ -71,7 +83,45 @@ struct WatchCommand: Command {
             group.cancelAll()
             return result
         }
+        await reporter?.stopSending()
         return outcome
+    }
+
+    /// Says a damaged spool set aside, starts sending by itself, and prints each send that
+    /// left events behind (and the first that delivered after one did) and each drop.
+    private static func startReporting(_ reporter: EventReporter, console: Console) async throws {
+        ReportOptions.announceSetAside(try await ReportSendCommand.status(reporter), console: console)
+        await reporter.startSending()
+        Task {
+            var failing = false
+            for await report in reporter.reports {
+                switch report {
+                case .sent(let result) where result.failed > 0:
+                    failing = true
+                    let reason = result.error.map { ": \(TerminalText.sanitize($0))" } ?? ""
+                    console.errorLine("cast-scan: report: \(result.delivered) sent, \(result.failed) waiting in the spool\(reason)")
+                case .sent(let result) where failing:
+                    failing = false
+                    console.errorLine("cast-scan: report: the collector takes events again (\(result.delivered) sent)")
+                case .sent:
+                    break
+                case .dropped(let count):
+                    console.errorLine("cast-scan: report: the spool is full: dropped the \(count) oldest undelivered event\(count == 1 ? "" : "s")")
+                }
+            }
+        }
+    }
+
+    /// Stores one event line; a spool that cannot take it ends the watch (74).
+    private static func record(_ line: Line, _ reporter: EventReporter, console: Console) async -> ExitCode? {
+        do {
+            let data = try JSONOutput.encoder(.lines).encode(line)
+            try await reporter.record(json: Array(data))
+            return nil
+        } catch {
+            console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
+            return .ioError
+        }
     }
 
     struct Printer: Sendable {
@@ -82,12 +132,10 @@ struct WatchCommand: Command {
         var unansweredHosts: [String] = []
 
         /// Prints one event; returns an exit status when the watch must end.
-        mutating func print(_ event: DiscoveryEvent) -> ExitCode? {
+        mutating func print(_ event: DiscoveryEvent, change: DeviceChange?) -> ExitCode? {
             switch event {
-            case .inserted(let device, let index): emit("inserted", "+", device, index: index)
-            case .updated(let device, let index): emit("updated", "~", device, index: index)
-            case .updatedAndMoved(let device, let from, let to): emit("moved", "~", device, index: from, toIndex: to)
-            case .removed(let device, let index): emit("removed", "-", device, index: index)
+            case .inserted, .updated, .updatedAndMoved, .removed:
+                if let change { emit(change) }
             case .backendStateChanged(let state): note("backend", "backend \(state)")
             case .scanCompleted(let done):
                 let count = done.devices.compactMap(options.filter).count
@@ -117,15 +165,35 @@ struct WatchCommand: Command {
             return nil
         }
 
-        private func emit(_ kind: String, _ mark: String, _ device: CastDevice, index: Int, toIndex: Int? = nil) {
-            guard let device = options.filter(device) else { return }
-            if jsonLines {
-                line(Line(time: Date(), event: kind, index: index, toIndex: toIndex, device: DeviceReport(device)))
-                return
+        /// A device event the filters keep, as its `--jsonl` line and its mark for people.
+        struct DeviceChange: Sendable {
+            var line: Line
+            var device: CastDevice
+            var mark: String
+        }
+
+        /// The change a device event (inserted, updated, moved, removed) makes, when the
+        /// filters keep the device; nil for any other event.
+        func deviceChange(_ event: DiscoveryEvent) -> DeviceChange? {
+            let (kind, mark, device, index, toIndex): (String, String, CastDevice, Int, Int?)
+            switch event {
+            case .inserted(let found, let at): (kind, mark, device, index, toIndex) = ("inserted", "+", found, at, nil)
+            case .updated(let found, let at): (kind, mark, device, index, toIndex) = ("updated", "~", found, at, nil)
+            case .updatedAndMoved(let found, let from, let to): (kind, mark, device, index, toIndex) = ("moved", "~", found, from, to)
+            case .removed(let found, let at): (kind, mark, device, index, toIndex) = ("removed", "-", found, at, nil)
+            default: return nil
             }
+            guard let kept = options.filter(device) else { return nil }
+            let line = Line(time: Date(), event: kind, index: index, toIndex: toIndex, device: DeviceReport(kept))
+            return DeviceChange(line: line, device: kept, mark: mark)
+        }
+
+        private func emit(_ change: DeviceChange) {
+            if jsonLines { return line(change.line) }
+            let device = change.device
             let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
-            let text = "\(mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
+            let text = "\(change.mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
             console.line("\(TimeOfDay.now()) \(TerminalText.sanitize(text))")
         }
 

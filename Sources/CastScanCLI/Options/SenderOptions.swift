@@ -66,9 +66,14 @@ struct SenderOptions {
     /// `~/.local/state`.
     static func stateFile(_ arguments: ParsedArguments, environment: [String: String]) -> URL {
         if let path = arguments.value(of: Self.state) { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: stateDirectory(environment) + "/sender.json")
+    }
+
+    /// The tool's state directory: `cast-scan` in `$XDG_STATE_HOME`, else in `~/.local/state`.
+    static func stateDirectory(_ environment: [String: String]) -> String {
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? Self.temporaryDirectory(environment)) + "/.local/state")
-        return URL(fileURLWithPath: base).appendingPathComponent("cast-scan/sender.json")
+        return base + "/cast-scan"
     }
 
     /// Where temporary files go: `$TMPDIR` (without a trailing slash), else `/tmp`.

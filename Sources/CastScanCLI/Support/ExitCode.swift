@@ -38,4 +38,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// (`EX_IOERR`). A reader that went away (a closed pipe) is not an error: the command ends
     /// quietly with the status it had.
     case ioError = 74
+    /// `report send` could not deliver every stored event: the rest stay in the spool for the
+    /// next try (`EX_TEMPFAIL`).
+    case eventsRemain = 75
 }

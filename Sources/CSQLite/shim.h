@@ -1,0 +1,11 @@
+// SQLite (Debian's libsqlite3-dev) for the event spool. SQLITE_TRANSIENT is a cast macro
+// Swift cannot import: binding goes through these wrappers, which copy the bytes.
+#include <sqlite3.h>
+
+static inline int cast_sqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int count) {
+    return sqlite3_bind_blob(statement, index, bytes, count, SQLITE_TRANSIENT);
+}
+
+static inline int cast_sqlite_bind_text(sqlite3_stmt *statement, int index, const char *text, int count) {
+    return sqlite3_bind_text(statement, index, text, count, SQLITE_TRANSIENT);
+}

@@ -1,0 +1,87 @@
+import CastDiscoveryReporting
+
+/// Where events are stored and sent, from the command line (`watch --report`, `report`).
+struct ReportOptions: Sendable {
+    static let report = OptionDeclaration.value("report", valueName: "URL",
+        help: "store each device event, then POST them in batches to this HTTP collector (credentials only from $\(EventCollector.credentialsVariable), as user:password)")
+    static let spool = OptionDeclaration.value("spool", valueName: "DIR",
+        help: "where events wait for the collector (default $XDG_STATE_HOME/cast-scan/reports)")
+    static let spoolMaxEvents = OptionDeclaration.value("spool-max-events", valueName: "N",
+        help: "keep at most N undelivered events; past it the oldest are dropped and counted (default 100000)")
+    static let spoolMaxAge = OptionDeclaration.value("spool-max-age", valueName: "SECONDS",
+        help: "drop undelivered events older than this, counted (default 2592000: 30 days)")
+    static let retryMax = OptionDeclaration.value("report-retry-max", valueName: "SECONDS",
+        help: "longest wait between tries to reach the collector (default 60)")
+
+    /// The options of the spool alone (`report status`).
+    static let spoolDeclarations = [spool, spoolMaxEvents, spoolMaxAge]
+    /// Every report option (`watch`, `report send`).
+    static let declarations = [report] + spoolDeclarations + [retryMax]
+
+    var configuration: EventReporter.Configuration
+
+    /// Reads the options; `--report` is required when `needsCollector`.
+    init(_ arguments: ParsedArguments, environment: [String: String], needsCollector: Bool) throws(UsageError) {
+        var collector: EventCollector?
+        if let url = arguments.value(of: Self.report) {
+            do throws(EventReportError) {
+                collector = try EventCollector(url: url, credentials: environment[EventCollector.credentialsVariable])
+            } catch {
+                let expected: String
+                switch error {
+                case .credentialsInURL:
+                    expected = "a URL without a user name or password (give them as user:password in $\(EventCollector.credentialsVariable))"
+                case .invalidCollector(_, let reason):
+                    expected = "an http:// or https:// URL with a host (\(reason))"
+                default:
+                    expected = "a collector URL"
+                }
+                throw UsageError.invalidValue(option: Self.report.displayName, value: EventCollector.redacted(url), expected: expected)
+            }
+        } else if needsCollector {
+            throw UsageError.missingArgument(Self.report.displayName + " URL")
+        }
+        let maximumEvents = try arguments.value(of: Self.spoolMaxEvents, expected: "a whole number from 1 to 10000000") { text -> Int? in
+            guard let value = Int(text), value >= 1, value <= 10_000_000 else { return nil }
+            return value
+        } ?? SpoolLimits().maximumEvents
+        let maximumAge = try Self.seconds(arguments, Self.spoolMaxAge, range: 1...(10 * 365 * 86400)) ?? SpoolLimits().maximumAge.seconds
+        let retryMaximum = try Self.seconds(arguments, Self.retryMax, range: 0.01...86400) ?? RetrySchedule().maximumDelay.seconds
+        configuration = EventReporter.Configuration(
+            collector: collector,
+            spoolDirectory: arguments.value(of: Self.spool) ?? SenderOptions.stateDirectory(environment) + "/reports",
+            limits: SpoolLimits(maximumEvents: maximumEvents, maximumAge: .seconds(clamping: maximumAge)),
+            retry: RetrySchedule(
+                initialDelay: min(RetrySchedule().initialDelay, .seconds(clamping: retryMaximum)),
+                maximumDelay: .seconds(clamping: retryMaximum)),
+            userAgent: "cast-scan")
+    }
+
+    private static func seconds(
+        _ arguments: ParsedArguments, _ option: OptionDeclaration, range: ClosedRange<Double>
+    ) throws(UsageError) -> Double? {
+        try arguments.value(of: option, expected: "a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))") { text -> Double? in
+            guard let value = Double(text), value.isFinite, range.contains(value) else { return nil }
+            return value
+        }
+    }
+
+    /// Opens the spool (and prepares the collector); a damaged spool set aside is said on
+    /// standard error.
+    func reporter(console: Console) throws(CommandFailure) -> EventReporter {
+        let reporter: EventReporter
+        do throws(EventReportError) {
+            reporter = try EventReporter(configuration: configuration)
+        } catch {
+            throw CommandFailure(message: error.description, exitCode: error.isRefusal ? .cannotCreate : .ioError)
+        }
+        return reporter
+    }
+
+    /// Says on standard error which damaged spool files were set aside.
+    static func announceSetAside(_ status: SpoolStatus, console: Console) {
+        for file in status.setAside {
+            console.errorLine("cast-scan: the event spool was damaged: set aside as \(TerminalText.sanitize(file)); a new one is used")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+@testable import CastDiscoveryReporting
+import Foundation
+import Testing
+
+@Suite("Event reporter: ids, escaping, and what a failed send leaves")
+struct EventReporterTests {
+    @Test("each event gets its own id, put first; unsafe characters are escaped; non-objects are refused")
+    func record() async throws {
+        let directory = try SpoolDirectory()
+        let reporter = try EventReporter(configuration: .init(collector: nil, spoolDirectory: directory.path))
+        let first = try await reporter.record(json: Array(#"{"event":"inserted","name":"A\u202eB"}"#.utf8))
+        let second = try await reporter.record(json: Array("{ }".utf8))
+        #expect(first != second && first.count == 36)
+        let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
+        let stored = try spool.oldest(limit: 10, through: .max)
+        let texts = stored.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(texts[0] == #"{"id":"\#(first)","event":"inserted","name":"A\u202eB"}"#)
+        #expect(texts[1] == #"{"id":"\#(second)"}"#)
+        for text in texts { #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any]) }
+        await #expect(throws: EventReportError.self) { try await reporter.record(json: Array("[1]".utf8)) }
+        await #expect(throws: EventReportError.self) { try await reporter.record(json: Array("{\"a\":".utf8)) }
+    }
+
+    @Test("a collector that cannot be reached: nothing delivered, everything kept, the failure reported")
+    func unreachable() async throws {
+        let directory = try SpoolDirectory()
+        // Port 9 (discard) on loopback: nothing listens there in the test environment.
+        let collector = try EventCollector(url: "http://127.0.0.1:9/events")
+        let reporter = try EventReporter(configuration: .init(collector: collector, spoolDirectory: directory.path, timeout: .seconds(2)))
+        for index in 0..<3 { try await reporter.record(json: Array("{\"n\":\(index)}".utf8)) }
+        var reports = reporter.reports.makeAsyncIterator()
+        let result = await reporter.sendStored()
+        #expect(result.delivered == 0 && result.failed == 3 && result.error != nil)
+        #expect(await reports.next() == .sent(result))
+        let status = try await reporter.status()
+        #expect(status.pending == 3 && status.lastSend == result)
+    }
+
+    @Test("collector URLs: http and https with a host only, never credentials in them", arguments: [
+        ("http://127.0.0.1:8080/events", true), ("https://collector.example/x?y=1", true), ("HTTP://[::1]:80/", true),
+        ("ftp://host/x", false), ("http://", false), ("http:///path", false), ("http://user:pw@host/", false),
+        ("http://user@host/", false), ("http://host/a b", false), ("http://host/\u{1B}[2J", false), ("file:///etc/passwd", false),
+    ])
+    func urls(url: String, accepted: Bool) {
+        #expect(((try? EventCollector(url: url)) != nil) == accepted, "\(url)")
+    }
+
+    @Test("credentials in the URL are named in the error without the secret")
+    func redacted() {
+        do {
+            _ = try EventCollector(url: "http://alice:s3cret@host/events")
+            Issue.record("accepted credentials in the URL")
+        } catch {
+            #expect(error == .credentialsInURL(url: "\"http://…@host/events\""))
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
+
+    @Test("backoff doubles to the cap, each wait in the upper half of its delay")
+    func backoff() {
+        let schedule = RetrySchedule(initialDelay: .seconds(1), maximumDelay: .seconds(8))
+        var generator = SystemRandomNumberGenerator()
+        for (failures, delay) in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 8.0), (60, 8.0), (Int.max, 8.0)] {
+            for _ in 0..<200 {
+                let wait = schedule.delay(afterFailures: failures, using: &generator).seconds
+                #expect(wait >= delay / 2 && wait <= delay, "after \(failures) failures: \(wait)")
+            }
+        }
+        let waits = Set((0..<50).map { _ in schedule.delay(afterFailures: 3, using: &generator) })
+        #expect(waits.count > 40, "the waits are jittered")
+    }
+}
