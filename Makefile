@@ -21,6 +21,7 @@ test: setup
 	bash Tests/Scripts/cast-scan-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
+	bash Tests/Scripts/report-lab-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
 
 lab-test: setup
@@ -29,6 +30,7 @@ lab-test: setup
 	bash Tests/Scripts/cast-scan-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
+	bash Tests/Scripts/report-lab-test.sh
 
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup

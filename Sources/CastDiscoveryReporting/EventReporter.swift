@@ -162,6 +162,13 @@ public actor EventReporter {
         newsWaiter = nil
     }
 
+    /// Stops sending by itself and writes the spool's log into its file: for the end of a
+    /// program (nothing is lost without it; the log is as durable).
+    public func finish() {
+        stopSending()
+        try? spool.checkpoint()
+    }
+
     // MARK: - Sending
 
     private func sendPass() async -> SendResult {

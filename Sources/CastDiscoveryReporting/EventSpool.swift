@@ -129,6 +129,12 @@ final class EventSpool {
         }
     }
 
+    /// Moves what the write-ahead log holds into the database file and empties the log, so the
+    /// file alone holds every event (for a clean end; the log is as durable).
+    func checkpoint() throws(EventReportError) {
+        try use { () throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     /// Saves the result of a send, for ``status(now:)``.
     func saveLastSend(_ result: SendResult) throws(EventReportError) {
         try use { () throws(SQLiteError) in

@@ -29,6 +29,7 @@ struct ReportSendCommand: Command {
         ReportOptions.announceSetAside(before, console: context.console)
         let result = await reporter.sendStored()
         let remaining = try await Self.status(reporter).pending
+        await reporter.finish()
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(
                 Output(sent: result.delivered, failed: result.failed, remaining: remaining, error: result.error), format: .pretty))

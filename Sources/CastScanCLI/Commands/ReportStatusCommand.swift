@@ -41,6 +41,7 @@ struct ReportStatusCommand: Command {
         let reporter = try options.reporter(console: context.console)
         let status = try await ReportSendCommand.status(reporter)
         ReportOptions.announceSetAside(status, console: context.console)
+        await reporter.finish()
         let directory = options.configuration.spoolDirectory
         if context.arguments.isSet(JSONOutput.option) {
             let last = status.lastSend.map {

@@ -83,7 +83,7 @@ struct WatchCommand: Command {
             group.cancelAll()
             return result
         }
-        await reporter?.stopSending()
+        await reporter?.finish()
         return outcome
     }
 
