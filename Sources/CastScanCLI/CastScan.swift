@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `cast-scan` tool: parses the command line and runs the chosen command.
 public enum CastScan {
     /// Runs `cast-scan` with `arguments` (without the program name) and returns its exit status.
@@ -14,6 +22,27 @@ public enum CastScan {
         case let failure?:
             console.errorLine("cast-scan: cannot write to standard output: \(failure.message)")
             return .ioError
+        }
+    }
+
+    /// Runs `command` until it ends or a termination signal comes (130 for `SIGINT`, 143 for
+    /// `SIGTERM`, as a shell reports a process the signal killed).
+    private static func run(_ command: any Command, endingOn termination: AsyncStream<Int32>) async throws -> ExitCode {
+        try await withThrowingTaskGroup(of: ExitCode?.self) { group in
+            group.addTask { try await command.run() }
+            group.addTask {
+                for await signal in termination { return signal == SIGINT ? .interrupted : .terminated }
+                return nil
+            }
+            var status: ExitCode = .ok
+            for try await outcome in group {
+                if let outcome {
+                    status = outcome
+                    break
+                }
+            }
+            group.cancelAll()
+            return status
         }
     }
 
@@ -34,10 +63,13 @@ public enum CastScan {
             console.write(parser.helpText(for: parsed.commandPath))
             return .ok
         }
-        let context = CommandContext(arguments: parsed, environment: environment, console: console)
+        let termination = await SignalStream.termination()
+        let context = CommandContext(arguments: parsed, environment: environment, console: console, termination: termination)
         let command = root.command(at: parsed.commandPath.dropFirst())
         do {
-            return try await command.init(context).run()
+            let runner = try command.init(context)
+            if !command.endsOnSignal { return try await runner.run() }
+            return try await Self.run(runner, endingOn: termination)
         } catch let error as UsageError {
             console.errorLine("cast-scan: \(error.message)")
             console.errorLine("Run '\(parsed.commandPath.joined(separator: " ")) --help' for usage.")

@@ -2,7 +2,7 @@
 ///
 /// The declarations the parser and the help read are derived from these types, starting at the
 /// root, ``ListCommand``: a command is declared only by a type that can also run it.
-protocol Command {
+protocol Command: Sendable {
     /// The command's name, help and options. Its subcommands are not listed here: they come
     /// from ``subcommands``.
     static var declaration: CommandDeclaration { get }
@@ -16,8 +16,13 @@ protocol Command {
 
     /// Does what the command is for and returns the exit status.
     func run() async throws -> ExitCode
+
+    /// Whether `SIGINT` and `SIGTERM` end the command at once, with status 130 or 143 (true,
+    /// the default), or come to it as ``CommandContext/termination`` to end as it sees fit.
+    static var endsOnSignal: Bool { get }
 }
 
 extension Command {
     static var subcommands: [any Command.Type] { [] }
+    static var endsOnSignal: Bool { true }
 }

@@ -3,4 +3,7 @@ struct CommandContext: Sendable {
     var arguments: ParsedArguments
     var environment: [String: String]
     var console: Console
+    /// `SIGINT` and `SIGTERM`, for a command that ends cleanly on them (``Command/endsOnSignal``
+    /// false); any other command is ended by them with status 130 or 143.
+    var termination: AsyncStream<Int32>
 }

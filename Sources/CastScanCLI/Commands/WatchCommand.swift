@@ -15,6 +15,9 @@ struct WatchCommand: Command {
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
         options: ScanOptions.declarations + [jsonLines] + ReportOptions.declarations, inheritsOptions: false)
 
+    /// A signal is how a watch ends: it comes as `context.termination`.
+    static var endsOnSignal: Bool { false }
+
     let context: CommandContext
     let options: ScanOptions
     /// `--report`: the device events stored and sent; nil without it.
@@ -50,7 +53,7 @@ struct WatchCommand: Command {
         if let reporter { try await Self.startReporting(reporter, console: context.console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
-        let signals = await SignalStream.termination()
+        let signals = context.termination
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 

@@ -12,7 +12,9 @@ import Darwin
 /// arrive here instead, so a command can end cleanly.
 ///
 /// Each signal is a dispatch signal source, and ``termination()`` returns only once both are
-/// registered: a signal that comes right after is never lost.
+/// registered: a signal that comes right after is never lost. (On Linux libdispatch reads a
+/// `signalfd` on its event thread; a signal delivered to another thread is caught by its
+/// handler and raised again on that thread.)
 ///
 /// On Linux, registering the source installs libdispatch's own handler for the signal, which
 /// makes it non-fatal and hands it to the source; setting `SIG_IGN` afterwards would replace

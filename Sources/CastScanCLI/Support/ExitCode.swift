@@ -41,4 +41,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// `report send` could not deliver every stored event: the rest stay in the spool for the
     /// next try (`EX_TEMPFAIL`).
     case eventsRemain = 75
+    /// Interrupted by `SIGINT` (Ctrl-C) before it was done: 128 + 2, as shells report it.
+    /// `watch` is the exception: a signal is how it is meant to end, so it exits 0.
+    case interrupted = 130
+    /// Ended by `SIGTERM` before it was done: 128 + 15.
+    case terminated = 143
 }

@@ -75,7 +75,7 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
         let child = try CastScanProcess.start(["watch", "--replay", slow])
-        let sawOutput = await child.waitForFirstLine(timeout: .seconds(10))
+        let sawOutput = await child.waitForFirstLine(timeout: .seconds(60))
         #expect(sawOutput, "watch printed nothing")
         let sent = child.send(SIGINT)
         let result = await child.wait(timeout: .seconds(10))
@@ -89,12 +89,16 @@ struct EndToEndWatchTests {
     @Test("no interrupt is lost: 20 watches, each sent SIGINT or SIGTERM right after its first line, all exit 0 at once",
           arguments: [SIGINT, SIGTERM])
     func noSignalLost(signal: Int32) async throws {
-        // The recording at its own speed (7 s): a lost signal lets the replay run to its end.
+        // The recording at a tenth of its speed (70 s): a lost signal lets the replay run to its
+        // end. The margin is for this test's own task, which a busy test run can keep from
+        // running for seconds, not for the watch (whose stop is timed by its own waiter thread).
+        let directory = try TestDirectory()
+        let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 10))
         for run in 1...20 {
-            let child = try CastScanProcess.start(["watch", "--replay", FixturePaths.livingRoom])
-            #expect(await child.waitForFirstLine(timeout: .seconds(10)), "run \(run): watch printed nothing")
+            let child = try CastScanProcess.start(["watch", "--replay", slow])
+            #expect(await child.waitForFirstLine(timeout: .seconds(60)), "run \(run): watch printed nothing")
             let sent = child.send(signal)
-            let result = await child.wait(timeout: .seconds(10))
+            let result = await child.wait(timeout: .seconds(90))
             #expect(result.exitCode == 0, "run \(run)\n\(result)")
             #expect(result.ended - sent < .seconds(3), "run \(run): watch took \(result.ended - sent) to stop\n\(result)")
             #expect(!result.stdout.contains("discovery stopped"), "run \(run): the signal was lost\n\(result)")
@@ -106,7 +110,7 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
         let child = try CastScanProcess.start(["watch", "--replay", slow, "--jsonl"])
-        #expect(await child.waitForFirstLine(timeout: .seconds(10)))
+        #expect(await child.waitForFirstLine(timeout: .seconds(60)))
         let sent = child.send(SIGTERM)
         let result = await child.wait(timeout: .seconds(10))
         #expect(result.exitCode == 0, "\(result)")
@@ -128,5 +132,32 @@ struct EndToEndWatchTests {
         #expect(family.exitCode == 64, "\(family)")
         #expect(family.stderrLines == ["cast-scan: '-4' and '-6' cannot be used together", "Run 'cast-scan watch --help' for usage."],
                 "\(family)")
+    }
+
+    @Test("a one-shot scan ended by SIGINT or SIGTERM exits 130 or 143 at once, as a shell reports it",
+          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func interruptedScan(signal: Int32, status: Int32) async throws {
+        // A recording that never says all-for-now: the scan waits for its timeout (60 s) unless ended.
+        let directory = try TestDirectory()
+        let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
+        let child = try CastScanProcess.start(["--replay", endless, "--timeout", "60", "--json"])
+        // Ready once the signal is caught (its bit in SigCgt of /proc/PID/status).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !Self.catches(signal, pid: child.processIdentifier), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let sent = child.send(signal)
+        let result = await child.wait(timeout: .seconds(90))
+        #expect(result.exitCode == status, "\(result)")
+        #expect(result.ended - sent < .seconds(3), "\(result)")
+    }
+
+    /// Whether process `pid` has a handler for `signal` (SigCgt in /proc/PID/status).
+    static func catches(_ signal: Int32, pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
     }
 }

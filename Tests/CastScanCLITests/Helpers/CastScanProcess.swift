@@ -243,7 +243,8 @@ final class RunningProcess: Sendable {
     func currentStdout() -> Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
 
     /// Waits until standard output holds at least one whole line; false if the child ended or
-    /// `timeout` passed first.
+    /// `timeout` passed first. Give a generous timeout: this polls from the test's task, which a
+    /// busy test run (CPU-bound suites on both pool threads) can keep from running for seconds.
     func waitForFirstLine(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
