@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: test build setup demo lab-test bench
+.PHONY: test build setup demo lab-test bench deb install package-test example
 
 # Everything the tests need: build headers, the lab's daemons and tools, its python venv.
 setup:
@@ -23,6 +23,7 @@ test: setup
 	bash Tests/Scripts/known-hosts-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
+	bash Tests/Scripts/package-test.sh
 
 lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
@@ -39,3 +40,22 @@ demo: setup
 # The benchmarks against the peers (minutes; not part of make test, which runs a smoke run).
 bench: setup
 	Benchmarks/run --sizes 1,50,500 --runs 5
+
+# The Debian package (dist/cast-scan_VERSION_ARCH.deb): a binary that needs no Swift toolchain,
+# the man page and completions generated from the command declarations, the README.
+deb: setup
+	Scripts/build-deb dist
+
+# The same files under PREFIX (default /usr/local), for people who build from source.
+PREFIX ?= /usr/local
+install: setup
+	Scripts/install-release $(PREFIX)
+
+# The package, install/remove, man page, completions, make install and the example package.
+package-test: setup
+	bash Tests/Scripts/package-test.sh
+
+# The library used from another package (Examples/list-devices), against a recorded replay.
+example: setup
+	swift build --package-path Examples/list-devices
+	swift run --package-path Examples/list-devices list-devices Fixtures/replay/living-room.json

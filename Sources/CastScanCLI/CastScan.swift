@@ -46,10 +46,28 @@ public enum CastScan {
         }
     }
 
+    /// For packagers (`make deb`, `make install`): `--generate-man-page` prints `cast-scan(1)`,
+    /// `--generate-completion bash|zsh` a completion script, both from the same declarations
+    /// as `--help`. Not options of any command, so neither lists them.
+    static func generatedReference(_ arguments: [String]) -> String? {
+        switch arguments.first {
+        case "--generate-man-page" where arguments.count == 1:
+            return ManPage.text(root: root.declarationTree)
+        case "--generate-completion" where arguments.count == 2:
+            return ShellCompletion.Shell(rawValue: arguments[1]).map { ShellCompletion.script(for: $0, root: root.declarationTree) }
+        default:
+            return nil
+        }
+    }
+
     /// The root command, whose type holds the whole command tree.
     static var root: any Command.Type { ListCommand.self }
 
     private static func runCommand(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
+        if let generated = generatedReference(arguments) {
+            console.write(generated)
+            return .ok
+        }
         let parser = ArgumentParser(command: root.declarationTree)
         let parsed: ParsedArguments
         do {
@@ -61,6 +79,10 @@ public enum CastScan {
         }
         if parsed.isHelpRequested {
             console.write(parser.helpText(for: parsed.commandPath))
+            return .ok
+        }
+        if parsed.commandPath.count == 1, parsed.isSet(ListCommand.version) {
+            console.line("cast-scan \(BuildInfo.description)")
             return .ok
         }
         let termination = await SignalStream.termination()

@@ -33,7 +33,7 @@ struct DoctorCommand: Command {
         // The querier's sockets are tried first: whether avahi-daemon is required depends on them.
         let querier = MDNSBackend()
         let querierError = querier.unavailability()
-        var checks: [Check] = []
+        var checks = [Check(name: "cast-scan", ok: true, detail: "version \(BuildInfo.description)", required: false)]
         #if canImport(CastDiscoveryAvahi)
         checks.append(await Self.avahiCheck(required: querierError != nil))
         #endif

@@ -6,6 +6,7 @@ import CastSender
 /// The root of the command tree.
 struct ListCommand: Command {
     static let failIfEmpty = OptionDeclaration.flag("fail-if-empty", help: "exit 1 when no device is listed")
+    static let version = OptionDeclaration.flag("version", help: "print the version and the commit it was built from, and exit")
 
     static let declaration = CommandDeclaration(
         name: "cast-scan",
@@ -17,7 +18,7 @@ struct ListCommand: Command {
             directory), 74 standard output or the event spool cannot be written, 75 events left \
             in the spool (report send).
             """,
-        options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty])
+        options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty, version])
 
     static var subcommands: [any Command.Type] {
         [WatchCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]

@@ -52,6 +52,8 @@ struct ScanReport: Encodable {
 
     var schemaVersion = 1
     var tool = "cast-scan"
+    /// `0.5.0 (commit 1a2b3c4)`: which cast-scan wrote the report.
+    var toolVersion = BuildInfo.description
     var scan: Scan
     var sender: Sender
     /// Every Cast device on the network (matching the criteria and filters).
