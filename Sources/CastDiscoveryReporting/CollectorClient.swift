@@ -1,8 +1,8 @@
 internal import CCurl
 import CastDiscovery
 
-/// Posts one batch to the collector with libcurl: JSON, a time limit, no proxy, no redirect,
-/// http and https only. One call at a time per client; the call blocks.
+/// Posts one batch to the collector with libcurl (loaded on first use): JSON, a time limit, no
+/// proxy, no redirect, http and https only. One call at a time per client; the call blocks.
 final class CollectorClient: Sendable {
     /// What the collector made of a batch.
     enum Outcome: Sendable, Hashable {
@@ -14,8 +14,8 @@ final class CollectorClient: Sendable {
         case failed(String)
     }
 
-    /// libcurl's process-wide initialisation, done once before the first handle.
-    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl, loaded and initialised once, before the first handle (see CCurl's shim).
+    private static let loaded: Bool = cast_curl_load()
 
     let collector: EventCollector
     let timeout: Duration
@@ -29,10 +29,11 @@ final class CollectorClient: Sendable {
 
     /// POSTs `body` (`{"events": [...]}`) and waits for the answer or the time limit.
     func post(_ body: [UInt8]) -> Outcome {
-        guard Self.initialised, let handle = curl_easy_init() else { return .failed("libcurl cannot start") }
-        defer { curl_easy_cleanup(handle) }
-        let headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/json")
-        defer { curl_slist_free_all(headers) }
+        guard Self.loaded else { return .failed("libcurl (Debian's libcurl4) cannot be loaded") }
+        guard let handle = cast_curl_easy_init() else { return .failed("libcurl cannot start a transfer") }
+        defer { cast_curl_easy_cleanup(handle) }
+        let headers: UnsafeMutablePointer<curl_slist>? = cast_curl_slist_append(nil, "Content-Type: application/json")
+        defer { cast_curl_slist_free_all(headers) }
         let seconds = max(1, Int(timeout.seconds.rounded(.up)))
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
@@ -58,7 +59,7 @@ final class CollectorClient: Sendable {
             // COPYPOSTFIELDS copies the bytes, so they need not outlive this closure.
             let copied = cast_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
             guard copied == CURLE_OK else { return copied }
-            return curl_easy_perform(handle)
+            return cast_curl_easy_perform(handle)
         }
         guard performed == CURLE_OK else { return .failed(Self.message(performed)) }
         var status = 0
@@ -67,6 +68,6 @@ final class CollectorClient: Sendable {
     }
 
     private static func message(_ code: CURLcode) -> String {
-        String(cString: curl_easy_strerror(code))
+        String(cString: cast_curl_easy_strerror(code))
     }
 }
