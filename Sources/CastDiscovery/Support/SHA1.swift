@@ -35,14 +35,7 @@ enum SHA1 {
 
     /// Formats `bytes` as upper-case hexadecimal, two digits per byte.
     static func hexString(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var ascii: [UInt8] = []
-        ascii.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            ascii.append(digits[Int(byte >> 4)])
-            ascii.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: ascii, as: UTF8.self)
+        HexText.encode(bytes, uppercase: true)
     }
 
     /// Incremental SHA-1 state: feed bytes with `update(_:)`, then call `finalize()` once.

@@ -13,13 +13,11 @@ struct PlistCheckCommand: Command {
         positionals: [file])
 
     let context: CommandContext
-    let criteria: DiscoveryCriteria
-    let project: SenderProject
+    let options: PlistOptions
 
     init(_ context: CommandContext) throws {
         self.context = context
-        criteria = try ScanOptions.criteria(context.arguments, whenEmpty: .defaultMediaReceiver)
-        project = try SenderProjectOptions(context.arguments).project
+        options = try PlistOptions(context.arguments)
     }
 
     func run() throws -> ExitCode {
@@ -29,7 +27,7 @@ struct PlistCheckCommand: Command {
         }
         let report: InfoPlistReport
         do {
-            report = try InfoPlistCheck(criteria: criteria, project: project).check(fileAt: path)
+            report = try InfoPlistCheck(criteria: options.criteria, project: options.project).check(fileAt: path)
         } catch {
             throw CommandFailure(message: "cannot check \(path): \(error)", exitCode: .dataError)
         }

@@ -8,18 +8,16 @@ struct PlistSnippetCommand: Command {
         options: [ScanOptions.appID, SenderProjectOptions.sdk, SenderProjectOptions.ios, SenderProjectOptions.noBluetoothVariant])
 
     let context: CommandContext
-    let criteria: DiscoveryCriteria
-    let project: SenderProject
+    let options: PlistOptions
 
     init(_ context: CommandContext) throws {
         self.context = context
-        criteria = try ScanOptions.criteria(context.arguments, whenEmpty: .defaultMediaReceiver)
-        project = try SenderProjectOptions(context.arguments).project
+        options = try PlistOptions(context.arguments)
     }
 
     func run() throws -> ExitCode {
-        let bluetooth = SDKAdvice(project: project).needsBluetoothUsageDescription
-        context.console.write(InfoPlistSnippet(criteria: criteria, includeBluetoothUsageDescription: bluetooth).xml)
+        let bluetooth = SDKAdvice(project: options.project).needsBluetoothUsageDescription
+        context.console.write(InfoPlistSnippet(criteria: options.criteria, includeBluetoothUsageDescription: bluetooth).xml)
         return .ok
     }
 }

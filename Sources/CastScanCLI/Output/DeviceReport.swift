@@ -64,7 +64,7 @@ struct DeviceReport: Encodable, Sendable {
         knownHost = device.knownHost
         txt = device.txt.entries.map { String(decoding: $0.bytes, as: UTF8.self) }
         if device.txt.entries.contains(where: { String(validating: $0.bytes, as: UTF8.self) == nil }) {
-            txtHex = device.txt.entries.map { NumberText.hex($0.bytes) }
+            txtHex = device.txt.entries.map { HexText.encode($0.bytes) }
         }
         problems = device.problems.map { Problem(code: $0.code, message: $0.description, violatesReceiverRules: $0.violatesReceiverRules) }
     }

@@ -24,16 +24,4 @@ enum NumberText {
         let fraction = String(whole % divisor)
         return sign + String(whole / divisor) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
-
-    /// `bytes` as lowercase hexadecimal, two digits a byte: `[0x0a, 0xff]` is `0aff`.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }

@@ -23,12 +23,4 @@ struct NumberTextTests {
         #expect(NumberText.fixed(.infinity, digits: 2) == "inf")
         #expect(NumberText.fixed(1e300, digits: 2) == "1e+300")
     }
-
-    @Test("hex is two lowercase digits a byte")
-    func hex() {
-        #expect(NumberText.hex([]) == "")
-        #expect(NumberText.hex([0x00, 0x0A, 0x7F, 0xFF]) == "000a7fff")
-        let all = (0...255).map { UInt8($0) }
-        #expect(NumberText.hex(all) == all.map { String(format: "%02x", $0) }.joined())
-    }
 }
