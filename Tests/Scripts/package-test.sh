@@ -156,8 +156,10 @@ else
 fi
 
 # --- The example package.
-if swift build --package-path "$here/Examples/list-devices" >"$tmp/example.log" 2>&1 &&
-   out=$("$here/Examples/list-devices/.build/debug/list-devices" "$here/Fixtures/replay/living-room.json" 2>&1) &&
+# A build of its own each time: an incremental build of a package with a path dependency can
+# miss files added to the dependency (SwiftPM keeps the dependency's old file list).
+if swift build --package-path "$here/Examples/list-devices" --scratch-path "$tmp/example-build" >"$tmp/example.log" 2>&1 &&
+   out=$("$tmp/example-build/debug/list-devices" "$here/Fixtures/replay/living-room.json" 2>&1) &&
    grep -q "^4 devices:" <<<"$out" && grep -q "Living Room TV" <<<"$out" && grep -q "^+ Kitchen speaker" <<<"$out"; then
   ok "the example package builds against this one and lists the recorded network"
 else
