@@ -85,7 +85,7 @@ public enum CastScan {
             console.line("cast-scan \(BuildInfo.description)")
             return .ok
         }
-        let termination = await SignalStream.termination()
+        let termination = SignalStream.termination()
         let context = CommandContext(arguments: parsed, environment: environment, console: console, termination: termination)
         let command = root.command(at: parsed.commandPath.dropFirst())
         do {
