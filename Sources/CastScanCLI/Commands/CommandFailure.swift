@@ -1,3 +1,4 @@
+import CastDiscoveryReporting
 import CastDiscovery
 
 /// A command's failure with the exit status it calls for.
@@ -21,5 +22,11 @@ struct CommandFailure: Error {
     init(message: String, exitCode: ExitCode) {
         self.message = message
         self.exitCode = exitCode
+    }
+
+    /// The failure for an event-report error: 73 when a spool path was refused, else 74.
+    init(_ error: EventReportError) {
+        message = error.description
+        exitCode = error.isRefusal ? .cannotCreate : .ioError
     }
 }

@@ -24,11 +24,11 @@ struct ReportSendCommand: Command {
     }
 
     func run() async throws -> ExitCode {
-        let reporter = try options.reporter(console: context.console)
-        let before = try await Self.status(reporter)
+        let reporter = try options.reporter()
+        let before = try await ReportOptions.status(reporter)
         ReportOptions.announceSetAside(before, console: context.console)
         let result = await reporter.sendStored()
-        let remaining = try await Self.status(reporter).pending
+        let remaining = try await ReportOptions.status(reporter).pending
         await reporter.finish()
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(
@@ -38,13 +38,5 @@ struct ReportSendCommand: Command {
             context.console.line("sent \(result.delivered), failed \(result.failed)\(reason), \(remaining) left in the spool")
         }
         return remaining == 0 ? .ok : .eventsRemain
-    }
-
-    static func status(_ reporter: EventReporter) async throws(CommandFailure) -> SpoolStatus {
-        do throws(EventReportError) {
-            return try await reporter.status()
-        } catch {
-            throw CommandFailure(message: error.description, exitCode: error.isRefusal ? .cannotCreate : .ioError)
-        }
     }
 }

@@ -38,8 +38,8 @@ struct ReportStatusCommand: Command {
     }
 
     func run() async throws -> ExitCode {
-        let reporter = try options.reporter(console: context.console)
-        let status = try await ReportSendCommand.status(reporter)
+        let reporter = try options.reporter()
+        let status = try await ReportOptions.status(reporter)
         ReportOptions.announceSetAside(status, console: context.console)
         await reporter.finish()
         let directory = options.configuration.spoolDirectory

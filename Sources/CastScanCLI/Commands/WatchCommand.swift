@@ -49,7 +49,7 @@ struct WatchCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        let reporter = try report?.reporter(console: context.console)
+        let reporter = try report?.reporter()
         if let reporter { try await Self.startReporting(reporter, console: context.console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
         let events = manager.events()
@@ -93,7 +93,7 @@ struct WatchCommand: Command {
     /// Says a damaged spool set aside, starts sending by itself, and prints each send that
     /// left events behind (and the first that delivered after one did) and each drop.
     private static func startReporting(_ reporter: EventReporter, console: Console) async throws {
-        ReportOptions.announceSetAside(try await ReportSendCommand.status(reporter), console: console)
+        ReportOptions.announceSetAside(try await ReportOptions.status(reporter), console: console)
         await reporter.startSending()
         Task {
             var failing = false

@@ -66,16 +66,22 @@ struct ReportOptions: Sendable {
         }
     }
 
-    /// Opens the spool (and prepares the collector); a damaged spool set aside is said on
-    /// standard error.
-    func reporter(console: Console) throws(CommandFailure) -> EventReporter {
-        let reporter: EventReporter
+    /// Opens the spool (setting a damaged one aside) and prepares the collector.
+    func reporter() throws(CommandFailure) -> EventReporter {
         do throws(EventReportError) {
-            reporter = try EventReporter(configuration: configuration)
+            return try EventReporter(configuration: configuration)
         } catch {
-            throw CommandFailure(message: error.description, exitCode: error.isRefusal ? .cannotCreate : .ioError)
+            throw CommandFailure(error)
         }
-        return reporter
+    }
+
+    /// The spool's status, as a command failure when the spool cannot be read.
+    static func status(_ reporter: EventReporter) async throws(CommandFailure) -> SpoolStatus {
+        do throws(EventReportError) {
+            return try await reporter.status()
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 
     /// Says on standard error which damaged spool files were set aside.
