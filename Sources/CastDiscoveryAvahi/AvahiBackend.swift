@@ -18,10 +18,13 @@ public struct AvahiBackend: DiscoveryBackend {
     /// After a daemon restart every known service is reported removed, then found again when
     /// the daemon has it again. Ending the iteration stops the poll thread and frees every
     /// Avahi object of the browse.
-    /// avahi-daemon has no passive mode: `request.passive` changes nothing.
+    /// avahi-daemon has no passive mode: `request.passive` changes nothing. The request filter's
+    /// interface is the one browsed; its families are left to the manager, since a copy heard
+    /// over one protocol may resolve to an address of the other.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
-        let session = try AvahiBrowseSession(browseTypes: request.browseTypes, continuation: continuation)
+        let session = try AvahiBrowseSession(
+            browseTypes: request.browseTypes, interfaceName: request.filter.interfaceName, continuation: continuation)
         continuation.onTermination = { _ in
             // May run on the poll thread (when the session finishes the stream itself), where
             // stopping the poll would deadlock: tear down from another thread.

@@ -11,6 +11,8 @@ import Synchronization
 final class AvahiBrowseSession: @unchecked Sendable {
     private let poll: AvahiThreadedPoll
     private let browseTypes: [String]
+    /// The interface browsed (the request filter's), or every one.
+    private let interface: AvahiIfIndex
     private let baseTypes: [String: ServiceType]
     private let continuation: AsyncStream<BackendEvent>.Continuation
     private var client: AvahiClient?
@@ -26,8 +28,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var finished = false
     private let shutDown = Mutex(false)
 
-    /// Prepares a browse of `browseTypes`; nothing runs until ``start(waitForDaemon:)``.
-    init(browseTypes: [String], continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+    /// Prepares a browse of `browseTypes` on the interface named `interfaceName` (nil: every
+    /// one); nothing runs until ``start(waitForDaemon:)``.
+    init(
+        browseTypes: [String], interfaceName: String?, continuation: AsyncStream<BackendEvent>.Continuation
+    ) throws(DiscoveryError) {
         var bases: [String: ServiceType] = [:]
         for type in browseTypes {
             do {
@@ -37,6 +42,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             }
         }
         self.browseTypes = browseTypes
+        self.interface = interfaceIndex(name: interfaceName)
         self.baseTypes = bases
         self.continuation = continuation
         do {
@@ -210,7 +216,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         for type in browseTypes {
             do {
                 let browser = try AvahiServiceBrowser(
-                    client: pointer, browseType: type, callback: browserCallback, userdata: userdata)
+                    client: pointer, browseType: type, interface: interface, callback: browserCallback, userdata: userdata)
                 browsers[browser.pointer] = browser
                 emit(.browseStarted(browseType: type))
             } catch {

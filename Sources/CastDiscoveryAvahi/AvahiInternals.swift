@@ -27,6 +27,14 @@ extension ServiceAddress.Family {
     }
 }
 
+/// The index of the interface named `name`, or `AVAHI_IF_UNSPEC` for nil or a name no interface
+/// has (the manager's filter then shows nothing of it).
+func interfaceIndex(name: String?) -> AvahiIfIndex {
+    guard let name else { return AvahiConstant.interfaceUnspecified }
+    let index = if_nametoindex(name)
+    return index == 0 ? AvahiConstant.interfaceUnspecified : AvahiIfIndex(clamping: index)
+}
+
 /// The name of the interface with index `index` (`eth0`), or nil.
 func interfaceName(index: AvahiIfIndex) -> String? {
     guard index >= 0 else { return nil }

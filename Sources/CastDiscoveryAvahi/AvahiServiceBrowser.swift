@@ -8,11 +8,11 @@ final class AvahiServiceBrowser {
     let browseType: String
 
     init(
-        client: OpaquePointer, browseType: String,
+        client: OpaquePointer, browseType: String, interface: AvahiIfIndex,
         callback: AvahiServiceBrowserCallback, userdata: UnsafeMutableRawPointer
     ) throws(AvahiError) {
         guard let pointer = avahi_service_browser_new(
-            client, AvahiConstant.interfaceUnspecified, AvahiConstant.protocolUnspecified,
+            client, interface, AvahiConstant.protocolUnspecified,
             browseType, nil, AvahiConstant.noLookupFlags, callback, userdata)
         else { throw AvahiError(code: avahi_client_errno(client)) }
         self.pointer = pointer

@@ -37,10 +37,14 @@ public struct BrowseRequest: Sendable, Hashable {
     /// Whether to listen more and ask less (``DiscoveryManager/passiveScan``); backends that
     /// cannot choose ignore it.
     public var passive: Bool
+    /// The addresses the manager will show (``DiscoveryManager/filter``): a backend may ask only
+    /// on that interface and over those families; the manager filters either way.
+    public var filter: DeviceFilter
 
     /// Creates a request.
-    public init(browseTypes: [String], passive: Bool = false) {
+    public init(browseTypes: [String], passive: Bool = false, filter: DeviceFilter = .none) {
         self.browseTypes = browseTypes
         self.passive = passive
+        self.filter = filter
     }
 }

@@ -1,5 +1,5 @@
-/// The Cast devices a discovery manager lists: one per Cast id, filtered by criteria, sorted by
-/// friendly name, and the changes each backend event makes to it.
+/// The Cast devices a discovery manager lists: one per Cast id, filtered by criteria and by a
+/// ``DeviceFilter``, sorted by friendly name, and the changes each backend event makes to it.
 ///
 /// - One device per ``CastDevice/uniqueID``, whatever the number of instance names, interfaces,
 ///   address families and browses it arrives through. The device is made (leniently) from the
@@ -8,6 +8,9 @@
 /// - With criteria that have application IDs or namespaces, a device is listed only while at
 ///   least one of its instances is reported by one of the criteria's subtype browses; with
 ///   ``DiscoveryCriteria/all``, every device is listed. Browse types compare case-insensitively.
+/// - The filter keeps only some addresses (one interface, some families): a device is listed
+///   with the addresses it keeps, made from its newest instance that keeps any, and not listed
+///   while none does. Every index a change carries is an index of this filtered list.
 /// - Order (see ``precedes(_:_:)``): friendly names lower-cased with Unicode's default case
 ///   mapping (no locale) and compared as Swift strings (Unicode scalar order of the canonical
 ///   form); then the friendly names as they are; then the unique ids. The order is total.
@@ -26,6 +29,8 @@ public struct DeviceList: Sendable {
 
     /// The criteria devices are filtered by.
     public let criteria: DiscoveryCriteria
+    /// The addresses shown; a device with none left is not listed.
+    public let filter: DeviceFilter
     /// The listed devices, in order.
     public private(set) var devices: [CastDevice] = []
 
@@ -36,9 +41,11 @@ public struct DeviceList: Sendable {
     private var sequence = 0
     private var sweepPending = false
 
-    /// Creates an empty list filtered by `criteria`.
-    public init(criteria: DiscoveryCriteria = .all) {
+    /// Creates an empty list of the devices that match `criteria`, with the addresses `filter`
+    /// keeps.
+    public init(criteria: DiscoveryCriteria = .all, filter: DeviceFilter = .none) {
         self.criteria = criteria
+        self.filter = filter
         subtypeBrowseTypes = Set(
             criteria.browseTypes.map { $0.lowercased() }
                 .filter { $0 != DiscoveryCriteria.serviceType.lowercased() })
@@ -154,10 +161,12 @@ public struct DeviceList: Sendable {
         return recompute(affected.sorted())
     }
 
-    /// What the list should show for `id` now: the newest instance's device, if it matches.
+    /// What the list should show for `id` now: the newest instance's device as the filter shows
+    /// it (the newest whose addresses the filter keeps), if it matches the criteria.
     private func target(for id: String) -> CastDevice? {
         let instances = (keysByID[id] ?? []).compactMap { entries[$0] }
-        guard let newest = instances.max(by: { $0.sequence < $1.sequence }) else { return nil }
+        guard let shown = instances.sorted(by: { $0.sequence > $1.sequence }).lazy.compactMap({ filter.apply(to: $0.device) }).first
+        else { return nil }
         if !subtypeBrowseTypes.isEmpty {
             let matches = instances.contains { entry in
                 entry.service.browseTypes.union(entry.carriedBrowseTypes)
@@ -165,7 +174,7 @@ public struct DeviceList: Sendable {
             }
             guard matches else { return nil }
         }
-        return newest.device
+        return shown
     }
 
     private mutating func recompute(_ ids: [String]) -> [DeviceListChange] {

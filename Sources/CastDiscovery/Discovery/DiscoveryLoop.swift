@@ -26,6 +26,7 @@ struct DiscoveryLoop {
 
     private let backend: any DiscoveryBackend
     private let criteria: DiscoveryCriteria
+    private let filter: DeviceFilter
     private let inputs: AsyncStream<Input>.Continuation
     private let outlet: DiscoveryOutlet
     private weak var manager: DiscoveryManager?
@@ -46,15 +47,16 @@ struct DiscoveryLoop {
     private var abandonedFinds: Set<Int> = []
 
     init(
-        backend: any DiscoveryBackend, criteria: DiscoveryCriteria, inputs: AsyncStream<Input>.Continuation,
-        outlet: DiscoveryOutlet, manager: DiscoveryManager
+        backend: any DiscoveryBackend, criteria: DiscoveryCriteria, filter: DeviceFilter,
+        inputs: AsyncStream<Input>.Continuation, outlet: DiscoveryOutlet, manager: DiscoveryManager
     ) {
         self.backend = backend
         self.criteria = criteria
+        self.filter = filter
         self.inputs = inputs
         self.outlet = outlet
         self.manager = manager
-        list = DeviceList(criteria: criteria)
+        list = DeviceList(criteria: criteria, filter: filter)
     }
 
     /// Takes inputs until the manager goes away, then lets go of everything.
@@ -93,7 +95,7 @@ struct DiscoveryLoop {
         let browseTypes = criteria.browseTypes
         let stream: AsyncStream<BackendEvent>
         do throws(DiscoveryError) {
-            stream = try backend.events(for: BrowseRequest(browseTypes: browseTypes, passive: outlet.passiveScan))
+            stream = try backend.events(for: BrowseRequest(browseTypes: browseTypes, passive: outlet.passiveScan, filter: filter))
         } catch {
             publish([.discoveryFailedToStart(error)])
             return

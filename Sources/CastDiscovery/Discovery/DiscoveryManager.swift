@@ -28,18 +28,24 @@ public final class DiscoveryManager: Sendable {
     public let backend: any DiscoveryBackend
     /// What the manager looks for.
     public let criteria: DiscoveryCriteria
+    /// Which addresses the manager shows (one interface, some families); a device with none
+    /// left is not listed, and every index an event carries is an index of the filtered list.
+    public let filter: DeviceFilter
 
     private let inputs: AsyncStream<DiscoveryLoop.Input>.Continuation
     private let outlet = DiscoveryOutlet()
     private let findTokens = Atomic(0)
 
-    /// Creates a stopped manager over `backend` looking for devices matching `criteria`.
-    public init(backend: any DiscoveryBackend, criteria: DiscoveryCriteria = .all) {
+    /// Creates a stopped manager over `backend` looking for devices matching `criteria`, with
+    /// the addresses `filter` keeps.
+    public init(backend: any DiscoveryBackend, criteria: DiscoveryCriteria = .all, filter: DeviceFilter = .none) {
         self.backend = backend
         self.criteria = criteria
+        self.filter = filter
         let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryLoop.Input.self, bufferingPolicy: .unbounded)
         inputs = continuation
-        let loop = DiscoveryLoop(backend: backend, criteria: criteria, inputs: continuation, outlet: outlet, manager: self)
+        let loop = DiscoveryLoop(
+            backend: backend, criteria: criteria, filter: filter, inputs: continuation, outlet: outlet, manager: self)
         Task { await DiscoveryLoop.run(loop, inputs: stream) }
     }
 

@@ -44,7 +44,7 @@ struct ListCommand: Command {
         try sender.checkStateFile()
         let selection = try selectBackend()
         let result = try await scan(selection.backend)
-        let devices = result.devices.compactMap(scanOptions.filter)
+        let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
         let listing = Listing(selection: selection, result: result, devices: devices, step: step, warnings: warnings)
         if context.arguments.isSet(JSONOutput.option) {
@@ -70,7 +70,7 @@ struct ListCommand: Command {
         let console = context.console
         let style = console.errorStyle
         defer { console.writeError(style.clearProgress()) }
-        let manager = DiscoveryManager(backend: backend, criteria: scanOptions.criteria)
+        let manager = DiscoveryManager(backend: backend, criteria: scanOptions.criteria, filter: scanOptions.filter)
         do {
             return try await manager.scan(timeout: scanOptions.timeout) { count in
                 console.writeError(style.progress("scanning… \(count) device\(count == 1 ? "" : "s")"))

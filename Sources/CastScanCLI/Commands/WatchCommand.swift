@@ -51,19 +51,19 @@ struct WatchCommand: Command {
         }
         let reporter = try report?.reporter()
         if let reporter { try await Self.startReporting(reporter, console: context.console) }
-        let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria)
+        let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
         let events = manager.events()
         let signals = context.termination
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
-        let printer = Printer(console: context.console, jsonLines: jsonLines, options: options)
+        let printer = Printer(console: context.console, jsonLines: jsonLines)
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             group.addTask {
                 var printer = printer
                 for await event in events {
-                    // A device event the filters keep: one line, printed and stored alike.
+                    // A device event: one line, printed and stored alike.
                     let change = printer.deviceChange(event)
                     if let exit = printer.print(event, change: change) { return exit }
                     if let reporter, let change {
@@ -130,7 +130,6 @@ struct WatchCommand: Command {
     struct Printer: Sendable {
         let console: Console
         let jsonLines: Bool
-        let options: ScanOptions
         /// The known hosts that did not answer their last round, as last said.
         var unansweredHosts: [String] = []
 
@@ -141,7 +140,7 @@ struct WatchCommand: Command {
                 if let change { emit(change) }
             case .backendStateChanged(let state): note("backend", "backend \(state)")
             case .scanCompleted(let done):
-                let count = done.devices.compactMap(options.filter).count
+                let count = done.devices.count
                 note("scanCompleted", "scan complete: \(count) device\(count == 1 ? "" : "s")")
             case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
             case .backendStatistics(let statistics):
@@ -168,15 +167,15 @@ struct WatchCommand: Command {
             return nil
         }
 
-        /// A device event the filters keep, as its `--jsonl` line and its mark for people.
+        /// A device event, as its `--jsonl` line and its mark for people.
         struct DeviceChange: Sendable {
             var line: Line
             var device: CastDevice
             var mark: String
         }
 
-        /// The change a device event (inserted, updated, moved, removed) makes, when the
-        /// filters keep the device; nil for any other event.
+        /// The change a device event (inserted, updated, moved, removed) makes; nil for any
+        /// other event.
         func deviceChange(_ event: DiscoveryEvent) -> DeviceChange? {
             let (kind, mark, device, index, toIndex): (String, String, CastDevice, Int, Int?)
             switch event {
@@ -186,9 +185,8 @@ struct WatchCommand: Command {
             case .removed(let found, let at): (kind, mark, device, index, toIndex) = ("removed", "-", found, at, nil)
             default: return nil
             }
-            guard let kept = options.filter(device) else { return nil }
-            let line = Line(time: Date(), event: kind, index: index, toIndex: toIndex, device: DeviceReport(kept))
-            return DeviceChange(line: line, device: kept, mark: mark)
+            let line = Line(time: Date(), event: kind, index: index, toIndex: toIndex, device: DeviceReport(device))
+            return DeviceChange(line: line, device: device, mark: mark)
         }
 
         private func emit(_ change: DeviceChange) {

@@ -56,7 +56,7 @@ struct ScanOptions: Sendable {
         if !hosts.isEmpty {
             do throws(KnownHostError) {
                 knownHosts = try KnownHostsBackend(
-                    hosts: hosts, interval: .milliseconds(Int64(interval * 1000)), families: family.map { [$0] } ?? [.ipv4, .ipv6])
+                    hosts: hosts, interval: .milliseconds(Int64(interval * 1000)), families: families)
             } catch {
                 throw UsageError.invalidValue(
                     option: Self.host.displayName, value: error.host ?? hosts[0],
@@ -93,15 +93,16 @@ struct ScanOptions: Sendable {
             return BackendSelection(backend: replay, name: "replay", reason: "--replay \(replayFile)")
         }
         return try backendChoice.select(
-            interfaceName: interface, families: family.map { [$0] } ?? [.ipv4, .ipv6], knownHosts: knownHosts)
+            interfaceName: interface, families: families, knownHosts: knownHosts)
     }
 
-    /// The device with only the addresses `--interface`, `-4` and `-6` allow; nil when none is left.
-    func filter(_ device: CastDevice) -> CastDevice? {
-        guard interface != nil || family != nil else { return device }
-        let filtered = device.keepingAddresses { address in
-            (interface == nil || address.interfaceName == interface) && (family == nil || address.family == family)
-        }
-        return filtered.addresses.isEmpty ? nil : filtered
+    /// The addresses `--interface`, `-4` and `-6` let the manager show.
+    var filter: DeviceFilter {
+        DeviceFilter(interfaceName: interface, families: families)
+    }
+
+    /// The families `-4` or `-6` allow: both without either.
+    var families: Set<ServiceAddress.Family> {
+        family.map { [$0] } ?? [.ipv4, .ipv6]
     }
 }

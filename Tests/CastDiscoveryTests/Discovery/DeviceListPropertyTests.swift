@@ -1,8 +1,9 @@
 import CastDiscovery
 import Testing
 
-/// Random found/updated/removed sequences (with run restarts): replaying the changes on a mirror
-/// always gives the list, and the list always equals a from-scratch model.
+/// Random found/updated/removed sequences (with run restarts), with and without criteria and
+/// address filters: replaying the changes on a mirror by their indices alone always gives the
+/// list, and the list always equals a from-scratch model.
 @Suite("DeviceList property")
 struct DeviceListPropertyTests {
     typealias S = TestService
@@ -19,6 +20,7 @@ struct DeviceListPropertyTests {
         }
 
         var criteria: DiscoveryCriteria
+        var filter: DeviceFilter = .none
         var entries: [ServiceKey: Entry] = [:]
         var sequence = 0
         var sweepPending = false
@@ -60,18 +62,33 @@ struct DeviceListPropertyTests {
             let subtypes = Set(criteria.browseTypes.dropFirst())
             let groups = Dictionary(grouping: entries.values) { $0.device?.uniqueID ?? "" }
             return groups.values.compactMap { group -> CastDevice? in
-                let newest = group.max { $0.sequence < $1.sequence }!
+                // The newest instance whose addresses the filter keeps.
+                let shown = group.sorted { $0.sequence > $1.sequence }.compactMap { $0.device.flatMap(filter.apply) }.first
+                guard let shown else { return nil }
                 if !subtypes.isEmpty,
                     !group.contains(where: { !$0.service.browseTypes.union($0.carried).isDisjoint(with: subtypes) })
                 {
                     return nil
                 }
-                return newest.device
+                return shown
             }.sorted(by: DeviceList.precedes)
         }
     }
 
     static let names = ["Kitchen", "kitchen", "KITCHEN", "Attic", "attic", "Zoo", "Äpfel", "Living Room", "Bedroom", "été"]
+
+    /// Addresses on two interfaces and of both families, link-local IPv6 among them.
+    static let addressPool = [
+        ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2),
+        ServiceAddress("fd00::1", interfaceName: "eth0", interfaceIndex: 2),
+        ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3),
+        ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3),
+    ]
+
+    static let filters: [DeviceFilter] = [
+        .none, DeviceFilter(families: [.ipv4]), DeviceFilter(families: [.ipv6]), DeviceFilter(interfaceName: "eth1"),
+        DeviceFilter(interfaceName: "eth0", families: [.ipv6]),
+    ]
 
     static func randomEvent(_ rng: inout SeededGenerator, known: [ServiceKey]) -> BackendEvent {
         let roll = Int.random(in: 0..<100, using: &rng)
@@ -85,21 +102,24 @@ struct DeviceListPropertyTests {
         let instanceID = Int.random(in: 0..<20, using: &rng) == 0 ? Int.random(in: 0..<8, using: &rng) : idNumber
         let instance = "inst-\(instanceID)" + (Bool.random(using: &rng) ? "" : "-1")
         let browses: [Set<String>] = [[S.base], [S.base, S.dmr], [S.base, S.youTube], [S.dmr]]
-        let service = S.make(
+        var service = S.make(
             instance, id: S.uuid(idNumber), name: names.randomElement(using: &rng)!,
             host: "h\(Int.random(in: 0..<3, using: &rng)).local", port: UInt16.random(in: 8009...8011, using: &rng),
             browse: browses.randomElement(using: &rng)!, status: Bool.random(using: &rng) ? "0" : "1")
+        service.service.addresses = addressPool.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
         return Bool.random(using: &rng) ? .found(service) : .updated(service)
     }
 
     @Test("mirrors replaying the changes equal the list", arguments: [
-        (UInt64(1), false), (2, true), (3, false), (42, true), (2024, false), (77, true),
+        (UInt64(1), false, 0), (2, true, 0), (3, false, 1), (42, true, 2), (2024, false, 3), (77, true, 4),
+        (5, false, 2), (6, false, 4),
     ])
-    func mirror(seed: UInt64, withCriteria: Bool) {
+    func mirror(seed: UInt64, withCriteria: Bool, filterNumber: Int) {
         var rng = SeededGenerator(seed: seed)
         let criteria: DiscoveryCriteria = withCriteria ? .defaultMediaReceiver : .all
-        var list = DeviceList(criteria: criteria)
-        var model = Model(criteria: criteria)
+        let filter = Self.filters[filterNumber]
+        var list = DeviceList(criteria: criteria, filter: filter)
+        var model = Model(criteria: criteria, filter: filter)
         var mirror: [CastDevice] = []
         var kinds: [String: Int] = [:]
         for step in 0..<4000 {
@@ -130,6 +150,11 @@ struct DeviceListPropertyTests {
             }
             guard list.devices == model.devices else {
                 Issue.record("seed \(seed) step \(step): list differs from the model after \(event)")
+                return
+            }
+            guard filter.keepsEverything || list.devices.allSatisfy({ !$0.addresses.isEmpty && $0.addresses.allSatisfy(filter.allows) })
+            else {
+                Issue.record("seed \(seed) step \(step): a listed address does not pass \(filter)")
                 return
             }
             guard zip(list.devices, list.devices.dropFirst()).allSatisfy({ DeviceList.precedes($0, $1) }) else {

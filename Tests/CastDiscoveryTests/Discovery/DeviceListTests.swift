@@ -164,4 +164,37 @@ struct DeviceListTests {
         #expect(changes155.isEmpty)
         #expect(list.count == 1)
     }
+
+    @Test("a filter lists only devices with an address it keeps, and every index is an index of that list")
+    func filteredIndices() {
+        var list = DeviceList(filter: DeviceFilter(families: [.ipv6]))
+        // Sorted before the IPv6 device but IPv4 only: not listed, so it takes no index.
+        let hidden = list.apply(.found(S.make("a", id: S.uuid(1), name: "Attic", address: "10.0.0.1")))
+        #expect(hidden.isEmpty)
+        let inserted = list.apply(.found(S.make("k", id: S.uuid(2), name: "Kitchen", address: "fd00::2")))
+        #expect(inserted == [.inserted(list.devices[0], at: 0)])
+        let updated = list.apply(.updated(S.make("k", id: S.uuid(2), name: "Kitchen", address: "fd00::2", status: "1")))
+        #expect(updated == [.updated(list.devices[0], at: 0)])
+        // The IPv6 device loses its IPv6 address: it leaves the list; gaining one brings it back.
+        let lost = list.apply(.updated(S.make("k", id: S.uuid(2), name: "Kitchen", address: "10.0.0.2")))
+        #expect(lost.map(\.device.friendlyName) == ["Kitchen"])
+        #expect(list.count == 0)
+        let back = list.apply(.updated(S.make("a", id: S.uuid(1), name: "Attic", address: "fd00::1")))
+        #expect(back == [.inserted(list.devices[0], at: 0)])
+        #expect(list.devices[0].addresses.map(\.address) == ["fd00::1"])
+    }
+
+    @Test("a filter shows a device with only the addresses it keeps")
+    func filteredAddresses() {
+        var list = DeviceList(filter: DeviceFilter(interfaceName: "eth1"))
+        var service = S.make("a", id: S.uuid(1), name: "Attic")
+        service.service.addresses = [
+            ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2),
+            ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3),
+            ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3),
+        ]
+        _ = list.apply(.found(service))
+        #expect(list.devices.first?.addresses.map(\.address) == ["10.1.0.1", "fe80::1%eth1"])
+        #expect(list.device(withUniqueID: S.uuid(1))?.addresses.count == 2)
+    }
 }
