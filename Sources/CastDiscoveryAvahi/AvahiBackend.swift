@@ -23,8 +23,7 @@ public struct AvahiBackend: DiscoveryBackend {
     /// over one protocol may resolve to an address of the other.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
-        let session = try AvahiBrowseSession(
-            browseTypes: request.browseTypes, interfaceName: request.filter.interfaceName, continuation: continuation)
+        let session = try AvahiBrowseSession(request: request, continuation: continuation)
         continuation.onTermination = { _ in
             // May run on the poll thread (when the session finishes the stream itself), where
             // stopping the poll would deadlock: tear down from another thread.

@@ -28,22 +28,12 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var finished = false
     private let shutDown = Mutex(false)
 
-    /// Prepares a browse of `browseTypes` on the interface named `interfaceName` (nil: every
-    /// one); nothing runs until ``start(waitForDaemon:)``.
-    init(
-        browseTypes: [String], interfaceName: String?, continuation: AsyncStream<BackendEvent>.Continuation
-    ) throws(DiscoveryError) {
-        var bases: [String: ServiceType] = [:]
-        for type in browseTypes {
-            do {
-                bases[type] = try ServiceType(parsing: type).base
-            } catch {
-                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
-            }
-        }
-        self.browseTypes = browseTypes
-        self.interface = interfaceIndex(name: interfaceName)
-        self.baseTypes = bases
+    /// Prepares a browse of the request's types on its filter's interface (every one without);
+    /// nothing runs until ``start(waitForDaemon:)``.
+    init(request: BrowseRequest, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+        browseTypes = request.browseTypes
+        baseTypes = request.serviceTypesByName.mapValues(\.base)
+        interface = interfaceIndex(name: request.filter.interfaceName)
         self.continuation = continuation
         do {
             poll = try AvahiThreadedPoll()

@@ -60,14 +60,12 @@ public struct DNSSDBackend: DiscoveryBackend {
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        guard !request.browseTypes.isEmpty else {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
-        }
         Self.silenceCompatibilityWarning()
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
         let session = try DNSSDSession(
             configuration: .init(
-                browseTypes: request.browseTypes, interfaceName: interfaceName, families: families,
+                browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
+                interfaceName: interfaceName ?? request.filter.interfaceName, families: families.intersection(request.filter.families),
                 maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
             continuation: continuation)
         continuation.onTermination = { _ in session.stop() }

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// One browse session of ``DNSSDBackend``: its refs, the instances they reported and the
-/// thread that polls them. Everything but ``stop()`` runs on that thread.
+/// ``PollLoop`` that polls them. Everything but ``stop()`` runs on the loop's thread.
 ///
 /// - One browse ref per browse type, for the life of the session.
 /// - Per instance copy (an instance on an interface): a resolve, then one address query per
@@ -26,9 +26,12 @@ import Darwin
 ///   survive a daemon restart: its refs fail with kDNSServiceErr_Unknown): daemon lost, every
 ///   service removed, every ref closed; new browse refs are tried with a doubling backoff, and
 ///   the services are found again.
-final class DNSSDSession: @unchecked Sendable {
+final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     struct Configuration {
+        /// The browse types as events name them.
         var browseTypes: [String]
+        /// Each browse type's service type (with its subtype).
+        var serviceTypes: [String: ServiceType]
         var interfaceName: String?
         var families: Set<ServiceAddress.Family>
         var maximumInFlight: Int
@@ -82,7 +85,7 @@ final class DNSSDSession: @unchecked Sendable {
 
     private let configuration: Configuration
     private let continuation: AsyncStream<BackendEvent>.Continuation
-    private let baseTypes: [String: ServiceType]
+    private let serviceTypes: [String: ServiceType]
     private let interfaceIndex: UInt32
     private var browses: [String: DNSSDServiceRef] = [:]
     private var running: [Int: Running] = [:]
@@ -100,21 +103,16 @@ final class DNSSDSession: @unchecked Sendable {
     private var retired: [DNSSDServiceRef] = []
     /// A reply said the daemon is gone; handled after the round.
     private var lossDetected = false
-    private let waker: LoopWaker
+    /// The loop that owns the session's state.
+    private let loop: PollLoop
+    /// The loop registration of each polled ref.
+    private var tokens: [ObjectIdentifier: PollLoop.Token] = [:]
 
     /// Creates the session and its browse refs; throws when dns_sd refuses them (no daemon).
     init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
         self.configuration = configuration
         self.continuation = continuation
-        var bases: [String: ServiceType] = [:]
-        for type in configuration.browseTypes {
-            do {
-                bases[type] = try ServiceType(parsing: type)
-            } catch {
-                throw DiscoveryError(kind: .invalidBrowseType, message: "not a service type: \(type)")
-            }
-        }
-        baseTypes = bases
+        serviceTypes = configuration.serviceTypes
         if let name = configuration.interfaceName {
             let index = if_nametoindex(name)
             guard index != 0 else {
@@ -124,7 +122,7 @@ final class DNSSDSession: @unchecked Sendable {
         } else {
             interfaceIndex = 0
         }
-        waker = try LoopWaker()
+        loop = try PollLoop()
         do throws(DNSSDError) {
             try openBrowses()
         } catch {
@@ -134,36 +132,39 @@ final class DNSSDSession: @unchecked Sendable {
 
     /// Asks the loop to end; it closes every ref and finishes the stream. From any thread.
     func stop() {
-        waker.stop()
+        loop.stop()
     }
 
     // MARK: - The loop
 
+    /// The loop: polls every ref and runs the timers until stopped, or until the loop fails,
+    /// which is reported as the backend's failure.
     func run() {
+        loop.assertOnLoop()
         emit([.stateChanged(.running)] + configuration.browseTypes.map { .browseStarted(browseType: $0) })
-        while !waker.isStopped {
-            let refs: [(Int?, String?, DNSSDServiceRef)] = browses.map { (nil, $0.key, $0.value) } + running.map { ($0.key, nil, $0.value.ref) }
-            var polled = refs.map { pollfd(fd: $0.2.descriptor, events: Int16(POLLIN), revents: 0) }
-            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
-            let timeout = LoopWaker.pollTimeout(until: nextDeadline())
-            let ready = poll(&polled, nfds_t(polled.count), timeout)
-            if ready < 0, errno != EINTR { break }
-            for (index, entry) in refs.enumerated() where polled[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                // A ref closed by an earlier reply in this round is skipped.
-                if let id = entry.0, running[id] == nil { continue }
-                if let type = entry.1, browses[type] == nil { continue }
-                let status = entry.2.process()
-                if status != 0 { failed(entry.0, browse: entry.1, DNSSDError(code: status)) }
-            }
-            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
-            closeRetired()
-            if lossDetected { handleLoss() }
-            tick(at: .now)
-            closeRetired()
-        }
+        let failure = loop.run(self)
         closeEverything()
         closeRetired()
+        if let failure {
+            emit([.stateChanged(.failed(DiscoveryError(kind: .other, message: "the dns_sd session stopped: \(failure)")))])
+        }
         continuation.finish()
+    }
+
+    /// Polls `ref` on the loop: its replies are processed when its socket is ready. `id` is the
+    /// running ref's, `browse` the browse ref's type.
+    private func watch(_ ref: DNSSDServiceRef, id: Int?, browse: String?) {
+        tokens[ObjectIdentifier(ref)] = loop.register(ref.descriptor, name: "a dns_sd connection") { [unowned self] _ in
+            let status = ref.process()
+            if status != 0 { failed(id, browse: browse, DNSSDError(code: status)) }
+        }
+    }
+
+    /// Stops polling `ref` and closes it after the current round of replies (not inside its own
+    /// callback).
+    private func retire(_ ref: DNSSDServiceRef) {
+        if let token = tokens.removeValue(forKey: ObjectIdentifier(ref)) { loop.deregister(token) }
+        retired.append(ref)
     }
 
     private func closeRetired() {
@@ -172,7 +173,7 @@ final class DNSSDSession: @unchecked Sendable {
         for ref in refs { ref.close() }
     }
 
-    private func nextDeadline() -> ContinuousClock.Instant? {
+    func nextDeadline() -> ContinuousClock.Instant? {
         var next: ContinuousClock.Instant?
         func consider(_ instant: ContinuousClock.Instant?) {
             guard let instant else { return }
@@ -187,7 +188,9 @@ final class DNSSDSession: @unchecked Sendable {
         return next
     }
 
-    private func tick(at now: ContinuousClock.Instant) {
+    func tick(at now: ContinuousClock.Instant) {
+        closeRetired()
+        if lossDetected { handleLoss() }
         if let retryAt, now >= retryAt { reconnect(at: now) }
         for (id, run) in running.sorted(by: { $0.key < $1.key }) {
             guard let deadline = run.deadline, deadline <= now else { continue }
@@ -205,6 +208,7 @@ final class DNSSDSession: @unchecked Sendable {
         }
         startQueued()
         reportPending()
+        closeRetired()
     }
 
     private func allForNowTime(_ type: String) -> ContinuousClock.Instant? {
@@ -216,12 +220,13 @@ final class DNSSDSession: @unchecked Sendable {
     private func openBrowses() throws(DNSSDError) {
         var opened: [String: DNSSDServiceRef] = [:]
         for type in configuration.browseTypes {
-            guard let serviceType = baseTypes[type] else { continue }
+            guard let serviceType = serviceTypes[type] else { continue }
             opened[type] = try DNSSDServiceRef.browse(serviceType.dnssdRegistrationType, interface: interfaceIndex) { [weak self] reply in
                 self?.browseReply(type, reply)
             }
         }
         browses = opened
+        for (type, ref) in opened.sorted(by: { $0.key < $1.key }) { watch(ref, id: nil, browse: type) }
         browseStart = .now
         lastNews = [:]
         saidAllForNow = []
@@ -230,7 +235,7 @@ final class DNSSDSession: @unchecked Sendable {
     private func browseReply(_ type: String, _ reply: DNSSDServiceRef.Reply) {
         switch reply {
         case .browse(let added, let interface, let name, let domain):
-            guard let base = baseTypes[type]?.base else { return }
+            guard let base = serviceTypes[type]?.base else { return }
             let id = CopyID(service: ServiceKey(name: name, type: base, domain: Self.trimmed(domain)), interface: interface)
             if added { add(id, browse: type) } else { remove(id, browse: type) }
         case .failure(let code):
@@ -304,7 +309,7 @@ final class DNSSDSession: @unchecked Sendable {
         do throws(DNSSDError) {
             switch purpose {
             case .resolve(let copy):
-                guard copies[copy] != nil, let base = baseTypes.values.first(where: { $0.base == copy.service.type })?.base else { return }
+                guard copies[copy] != nil, let base = serviceTypes.values.first(where: { $0.base == copy.service.type })?.base else { return }
                 ref = try DNSSDServiceRef.resolve(
                     name: copy.service.name, registrationType: base.dnssdRegistrationType, domain: copy.service.domain,
                     interface: copy.interface) { [weak self] reply in self?.resolveReply(id, copy, reply) }
@@ -335,11 +340,12 @@ final class DNSSDSession: @unchecked Sendable {
             return
         }
         running[id] = Running(ref: ref, purpose: purpose, deadline: deadline)
+        watch(ref, id: id, browse: nil)
     }
 
     /// Ends a running ref (closed after the current round of replies).
     private func finish(_ id: Int) {
-        if let run = running.removeValue(forKey: id) { retired.append(run.ref) }
+        if let run = running.removeValue(forKey: id) { retire(run.ref) }
     }
 
     private func resolveReply(_ id: Int, _ copyID: CopyID, _ reply: DNSSDServiceRef.Reply) {
@@ -486,7 +492,7 @@ final class DNSSDSession: @unchecked Sendable {
             retryAt = nil
             emit([.stateChanged(.running)] + configuration.browseTypes.map { .browseStarted(browseType: $0) })
         } catch {
-            retired += browses.values
+            browses.values.forEach(retire)
             browses = [:]
             backoff = min(backoff * 2, Self.maximumBackoff)
             retryAt = now + backoff
@@ -494,7 +500,7 @@ final class DNSSDSession: @unchecked Sendable {
     }
 
     private func closeEverything() {
-        retired += browses.values
+        browses.values.forEach(retire)
         browses = [:]
         for id in running.keys.sorted() { finish(id) }
         queue = []

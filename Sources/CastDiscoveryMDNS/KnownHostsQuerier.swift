@@ -10,9 +10,9 @@ import Glibc
 /// A round sends the PTR questions, repeats them ``answerWait`` later while nothing came (at
 /// most ``queryTries`` times), asks what the answer lacks (at most ``followUpLimit`` times),
 /// then compares what the host has with what it had: copies (instance × family) come, change
-/// and go through a ``ServiceAggregator``. Nothing else touches the state; ``stop()`` only sets a
-/// flag and wakes the loop.
-final class KnownHostsQuerier: @unchecked Sendable {
+/// and go through a ``ServiceAggregator``. Its ``PollLoop`` owns the state; ``stop()`` only
+/// wakes the loop to end it.
+final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// How long a query waits for its answer before it is sent again.
     static let answerWait: Duration = .milliseconds(400)
     /// How many times a round's query is sent before the host counts as not answering.
@@ -51,7 +51,7 @@ final class KnownHostsQuerier: @unchecked Sendable {
     private var reportedStatistics = BackendStatistics()
     private var nextStatistics = ContinuousClock.now
     private var saidAllForNow = false
-    private let waker: LoopWaker
+    private let loop: PollLoop
 
     init(
         hosts: [KnownHost], browseTypes: [String], interval: Duration, continuation: AsyncStream<BackendEvent>.Continuation
@@ -74,7 +74,7 @@ final class KnownHostsQuerier: @unchecked Sendable {
         self.continuation = continuation
         let now = ContinuousClock.now
         self.hosts = hosts.map { HostState(host: $0, deadline: now) }
-        waker = try LoopWaker()
+        loop = try PollLoop()
         var failures: [String] = []
         for ipv6 in [false, true] where hosts.contains(where: { $0.addresses.contains { $0.isIPv6 == ipv6 } }) {
             do throws(MDNSSocketError) {
@@ -94,35 +94,40 @@ final class KnownHostsQuerier: @unchecked Sendable {
 
     /// Asks the loop to end. From any thread.
     func stop() {
-        waker.stop()
+        loop.stop()
     }
 
-    /// The loop: a round for every host at once, then each host's rounds on its own timer.
+    /// The loop: a round for every host at once, then each host's rounds on its own timer,
+    /// until stopped or until the loop fails, which is reported as the backend's failure.
     func run() {
+        loop.assertOnLoop()
         continuation.yield(.stateChanged(.running))
         for browse in browses { continuation.yield(.browseStarted(browseType: browse.type)) }
-        let now = ContinuousClock.now
-        for index in hosts.indices { startRound(index, at: now) }
-        while !waker.isStopped {
-            let open = sockets.sorted { !$0.key && $1.key }.map(\.value)
-            var polled = open.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
-            let timeout = LoopWaker.pollTimeout(until: hosts.map(\.deadline).min())
-            let ready = poll(&polled, nfds_t(polled.count), timeout)
-            if ready < 0, errno != EINTR { break }
-            for (index, socket) in open.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {
+        for (ipv6, socket) in sockets.sorted(by: { !$0.key && $1.key }) {
+            loop.register(socket.descriptor, name: "the \(ipv6 ? "IPv6" : "IPv4") query socket") { [unowned self] _ in
                 var taken = 0
                 while taken < 256, let datagram = socket.receive() {
                     take(datagram, at: .now)
                     taken += 1
                 }
             }
-            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
-            let now = ContinuousClock.now
-            for index in hosts.indices where hosts[index].deadline <= now { timer(index, at: now) }
         }
+        let now = ContinuousClock.now
+        for index in hosts.indices { startRound(index, at: now) }
+        let failure = loop.run(self)
         sockets = [:]
+        if let failure {
+            continuation.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the known-hosts querier stopped: \(failure)"))))
+        }
         continuation.finish()
+    }
+
+    func nextDeadline() -> ContinuousClock.Instant? {
+        hosts.map(\.deadline).min()
+    }
+
+    func tick(at now: ContinuousClock.Instant) {
+        for index in hosts.indices where hosts[index].deadline <= now { timer(index, at: now) }
     }
 
     // MARK: - Rounds

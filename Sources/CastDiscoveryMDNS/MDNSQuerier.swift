@@ -7,11 +7,11 @@ import Glibc
 /// The mDNS querier behind ``MDNSBackend``: its sockets, its links (interface × family), their
 /// caches and the instance copies they report, the query schedule, and the events it yields.
 ///
-/// One thread owns all of it: the loop that polls the sockets and runs the timers
-/// (``run()``). Nothing else touches the state; ``stop()`` only sets a flag and wakes the loop.
+/// One thread owns all of it: the ``PollLoop`` that polls the sockets and runs the timers
+/// (``run()``). Nothing else touches the state; ``stop()`` only wakes the loop to end it.
 /// The querier answers no query: it sends questions to the mDNS groups only, and takes
 /// answers only from the link they arrived on.
-final class MDNSQuerier: @unchecked Sendable {
+final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// What to browse and where.
     struct Configuration: Sendable {
         var browseTypes: [String]
@@ -63,7 +63,8 @@ final class MDNSQuerier: @unchecked Sendable {
     var continuousInterval: Duration
     var nextInterfaceScan = ContinuousClock.now
 
-    private let waker: LoopWaker
+    /// The loop that owns the querier's state.
+    let loop: PollLoop
 
     /// Opens the sockets; throws when no socket at all can be opened.
     init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
@@ -87,7 +88,7 @@ final class MDNSQuerier: @unchecked Sendable {
         let now = ContinuousClock.now
         nextContinuous = now + .seconds(configuration.passive ? 60 : 1)
         continuousInterval = .seconds(configuration.passive ? 60 : 1)
-        waker = try LoopWaker()
+        loop = try PollLoop()
         var failures: [String] = []
         for ipv6 in [false, true] where configuration.families.contains(ipv6 ? .ipv6 : .ipv4) {
             do throws(MDNSSocketError) {
@@ -110,36 +111,42 @@ final class MDNSQuerier: @unchecked Sendable {
 
     /// Asks the loop to end; it lets go of its sockets and finishes the stream. From any thread.
     func stop() {
-        waker.stop()
+        loop.stop()
     }
 
-    /// The loop: starts the browses, then polls the sockets and runs the timers until stopped.
+    /// The loop: starts the browses, then polls the sockets and runs the timers until stopped
+    /// or until the loop fails, which is reported as the backend's failure.
     func run() {
+        loop.assertOnLoop()
         let now = ContinuousClock.now
         emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) })
         for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
-        scanInterfaces(at: now)
-        while !waker.isStopped {
-            let sockets = Array(listeners.values) + Array(legacySockets.values)
-            var polled = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-            polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
-            let timeout = LoopWaker.pollTimeout(until: nextDeadline())
-            let ready = poll(&polled, nfds_t(polled.count), timeout)
-            if ready < 0, errno != EINTR { break }
-            for (index, socket) in sockets.enumerated() where polled[index].revents & Int16(POLLIN) != 0 {
-                // Drain what waits, within a bound, so a flood cannot starve the timers.
-                var taken = 0
-                while taken < 256, let datagram = socket.receive() {
-                    handle(datagram, legacy: socket.port != 5353, at: .now)
-                    taken += 1
-                }
-            }
-            if polled[polled.count - 1].revents & Int16(POLLIN) != 0 { waker.drain() }
-            tick(at: .now)
+        for (ipv6, socket) in listeners.sorted(by: { !$0.key && $1.key }) {
+            register(socket, legacy: false, name: "the \(ipv6 ? "IPv6" : "IPv4") mDNS socket (port 5353)")
         }
+        for (ipv6, socket) in legacySockets.sorted(by: { !$0.key && $1.key }) {
+            register(socket, legacy: true, name: "the \(ipv6 ? "IPv6" : "IPv4") query socket")
+        }
+        scanInterfaces(at: now)
+        let failure = loop.run(self)
         listeners = [:]
         legacySockets = [:]
+        if let failure {
+            continuation.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the mDNS querier stopped: \(failure)"))))
+        }
         continuation.finish()
+    }
+
+    /// Reads what waits on `socket` when the loop says so, within a bound per round, so a flood
+    /// cannot starve the timers.
+    private func register(_ socket: MDNSSocket, legacy: Bool, name: String) {
+        loop.register(socket.descriptor, name: name) { [unowned self] _ in
+            var taken = 0
+            while taken < 256, let datagram = socket.receive() {
+                handle(datagram, legacy: legacy, at: .now)
+                taken += 1
+            }
+        }
     }
 
     // MARK: - Events

@@ -67,6 +67,22 @@ scan --json --backend dnssd >"$tmp/scan-dnssd.json" 2>"$tmp/dnssd.err"; rc=$?
 check "--backend dnssd: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-dnssd.json" dnssd
 check "--backend dnssd: nothing from the compatibility library on stderr" bash -c '! [ -s "$1" ] || { cat "$1"; false; }' _ "$tmp/dnssd.err"
 
+# A poll-driven backend whose loop fails (injected by the debug build's
+# CAST_DISCOVERY_FAIL_POLL_AFTER_MS) ends a one-shot scan and a watch with 70 and the reason.
+failing() {  # MS SUBSTRING ARGS...: exit 70, SUBSTRING on stderr
+  local ms=$1 want=$2; shift 2
+  "$castlab" exec env CAST_DISCOVERY_FAIL_POLL_AFTER_MS="$ms" timeout 20 "$bin" "$@" \
+    >"$tmp/failing.out" 2>"$tmp/failing.err"
+  local rc=$?
+  [ "$rc" = 70 ] && grep -qF "cast-scan: $want" "$tmp/failing.err" || { echo "exit $rc"; cat "$tmp/failing.out" "$tmp/failing.err"; false; }
+}
+for backend in mdns dnssd; do
+  what=$([ "$backend" = mdns ] && echo "the mDNS querier" || echo "the dns_sd session")
+  check "--backend $backend: a poll failure ends a one-shot scan with 70 and says so" \
+    failing 0 "$what stopped: poll failed" --state "$tmp/state-$RANDOM.json" --backend "$backend"
+  check "--backend $backend: a poll failure ends a watch with 70 and says so" failing 1500 "$what stopped: poll failed" watch --jsonl --backend "$backend"
+done
+
 scan --json --app-id 233637DE >"$tmp/sub.json"
 subtype() {
   "$PY" - "$tmp/sub.json" "$tmp/lab.json" <<'PY'

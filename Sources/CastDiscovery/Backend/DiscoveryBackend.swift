@@ -16,8 +16,11 @@ public protocol DiscoveryBackend: Sendable {
 
 extension DiscoveryBackend {
     /// Starts browsing `browseTypes` (as in ``DiscoveryCriteria/browseTypes``) actively.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `invalidBrowseType` when a type does not parse or
+    ///   none is given, or the backend's error.
     public func events(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        try events(for: BrowseRequest(browseTypes: browseTypes))
+        try events(for: BrowseRequest(parsing: browseTypes))
     }
 
     /// avahi-daemon's round: 730 ms. avahi sends its first query for a new browse 100 ms after
@@ -32,8 +35,11 @@ extension DiscoveryBackend {
 
 /// What a backend is asked to browse, and how.
 public struct BrowseRequest: Sendable, Hashable {
-    /// The base type and subtypes to browse (``DiscoveryCriteria/browseTypes``).
-    public var browseTypes: [String]
+    /// The base type and subtypes to browse, parsed. Never empty.
+    public let serviceTypes: [ServiceType]
+    /// The same types as events name them (``BackendEvent/browseStarted(browseType:)``...): as
+    /// given to ``init(parsing:passive:filter:)``, else each type's ``ServiceType/typeString``.
+    public let browseTypes: [String]
     /// Whether to listen more and ask less (``DiscoveryManager/passiveScan``); backends that
     /// cannot choose ignore it.
     public var passive: Bool
@@ -41,10 +47,44 @@ public struct BrowseRequest: Sendable, Hashable {
     /// on that interface and over those families; the manager filters either way.
     public var filter: DeviceFilter
 
-    /// Creates a request.
-    public init(browseTypes: [String], passive: Bool = false, filter: DeviceFilter = .none) {
-        self.browseTypes = browseTypes
+    /// Creates a request for `serviceTypes`.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `invalidBrowseType` when `serviceTypes` is empty.
+    public init(serviceTypes: [ServiceType], passive: Bool = false, filter: DeviceFilter = .none) throws(DiscoveryError) {
+        try self.init(serviceTypes: serviceTypes, named: serviceTypes.map(\.typeString), passive: passive, filter: filter)
+    }
+
+    private init(serviceTypes: [ServiceType], named names: [String], passive: Bool, filter: DeviceFilter) throws(DiscoveryError) {
+        guard !serviceTypes.isEmpty else {
+            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
+        }
+        self.serviceTypes = serviceTypes
+        browseTypes = names
         self.passive = passive
         self.filter = filter
+    }
+
+    /// Creates a request for browse types given as text (`_googlecast._tcp`,
+    /// `_CC1AD845._sub._googlecast._tcp`).
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `invalidBrowseType` for the first type that does not
+    ///   parse, or when none is given.
+    public init(parsing browseTypes: [String], passive: Bool = false, filter: DeviceFilter = .none) throws(DiscoveryError) {
+        var types: [ServiceType] = []
+        for text in browseTypes {
+            do {
+                types.append(try ServiceType(parsing: text))
+            } catch {
+                throw DiscoveryError(
+                    kind: .invalidBrowseType, message: "cannot browse \(SafeText.quoted(text)): \(error)",
+                    fix: "give a DNS-SD type such as _googlecast._tcp or _CC1AD845._sub._googlecast._tcp")
+            }
+        }
+        try self.init(serviceTypes: types, named: browseTypes, passive: passive, filter: filter)
+    }
+
+    /// Each browse type's service type (with its subtype), by the name events give it.
+    public var serviceTypesByName: [String: ServiceType] {
+        Dictionary(zip(browseTypes, serviceTypes).map { ($0, $1) }) { first, _ in first }
     }
 }

@@ -95,7 +95,8 @@ struct DiscoveryLoop {
         let browseTypes = criteria.browseTypes
         let stream: AsyncStream<BackendEvent>
         do throws(DiscoveryError) {
-            stream = try backend.events(for: BrowseRequest(browseTypes: browseTypes, passive: outlet.passiveScan, filter: filter))
+            let request = try BrowseRequest(parsing: browseTypes, passive: outlet.passiveScan, filter: filter)
+            stream = try backend.events(for: request)
         } catch {
             publish([.discoveryFailedToStart(error)])
             return

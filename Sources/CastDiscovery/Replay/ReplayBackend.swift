@@ -43,9 +43,6 @@ public struct ReplayBackend: DiscoveryBackend {
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let browseTypes = request.browseTypes
-        guard !browseTypes.isEmpty else {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
-        }
         let (stream, continuation) = AsyncStream.makeStream(of: BackendEvent.self, bufferingPolicy: .unbounded)
         let events = recording.events
         let speed = speed.isFinite && speed > 0 ? speed : 0

@@ -109,6 +109,14 @@ enum CastScanProcess {
         return result
     }
 
+    /// Runs `cast-scan arguments` with `environment` added to the child's environment.
+    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(30)) async throws
+        -> ProcessResult
+    {
+        let child = try RunningProcess(executable: try executable(), arguments: arguments, extraEnvironment: environment)
+        return await child.wait(timeout: timeout)
+    }
+
     /// Runs `cast-scan arguments` with `file` as its standard input.
     static func run(_ arguments: [String], standardInput file: String, timeout: Duration = .seconds(30)) async throws
         -> ProcessResult
