@@ -60,7 +60,7 @@ for line in text.split(separator: "\n") where !line.isEmpty {
     records.append(Record(instance: String(fields[0]), host: String(fields[1]), port: port, wire: wire))
 }
 guard !records.isEmpty else { fail("no records in \(arguments[0])") }
-let addresses = [ServiceAddress("10.213.1.1", interfaceName: "lab0", interfaceIndex: 2)]
+let addresses = [ServiceAddress(IPv4Address(10, 213, 1, 1), interfaceName: "lab0", interfaceIndex: 2)]
 
 /// Decodes `n` records; returns a checksum so the work cannot be optimised away.
 func decode(_ n: Int, _ records: [Record], _ addresses: [ServiceAddress]) -> Int {

@@ -12,7 +12,6 @@ enum AvahiConstant {
     static let protocolIPv6 = AvahiProtocol(AVAHI_PROTO_INET6)
     static let noLookupFlags = AvahiLookupFlags(rawValue: 0)
     static let noClientFlags = AvahiClientFlags(rawValue: 0)
-    static let addressStringMaximum = Int(AVAHI_ADDRESS_STR_MAX)
 }
 
 extension ServiceAddress.Family {
@@ -30,29 +29,32 @@ extension ServiceAddress.Family {
 /// The index of the interface named `name`, or `AVAHI_IF_UNSPEC` for nil or a name no interface
 /// has (the manager's filter then shows nothing of it).
 func interfaceIndex(name: String?) -> AvahiIfIndex {
-    guard let name else { return AvahiConstant.interfaceUnspecified }
-    let index = if_nametoindex(name)
-    return index == 0 ? AvahiConstant.interfaceUnspecified : AvahiIfIndex(clamping: index)
+    guard let name, let index = InterfaceName.index(of: name) else { return AvahiConstant.interfaceUnspecified }
+    return AvahiIfIndex(clamping: index)
 }
 
 /// The name of the interface with index `index` (`eth0`), or nil.
 func interfaceName(index: AvahiIfIndex) -> String? {
-    guard index >= 0 else { return nil }
-    var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-    guard if_indextoname(UInt32(index), &buffer) != nil else { return nil }
-    return string(fromCString: buffer)
+    guard index > 0 else { return nil }
+    return InterfaceName.of(index: UInt32(index))
 }
 
-/// An Avahi address in presentation form, with `%ifname` added to link-local IPv6.
+/// An Avahi address as a typed address on its interface (a link-local IPv6 one zoned to it);
+/// nil for a protocol other than IPv4 and IPv6.
 func serviceAddress(_ address: UnsafePointer<AvahiAddress>, interfaceIndex: AvahiIfIndex) -> ServiceAddress? {
-    var buffer = [CChar](repeating: 0, count: AvahiConstant.addressStringMaximum + 1)
-    guard avahi_address_snprint(&buffer, buffer.count, address) != nil else { return nil }
     let name = interfaceName(index: interfaceIndex)
-    var result = ServiceAddress(string(fromCString: buffer), interfaceName: name, interfaceIndex: interfaceIndex)
-    if result.isLinkLocalIPv6, let name, !result.address.contains("%") {
-        result.address += "%\(name)"
+    switch address.pointee.proto {
+    case AvahiConstant.protocolIPv4:
+        // In network byte order: the first byte of the address is the first in memory.
+        let value = UInt32(bigEndian: address.pointee.data.ipv4.address)
+        return ServiceAddress(IPv4Address(value: value), interfaceName: name, interfaceIndex: interfaceIndex)
+    case AvahiConstant.protocolIPv6:
+        let bytes = withUnsafeBytes(of: address.pointee.data.ipv6.address) { Array($0) }
+        guard let v6 = IPv6Address(bytes: bytes) else { return nil }
+        return ServiceAddress(v6, interfaceName: name, interfaceIndex: interfaceIndex)
+    default:
+        return nil
     }
-    return result
 }
 
 /// The strings of an Avahi TXT list as raw bytes, in list order.

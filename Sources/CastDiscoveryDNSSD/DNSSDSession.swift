@@ -114,9 +114,8 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         self.continuation = continuation
         serviceTypes = configuration.serviceTypes
         if let name = configuration.interfaceName {
-            let index = if_nametoindex(name)
-            guard index != 0 else {
-                throw DiscoveryError(kind: .badInput, message: "no network interface named \(name)")
+            guard let index = InterfaceName.index(of: name) else {
+                throw DiscoveryError(kind: .badInput, message: "no network interface named \(SafeText.quoted(name))")
             }
             interfaceIndex = index
         } else {
@@ -377,10 +376,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         guard running[id] != nil else { return }
         switch reply {
         case .record(true, let interface, _, let data):
-            guard let text = Self.addressText(data, family: family, interface: interface) else { return }
+            guard let address = Self.address(data, family: family, interface: interface) else { return }
             finish(id)
             guard var copy = copies[copyID] else { return }
-            let address = ServiceAddress(text, interfaceName: Self.interfaceName(interface), interfaceIndex: Int32(interface))
             let isNewFamily = copy.addresses[family] == nil
             copy.addresses[family] = address
             // One address resolves the copy; the other family's, if it comes, adds to it (the
@@ -527,23 +525,19 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         "\(DNSSDName.escape(service.name)).\(service.type.typeString).\(service.domain)."
     }
 
-    /// An A (4 bytes) or AAAA (16 bytes) record's address as text; link-local IPv6 with its
-    /// interface (`%eth0`).
-    static func addressText(_ data: [UInt8], family: ServiceAddress.Family, interface: UInt32) -> String? {
+    /// An A (4 bytes) or AAAA (16 bytes) record's address on the interface it came from; a
+    /// link-local IPv6 one zoned to it (by name, or by index when the interface has gone).
+    static func address(_ data: [UInt8], family: ServiceAddress.Family, interface: UInt32) -> ServiceAddress? {
+        let name = InterfaceName.of(index: interface)
+        let index = Int32(bitPattern: interface)
         switch (family, data.count) {
         case (.ipv4, 4):
-            return IPv4Address(data[0], data[1], data[2], data[3]).description
+            return ServiceAddress(.v4(IPv4Address(data[0], data[1], data[2], data[3])), interfaceName: name, interfaceIndex: index)
         case (.ipv6, 16):
             guard let address = IPv6Address(bytes: data) else { return nil }
-            return address.isLinkLocal ? "\(address)%\(interfaceName(interface) ?? String(interface))" : address.description
+            return ServiceAddress(.v6(address), zone: address.isLinkLocal ? name ?? String(interface) : nil, interfaceName: name, interfaceIndex: index)
         default:
             return nil
         }
-    }
-
-    static func interfaceName(_ index: UInt32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        guard if_indextoname(index, &buffer) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

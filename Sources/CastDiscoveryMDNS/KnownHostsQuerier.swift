@@ -303,13 +303,14 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             var addresses: [ServiceAddress] = []
             for record in records where record.name == target {
                 switch record.data {
-                case .a(let address): addresses.append(ServiceAddress(address.description))
-                case .aaaa(let address) where !address.isLinkLocal: addresses.append(ServiceAddress(address.description))
+                case .a(let address): addresses.append(ServiceAddress(.v4(address)))
+                case .aaaa(let address) where !address.isLinkLocal: addresses.append(ServiceAddress(.v6(address)))
                 default: break
                 }
             }
-            if addresses.isEmpty, let asked = state.host.addresses.first {
-                addresses.append(ServiceAddress(asked.addressText))
+            // No usable address in the answer: the address asked (a link-local one keeps its zone).
+            if addresses.isEmpty, let asked = state.host.addresses.first?.serviceAddress {
+                addresses.append(asked)
             }
             for family in [ServiceAddress.Family.ipv4, .ipv6] {
                 guard let address = addresses.first(where: { $0.family == family }) else { continue }

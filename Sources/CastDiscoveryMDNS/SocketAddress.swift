@@ -34,6 +34,16 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     var description: String { isIPv6 ? "[\(addressText)]:\(port)" : "\(addressText):\(port)" }
 
+    /// The address as a service's address: an IPv6 one with a scope zoned to that interface's
+    /// name (or its index when the interface is gone); nil for a malformed byte count.
+    var serviceAddress: ServiceAddress? {
+        if bytes.count == 4 { return ServiceAddress(.v4(IPv4Address(bytes[0], bytes[1], bytes[2], bytes[3]))) }
+        guard let address = IPv6Address(bytes: bytes) else { return nil }
+        guard scope != 0 else { return ServiceAddress(.v6(address)) }
+        let name = InterfaceName.of(index: scope)
+        return ServiceAddress(.v6(address), zone: name ?? String(scope), interfaceName: name, interfaceIndex: Int32(bitPattern: scope))
+    }
+
     /// Calls `body` with the address as a `sockaddr` and its length.
     func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         if isIPv6 {

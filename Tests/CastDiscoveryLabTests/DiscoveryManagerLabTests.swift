@@ -12,7 +12,7 @@ struct DiscoveryManagerLabTests {
         var byID: [String: String] = [:]
         for device in lab {
             let service = ResolvedService(instanceName: device.instance, hostName: device.host, port: device.port,
-                                          addresses: [ServiceAddress(device.ipv4 ?? device.ipv6 ?? "")],
+                                          addresses: [ServiceAddress(device.ipv4 ?? device.ipv6 ?? "")!],
                                           txt: TXTRecord(strings: device.txt.map { Array($0.utf8) }))
             let made = try CastDevice(service: service)
             byID[made.uniqueID] = made.friendlyName

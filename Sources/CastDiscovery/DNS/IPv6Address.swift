@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An IPv6 address, as sixteen bytes in network order.
 public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
     /// The first eight bytes.
@@ -15,6 +23,15 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
         }
         self.high = high
         self.low = low
+    }
+
+    /// The address in RFC 4291 text (`fd00::1`, `::ffff:10.0.0.1`, any case); nil for anything
+    /// else, a zone (`%eth0`) included.
+    public init?(_ text: String) {
+        guard text.utf8.count <= 45, text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, text, &bytes) == 1 else { return nil }
+        self.init(bytes: bytes)
     }
 
     /// The sixteen bytes, first to last.

@@ -61,12 +61,18 @@ struct ReplayService: Codable, Sendable {
         case (nil, nil):
             record = TXTRecord(strings: [])
         }
+        var parsed: [ServiceAddress] = []
+        for (index, address) in (addresses ?? []).enumerated() {
+            guard let typed = ServiceAddress(address.address, interfaceName: address.interface, interfaceIndex: address.interfaceIndex)
+            else {
+                throw ReplayRecording.badInput(
+                    "\(path).addresses[\(index)].address: \(SafeText.quoted(address.address)) is not an IPv4 or IPv6 address")
+            }
+            parsed.append(typed)
+        }
         let resolved = ResolvedService(
             instanceName: instance, serviceType: serviceType, domain: domain ?? "local", hostName: host, port: port,
-            addresses: (addresses ?? []).map {
-                ServiceAddress($0.address, interfaceName: $0.interface, interfaceIndex: $0.interfaceIndex)
-            },
-            txt: record, knownHost: knownHost)
+            addresses: parsed, txt: record, knownHost: knownHost)
         return DiscoveredService(service: resolved, browseTypes: Set(browseTypes ?? [DiscoveryCriteria.serviceType]))
     }
 

@@ -11,7 +11,8 @@ extension SenderFlow {
     ///
     /// - Throws: ``DeviceRejection`` when the values make an invalid device (an empty name).
     public static func simulatedDevice(
-        name: String, id: String? = nil, modelName: String? = nil, address: String = "192.168.1.20"
+        name: String, id: String? = nil, modelName: String? = nil,
+        address: ServiceAddress = ServiceAddress(.v4(IPv4Address(192, 168, 1, 20)))
     ) throws(DeviceRejection) -> CastDevice {
         let id = id ?? name
         var txt = ["id=\(id)", "fn=\(name)", "ca=5", "st=0", "ve=05"]
@@ -19,7 +20,7 @@ extension SenderFlow {
         let label = String(id.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(32))
         let service = ResolvedService(
             instanceName: "Simulated-\(id)", hostName: "\(label.isEmpty ? "device" : label).local",
-            port: 8009, addresses: [ServiceAddress(address)],
+            port: 8009, addresses: [address],
             txt: TXTRecord(strings: txt.map { Array($0.utf8) }))
         return try CastDevice(service: service, policy: .lenient)
     }

@@ -6,7 +6,7 @@ struct MergedBackendTests {
     static func service(_ name: String, _ address: String, knownHost: String? = nil) -> DiscoveredService {
         DiscoveredService(
             service: ResolvedService(
-                instanceName: name, hostName: "h.local", port: 8009, addresses: [ServiceAddress(address)],
+                instanceName: name, hostName: "h.local", port: 8009, addresses: [ServiceAddress(address)!],
                 txt: TXTRecord(strings: [Array("id=1".utf8)]), knownHost: knownHost),
             browseTypes: [DiscoveryCriteria.serviceType])
     }
@@ -55,7 +55,7 @@ struct MergedBackendTests {
     func addresses() {
         var merger = Merger(sources: 2)
         var multicast = Self.service("TV", "10.0.0.2")
-        multicast.service.addresses = [ServiceAddress("10.0.0.2", interfaceName: "eth0", interfaceIndex: 2)]
+        multicast.service.addresses = [ServiceAddress("10.0.0.2", interfaceName: "eth0", interfaceIndex: 2)!]
         _ = merger.take(.found(multicast), from: 0)
         let events = merger.take(.found(Self.service("TV", "10.0.0.2", knownHost: "tv")), from: 1)
         guard case .updated(let merged)? = events.first else { Issue.record("\(events)"); return }

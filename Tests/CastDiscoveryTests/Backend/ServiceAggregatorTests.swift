@@ -15,7 +15,7 @@ struct ServiceAggregatorTests {
     }
 
     static func resolution(_ address: String, host: String = "cc.local", port: UInt16 = 8009, txt: TXTRecord = ["id=1", "fn=TV"], interface: Int32 = 2) -> ServiceResolution {
-        ServiceResolution(hostName: host, port: port, address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface), txt: txt)
+        ServiceResolution(hostName: host, port: port, address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface)!, txt: txt)
     }
 
     static func found(_ events: [BackendEvent]) -> [DiscoveredService] {

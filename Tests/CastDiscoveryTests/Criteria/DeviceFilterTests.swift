@@ -3,10 +3,10 @@ import Testing
 
 @Suite("DeviceFilter")
 struct DeviceFilterTests {
-    static let eth0v4 = ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2)
-    static let eth0v6 = ServiceAddress("fd00::1", interfaceName: "eth0", interfaceIndex: 2)
-    static let eth1v4 = ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3)
-    static let unknownInterface = ServiceAddress("192.0.2.9")
+    static let eth0v4 = ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2)!
+    static let eth0v6 = ServiceAddress("fd00::1", interfaceName: "eth0", interfaceIndex: 2)!
+    static let eth1v4 = ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3)!
+    static let unknownInterface = ServiceAddress("192.0.2.9")!
 
     static func device(_ addresses: [ServiceAddress]) throws -> CastDevice {
         let txt = TXTRecord(strings: ["id=406c2bcdd5995755059b5bb045326056", "fn=TV"].map { Array($0.utf8) })

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("CastDevice from a resolved service: the first entry of a key counts, in any case; problems in field order")
 struct CastDeviceServiceTests {
-    private func device(_ strings: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")]) -> CastDevice {
+    private func device(_ strings: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")!]) -> CastDevice {
         let service = ResolvedService(
             instanceName: "Instance", hostName: "host.local", port: port, addresses: addresses,
             txt: TXTRecord(strings: strings.map { Array($0.utf8) }))
@@ -73,10 +73,10 @@ struct CastDeviceServiceTests {
     @Test("keeping some addresses: none left adds the no-address problem once")
     func keepingAddresses() {
         let found = device(["id=x", "fn=n", "ve=05", "ca=5", "st=0"],
-                           addresses: [ServiceAddress("10.0.0.2"), ServiceAddress("fd00::2")])
+                           addresses: [ServiceAddress("10.0.0.2")!, ServiceAddress("fd00::2")!])
         #expect(found.problems.isEmpty)
         let v6 = found.keepingAddresses { $0.family == .ipv6 }
-        #expect(v6.addresses == [ServiceAddress("fd00::2")] && v6.problems.isEmpty)
+        #expect(v6.addresses == [ServiceAddress("fd00::2")!] && v6.problems.isEmpty)
         let none = found.keepingAddresses { _ in false }
         #expect(none.addresses.isEmpty && none.problems == [.noAddress])
         #expect(none.keepingAddresses { _ in false }.problems == [.noAddress])

@@ -79,10 +79,10 @@ struct DeviceListPropertyTests {
 
     /// Addresses on two interfaces and of both families, link-local IPv6 among them.
     static let addressPool = [
-        ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2),
-        ServiceAddress("fd00::1", interfaceName: "eth0", interfaceIndex: 2),
-        ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3),
-        ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3),
+        ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2)!,
+        ServiceAddress("fd00::1", interfaceName: "eth0", interfaceIndex: 2)!,
+        ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3)!,
+        ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3)!,
     ]
 
     static let filters: [DeviceFilter] = [

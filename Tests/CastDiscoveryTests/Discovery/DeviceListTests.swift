@@ -189,9 +189,9 @@ struct DeviceListTests {
         var list = DeviceList(filter: DeviceFilter(interfaceName: "eth1"))
         var service = S.make("a", id: S.uuid(1), name: "Attic")
         service.service.addresses = [
-            ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2),
-            ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3),
-            ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3),
+            ServiceAddress("10.0.0.1", interfaceName: "eth0", interfaceIndex: 2)!,
+            ServiceAddress("10.1.0.1", interfaceName: "eth1", interfaceIndex: 3)!,
+            ServiceAddress("fe80::1%eth1", interfaceName: "eth1", interfaceIndex: 3)!,
         ]
         _ = list.apply(.found(service))
         #expect(list.devices.first?.addresses.map(\.address) == ["10.1.0.1", "fe80::1%eth1"])

@@ -16,7 +16,7 @@ enum TestService {
         let txt = TXTRecord(strings: ["id=\(id)", "fn=\(name)", "ve=05", "ca=4101", "st=\(status)"].map { Array($0.utf8) })
         let service = ResolvedService(
             instanceName: instance, hostName: host, port: port,
-            addresses: [ServiceAddress(address, interfaceName: "eth0", interfaceIndex: 2)], txt: txt)
+            addresses: [ServiceAddress(address, interfaceName: "eth0", interfaceIndex: 2)!], txt: txt)
         return DiscoveredService(service: service, browseTypes: browse)
     }
 

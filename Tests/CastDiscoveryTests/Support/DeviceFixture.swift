@@ -53,7 +53,7 @@ struct DeviceFixture: Decodable {
             instanceName: service.instance,
             hostName: service.host,
             port: service.port,
-            addresses: service.addresses.map { ServiceAddress($0.address, interfaceName: $0.interface) },
+            addresses: service.addresses.map { ServiceAddress($0.address, interfaceName: $0.interface)! },
             txt: txtRecord
         )
     }

@@ -6,7 +6,7 @@ import Testing
 struct CastDeviceValidationTests {
     static let good = ["id=406c2bcdd5995755059b5bb045326056", "ve=05", "md=Chromecast", "fn=TV", "ca=4101", "st=0"]
 
-    static func service(txt: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")]) -> ResolvedService {
+    static func service(txt: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")!]) -> ResolvedService {
         ResolvedService(instanceName: "Instance", hostName: "host.local", port: port, addresses: addresses,
                         txt: TXTRecord(strings: txt.map { Array($0.utf8) }))
     }
