@@ -105,11 +105,13 @@ for backend in avahi mdns dnssd hosts; do
       >"$tmp/$backend$f.json" 2>"$tmp/$backend$f.scan.err"; rc=$?
     [ "$rc" = 0 ] || { notok "--backend $backend, filter $f: cast-scan --json exits 0 (got $rc)"; diag <"$tmp/$backend$f.scan.err"; }
   done
-  # The mDNS querier's one-shot scan ends when every browse said all-for-now, about 0.15 s in;
-  # with lab0 and lab1 on one link it often lists a device without the copy of one interface
-  # and family that its watch shows a query round later (not a filter matter). So through mdns,
-  # the scan's addresses need only be among the copy's (what it lacks is a note), and the
-  # addresses are held exactly to the unfiltered watch's copy, filtered (--like), for every backend.
+  # The mDNS querier's one-shot scan ends when every browse said all-for-now, about 0.15 s in.
+  # With lab0 and lab1 on one link the devices' ARP entry for lab0's 10.213.0.1 is lab1's MAC
+  # (ARP flux: arp_ignore=0 in castlab-sender), so the unicast answers to lab0's IPv4 queries
+  # arrive on lab1, and such a scan often lists a device without its IPv4 copy on lab0, which
+  # the watch shows a query round later (multicast). Not a filter matter: through mdns the
+  # scan's addresses need only be among the copy's (what it lacks is a note), and for every
+  # backend the addresses are held exactly to the unfiltered watch's copy, filtered (--like).
   scan_addresses=exact; [ "$backend" = mdns ] && scan_addresses=subset
   for f in "${filters[@]}"; do
     want=$(expected "$backend" "$f")
