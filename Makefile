@@ -19,6 +19,7 @@ test: setup
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
+	bash Tests/Scripts/watch-filter-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
@@ -29,6 +30,7 @@ lab-test: setup
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
+	bash Tests/Scripts/watch-filter-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
