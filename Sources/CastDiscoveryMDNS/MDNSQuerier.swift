@@ -39,8 +39,10 @@ final class MDNSQuerier: @unchecked Sendable {
     /// The base service type's name (`_googlecast._tcp.local.`): instances live under it.
     let serviceName: DNSName
 
-    var listeners: [Bool: MDNSSocket] = [:]
-    var legacySockets: [Bool: MDNSSocket] = [:]
+    var listeners: [Bool: any MDNSTransport] = [:]
+    var legacySockets: [Bool: any MDNSTransport] = [:]
+    /// Lists the interfaces (the system's, from `getifaddrs`).
+    private let listInterfaces: () -> [NetworkInterface]
     var links: [MDNSLink.ID: MDNSLink] = [:]
     /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
     /// on separate sockets, a few milliseconds apart.
@@ -65,10 +67,19 @@ final class MDNSQuerier: @unchecked Sendable {
 
     private let waker: LoopWaker
 
-    /// Opens the sockets; throws when no socket at all can be opened.
-    init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+    /// Opens the sockets with `openSocket` (a family and a port, 0 for an ephemeral one) and
+    /// will list the interfaces with `interfaces`; by default the system's sockets and
+    /// interfaces. Throws when no socket at all can be opened.
+    init(
+        configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation,
+        openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = { ipv6, port throws(MDNSSocketError) in
+            try MDNSSocket(ipv6: ipv6, port: port)
+        },
+        interfaces: @escaping () -> [NetworkInterface] = NetworkInterface.all
+    ) throws(DiscoveryError) {
         self.configuration = configuration
         self.continuation = continuation
+        listInterfaces = interfaces
         var browses: [(type: String, name: DNSName)] = []
         var base: DNSName?
         for type in configuration.browseTypes {
@@ -91,12 +102,12 @@ final class MDNSQuerier: @unchecked Sendable {
         var failures: [String] = []
         for ipv6 in [false, true] where configuration.families.contains(ipv6 ? .ipv6 : .ipv4) {
             do throws(MDNSSocketError) {
-                listeners[ipv6] = try MDNSSocket(ipv6: ipv6, port: 5353)
+                listeners[ipv6] = try openSocket(ipv6, 5353)
             } catch {
                 failures.append("\(ipv6 ? "IPv6" : "IPv4") port 5353: \(error)")
             }
             do throws(MDNSSocketError) {
-                legacySockets[ipv6] = try MDNSSocket(ipv6: ipv6, port: 0)
+                legacySockets[ipv6] = try openSocket(ipv6, 0)
             } catch {
                 failures.append("\(ipv6 ? "IPv6" : "IPv4") query socket: \(error)")
             }
@@ -176,7 +187,7 @@ final class MDNSQuerier: @unchecked Sendable {
     func scanInterfaces(at now: ContinuousClock.Instant) {
         nextInterfaceScan = now + Self.interfaceScanInterval
         var wanted: [MDNSLink.ID: NetworkInterface] = [:]
-        for interface in NetworkInterface.all() where interface.isUsable {
+        for interface in listInterfaces() where interface.isUsable {
             if let name = configuration.interfaceName, interface.name != name { continue }
             if configuration.families.contains(.ipv4), !interface.ipv4.isEmpty {
                 wanted[MDNSLink.ID(interface: interface.index, ipv6: false)] = interface
