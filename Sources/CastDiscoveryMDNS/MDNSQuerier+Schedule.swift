@@ -23,7 +23,7 @@ extension MDNSQuerier {
             if configuration.passive {
                 if now - burst.lastQuery >= .seconds(1) {
                     burst.done = true
-                    emit([.allForNow(browseType: browse.type)])
+                    emit([.allForNow(browseType: browse.type)], at: now)
                 }
                 continue
             }
@@ -31,7 +31,7 @@ extension MDNSQuerier {
             let quiet = burst.lastNews.map { $0 < burst.lastQuery } ?? true
             if (burst.queries >= 2 && quiet) || burst.queries >= Self.burstQueries {
                 burst.done = true
-                emit([.allForNow(browseType: browse.type)])
+                emit([.allForNow(browseType: browse.type)], at: now)
             } else {
                 burst.queries += 1
                 burst.lastQuery = now

@@ -71,7 +71,7 @@ extension MDNSQuerier {
             link.copies[instance] = copy
         }
         links[id] = link
-        emit(events)
+        emit(events, at: now)
         if !questions.isEmpty { ask(questions, on: id, legacy: true, knownAnswers: [], at: now) }
     }
 

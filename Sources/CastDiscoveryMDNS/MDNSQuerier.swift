@@ -155,13 +155,14 @@ final class MDNSQuerier: @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Yields `events`, then the pending resolves when their number changed.
-    func emit(_ events: [BackendEvent]) {
+    /// Yields `events`, which happened at `now`, then the pending resolves when their number
+    /// changed.
+    func emit(_ events: [BackendEvent], at now: ContinuousClock.Instant = .now) {
         for event in events {
             // News for a browse's burst: an instance it had not reported on any link (another
             // copy of a known one adds an address, not a device).
             if case .copyAdded(let copy, let type) = event, burstInstances[type, default: []].insert(copy.service).inserted {
-                bursts[type]?.lastNews = .now
+                bursts[type]?.lastNews = now
             }
             continuation.yield(event)
         }
@@ -196,7 +197,7 @@ final class MDNSQuerier: @unchecked Sendable {
                 wanted[MDNSLink.ID(interface: interface.index, ipv6: true)] = interface
             }
         }
-        for id in links.keys.sorted() where wanted[id] == nil { closeLink(id) }
+        for id in links.keys.sorted() where wanted[id] == nil { closeLink(id, at: now) }
         for id in wanted.keys.sorted() {
             guard let interface = wanted[id] else { continue }
             if links[id] != nil {
@@ -211,12 +212,12 @@ final class MDNSQuerier: @unchecked Sendable {
         aggregator.expectedCopies = max(1, links.count)
     }
 
-    private func closeLink(_ id: MDNSLink.ID) {
+    private func closeLink(_ id: MDNSLink.ID, at now: ContinuousClock.Instant) {
         guard var link = links.removeValue(forKey: id) else { return }
         listeners[id.ipv6]?.leave(interface: id.interface)
         for (instance, copy) in link.copies {
             guard let key = link.copyKey(instance) else { continue }
-            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse).events) }
+            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse, at: now).events, at: now) }
         }
         _ = link.cache.removeAll()
     }
@@ -247,7 +248,7 @@ final class MDNSQuerier: @unchecked Sendable {
             if !due.isEmpty { refresh(due, on: id, at: now) }
             reconcile(id, instances(touchedBy: expired, on: link).union(copiesDue(on: link, at: now)), at: now)
         }
-        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
+        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now), at: now) }
         runBursts(at: now)
         if now >= nextContinuous { askContinuously(at: now) }
         reportStatistics(at: now)
