@@ -227,7 +227,7 @@ final class MDNSQuerier: @unchecked Sendable {
     func nextDeadline() -> ContinuousClock.Instant? {
         var next = min(nextInterfaceScan, nextContinuous)
         if statistics != reportedStatistics { next = min(next, nextStatistics) }
-        for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + Self.responseWindow) }
+        for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + burstWindow) }
         if let release = aggregator.nextRelease { next = min(next, release) }
         for link in links.values {
             if let deadline = link.cache.nextDeadline() { next = min(next, deadline) }

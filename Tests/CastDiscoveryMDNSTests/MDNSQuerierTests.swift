@@ -249,6 +249,19 @@ struct MDNSQuerierTests {
         await harness.expectEvents([.allForNow(browseType: Self.type)])
     }
 
+    @Test("a passive querier says all for now after a second, without spinning its loop until then")
+    func passiveBurst() async throws {
+        let harness = try Harness(interfaces: [Self.eth0], passive: true)
+        harness.start()
+        _ = await harness.events()
+        #expect(harness.queries().map(\.legacy) == [false], "only the multicast query")
+        harness.advance(to: .milliseconds(999))
+        await harness.expectEvents([])
+        harness.advance(to: .seconds(1))
+        await harness.expectEvents([.allForNow(browseType: Self.type)])
+        #expect(harness.ticks < 5)
+    }
+
     // MARK: - What is not taken
 
     @Test("off-link sources (IPv4 outside the subnet, IPv6 global not on the link) are dropped and counted")
