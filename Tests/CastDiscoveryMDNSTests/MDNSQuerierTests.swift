@@ -353,4 +353,82 @@ struct MDNSQuerierTests {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
     }
+
+    // MARK: - Addresses of the other family
+
+    @Test("an answer over IPv4 with only an AAAA: listed with that IPv6 address")
+    func ipv4LinkOnlyAAAA() async throws {
+        var device = Self.device
+        device.ipv4 = nil
+        device.ipv6 = IPv6Address(bytes: Self.v6([0xFE, 0x80], 0x20))
+        let harness = try Harness(interfaces: [Self.eth0])
+        harness.start()
+        _ = await harness.events()
+        let legacy = try #require(harness.queries().first)
+        try harness.deliver(device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
+        let address = ServiceAddress("fe80::20%eth0", interfaceName: "eth0", interfaceIndex: 2)
+        await harness.expectEvents([.copyAdded(Self.copy(device), browseType: Self.type), .found(Self.discovered(device, [address]))])
+        #expect(harness.queries().isEmpty, "nothing is missing: no follow-up")
+    }
+
+    @Test("an answer over IPv6 with only an A: listed with that IPv4 address")
+    func ipv6LinkOnlyA() async throws {
+        let harness = try Harness(interfaces: [Self.eth1])
+        harness.start()
+        _ = await harness.events()
+        let legacy = try #require(harness.queries().first)
+        #expect(legacy.interface == 4 && legacy.destination.isIPv6)
+        try harness.deliver(Self.device.answer(id: legacy.message.id), from: Self.fromDeviceV6, on: 4, legacy: true, at: .milliseconds(5))
+        let address = ServiceAddress("192.168.1.20", interfaceName: "eth1", interfaceIndex: 4)
+        await harness.expectEvents([
+            .copyAdded(Self.copy(Self.device, on: 4, .ipv6), browseType: Self.type), .found(Self.discovered(Self.device, [address])),
+        ])
+    }
+
+    @Test("no address at all: both families asked for, resolveFailed after the timeout, never listed")
+    func noAddress() async throws {
+        var device = Self.device
+        device.ipv4 = nil
+        let harness = try Harness(interfaces: [Self.eth0])
+        harness.start()
+        _ = await harness.events()
+        let legacy = try #require(harness.queries().first)
+        try harness.deliver(device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
+        await harness.expectEvents([.copyAdded(Self.copy(device), browseType: Self.type), .resolvesPending(1)])
+        let followUp = try #require(harness.queries().first)
+        #expect(followUp.legacy && followUp.asked == ["\(device.host) A", "\(device.host) AAAA"])
+        harness.advance(to: .milliseconds(2_004))
+        // Three more follow-ups (200, 400, 800 ms apart) beside the burst's repeat.
+        #expect(harness.queries().filter { $0.message.questions.contains { $0.name == device.host } }.count == 3)
+        await harness.expectEvents([.allForNow(browseType: Self.type)])
+        harness.advance(to: .milliseconds(2_005))
+        let error = DiscoveryError(kind: .other, message: "no answer with A, AAAA for \(device.instance) on eth0")
+        await harness.expectEvents([.resolveFailed(device.key, error), .resolvesPending(0)])
+    }
+
+    @Test("an NSEC: no address of either family fails at once; one naming the other family's address waits for it")
+    func nsec() async throws {
+        var none = Self.device
+        none.ipv4 = nil
+        var later = SimulatedCastDevice(uuid: "fedcba9876543210fedcba9876543210", friendlyName: "Kitchen")
+        later.ipv6 = IPv6Address(bytes: Self.v6([0xFD, 0, 0, 1], 0x21))
+        let harness = try Harness(interfaces: [Self.eth0])
+        harness.start()
+        _ = await harness.events()
+        _ = harness.queries()
+        var noneAnswer = none.answer()
+        noneAnswer.additionals.append(DNSResourceRecord(name: none.host, cacheFlush: true, ttl: 120, data: .nsec(next: none.host, types: [])))
+        try harness.deliver(noneAnswer, from: Self.fromDevice, on: 2, at: .milliseconds(5))
+        let error = DiscoveryError(kind: .other, message: "no answer with A, AAAA for \(none.instance) on eth0")
+        await harness.expectEvents([.copyAdded(Self.copy(none), browseType: Self.type), .resolveFailed(none.key, error)])
+
+        var laterAnswer = later.answer()
+        laterAnswer.additionals = [later.srv(), later.txtRecord(),
+                                   DNSResourceRecord(name: later.host, cacheFlush: true, ttl: 120, data: .nsec(next: later.host, types: [.aaaa]))]
+        try harness.deliver(laterAnswer, from: Self.fromDevice, on: 2, at: .milliseconds(10))
+        await harness.expectEvents([.copyAdded(Self.copy(later), browseType: Self.type), .resolvesPending(1)])
+        try harness.deliver(SimulatedCastDevice.response(later.addresses()), from: Self.fromDevice, on: 2, at: .milliseconds(30))
+        let address = ServiceAddress("fd00:1::21", interfaceName: "eth0", interfaceIndex: 2)
+        await harness.expectEvents([.found(Self.discovered(later, [address])), .resolvesPending(0)])
+    }
 }
