@@ -20,18 +20,16 @@ extension MDNSQuerier {
         for browse in browses {
             guard var burst = bursts[browse.type], !burst.done else { continue }
             defer { bursts[browse.type] = burst }
+            guard now - burst.lastQuery >= burstWindow else { continue }
             if configuration.passive {
-                if now - burst.lastQuery >= .seconds(1) {
-                    burst.done = true
-                    emit([.allForNow(browseType: browse.type)])
-                }
+                burst.done = true
+                emit([.allForNow(browseType: browse.type)], at: now)
                 continue
             }
-            guard now - burst.lastQuery >= Self.responseWindow else { continue }
             let quiet = burst.lastNews.map { $0 < burst.lastQuery } ?? true
             if (burst.queries >= 2 && quiet) || burst.queries >= Self.burstQueries {
                 burst.done = true
-                emit([.allForNow(browseType: browse.type)])
+                emit([.allForNow(browseType: browse.type)], at: now)
             } else {
                 burst.queries += 1
                 burst.lastQuery = now
@@ -44,6 +42,12 @@ extension MDNSQuerier {
             let known = repeats.flatMap { links[id]?.cache.knownAnswers($0.name, .ptr, at: now) ?? [] }
             ask(repeats, on: id, legacy: true, knownAnswers: known, at: now)
         }
+    }
+
+    /// How long the burst waits after a query: a response window, or a second for the
+    /// multicast answers to a passive querier.
+    var burstWindow: Duration {
+        configuration.passive ? .seconds(1) : Self.responseWindow
     }
 
     /// Continuous querying (RFC 6762 section 5.2): the browses' PTRs by multicast from port

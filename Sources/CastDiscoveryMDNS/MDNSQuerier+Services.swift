@@ -3,10 +3,10 @@ import CastDiscovery
 extension MDNSQuerier {
     /// Brings the copies of `instances` on a link up to date with its cache: the browses
     /// reporting each instance (a PTR of the browse's name), and each copy's resolution: the
-    /// newest SRV and TXT of the instance, and the newest address of the SRV's host in the
-    /// link's family. What changed goes to the aggregator, whose events are yielded; what is
-    /// missing is asked for, and reported failed after ``resolveTimeout``. Costs the instances
-    /// named, not the instances known.
+    /// newest SRV and TXT of the instance, and the newest address of the SRV's host, in the
+    /// link's family if it has one, else in the other. What changed goes to the aggregator,
+    /// whose events are yielded; what is missing is asked for, and reported failed after
+    /// ``resolveTimeout``. Costs the instances named, not the instances known.
     func reconcile(_ id: MDNSLink.ID, _ instances: Set<DNSName>, at now: ContinuousClock.Instant) {
         guard !instances.isEmpty, var link = links.removeValue(forKey: id) else { return }
         var events: [BackendEvent] = []
@@ -33,7 +33,7 @@ extension MDNSQuerier {
                 if let address, case .txt(let record)? = txt?.data {
                     resolution = ServiceResolution(hostName: Self.hostText(target), port: port, address: address, txt: record)
                 } else if address == nil {
-                    missing.append(DNSQuestion(name: target, type: id.ipv6 ? .aaaa : .a))
+                    missing += Self.addressTypes(on: id).map { DNSQuestion(name: target, type: $0) }
                 }
             } else {
                 link.setHost(nil, of: instance)
@@ -71,7 +71,7 @@ extension MDNSQuerier {
             link.copies[instance] = copy
         }
         links[id] = link
-        emit(events)
+        emit(events, at: now)
         if !questions.isEmpty { ask(questions, on: id, legacy: true, knownAnswers: [], at: now) }
     }
 
@@ -113,9 +113,16 @@ extension MDNSQuerier {
         a.wire.lexicographicallyPrecedes(b.wire)
     }
 
-    /// The newest address of `host` on the link, in its family, as the aggregator takes it.
+    /// The address record types, the link's family first.
+    static func addressTypes(on id: MDNSLink.ID) -> [DNSRecordType] {
+        id.ipv6 ? [.aaaa, .a] : [.a, .aaaa]
+    }
+
+    /// The newest address of `host` on the link, as the aggregator takes it: of the link's
+    /// family, else of the other (a device may answer over IPv4 with only its IPv6 address, and
+    /// that address is as usable).
     private func address(of host: DNSName, on link: MDNSLink, at now: ContinuousClock.Instant) -> ServiceAddress? {
-        let record = link.cache.records(host, link.id.ipv6 ? .aaaa : .a, at: now).first
+        let record = Self.addressTypes(on: link.id).lazy.compactMap { link.cache.records(host, $0, at: now).first }.first
         let text: String
         switch record?.data {
         case .a(let address)?: text = address.description
@@ -126,11 +133,11 @@ extension MDNSQuerier {
         return ServiceAddress(text, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
     }
 
-    /// Whether the host of `srv` said, with an NSEC, that it has no address of the link's family.
+    /// Whether the host of `srv` said, with an NSEC, that it has no address of either family.
     private func hasNoAddress(of srv: DNSResourceRecord, on link: MDNSLink, at now: ContinuousClock.Instant) -> Bool {
         guard case .srv(_, _, _, let target) = srv.data else { return false }
         return link.cache.records(target, .nsec, at: now).contains { record in
-            if case .nsec(_, let types) = record.data { return !types.contains(link.id.ipv6 ? .aaaa : .a) }
+            if case .nsec(_, let types) = record.data { return !types.contains(.a) && !types.contains(.aaaa) }
             return false
         }
     }

@@ -39,8 +39,10 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// The base service type's name (`_googlecast._tcp.local.`): instances live under it.
     let serviceName: DNSName
 
-    var listeners: [Bool: MDNSSocket] = [:]
-    var legacySockets: [Bool: MDNSSocket] = [:]
+    var listeners: [Bool: any MDNSTransport] = [:]
+    var legacySockets: [Bool: any MDNSTransport] = [:]
+    /// Lists the interfaces (the system's, from `getifaddrs`).
+    private let listInterfaces: () -> [NetworkInterface]
     var links: [MDNSLink.ID: MDNSLink] = [:]
     /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
     /// on separate sockets, a few milliseconds apart.
@@ -66,10 +68,19 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// The loop that owns the querier's state.
     let loop: PollLoop
 
-    /// Opens the sockets; throws when no socket at all can be opened.
-    init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+    /// Opens the sockets with `openSocket` (a family and a port, 0 for an ephemeral one) and
+    /// will list the interfaces with `interfaces`; by default the system's sockets and
+    /// interfaces. Throws when no socket at all can be opened.
+    init(
+        configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation,
+        openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = { ipv6, port throws(MDNSSocketError) in
+            try MDNSSocket(ipv6: ipv6, port: port)
+        },
+        interfaces: @escaping () -> [NetworkInterface] = NetworkInterface.all
+    ) throws(DiscoveryError) {
         self.configuration = configuration
         self.continuation = continuation
+        listInterfaces = interfaces
         var browses: [(type: String, name: DNSName)] = []
         var base: DNSName?
         for type in configuration.browseTypes {
@@ -92,12 +103,12 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         var failures: [String] = []
         for ipv6 in [false, true] where configuration.families.contains(ipv6 ? .ipv6 : .ipv4) {
             do throws(MDNSSocketError) {
-                listeners[ipv6] = try MDNSSocket(ipv6: ipv6, port: 5353)
+                listeners[ipv6] = try openSocket(ipv6, 5353)
             } catch {
                 failures.append("\(ipv6 ? "IPv6" : "IPv4") port 5353: \(error)")
             }
             do throws(MDNSSocketError) {
-                legacySockets[ipv6] = try MDNSSocket(ipv6: ipv6, port: 0)
+                legacySockets[ipv6] = try openSocket(ipv6, 0)
             } catch {
                 failures.append("\(ipv6 ? "IPv6" : "IPv4") query socket: \(error)")
             }
@@ -151,13 +162,14 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Yields `events`, then the pending resolves when their number changed.
-    func emit(_ events: [BackendEvent]) {
+    /// Yields `events`, which happened at `now`, then the pending resolves when their number
+    /// changed.
+    func emit(_ events: [BackendEvent], at now: ContinuousClock.Instant = .now) {
         for event in events {
             // News for a browse's burst: an instance it had not reported on any link (another
             // copy of a known one adds an address, not a device).
             if case .copyAdded(let copy, let type) = event, burstInstances[type, default: []].insert(copy.service).inserted {
-                bursts[type]?.lastNews = .now
+                bursts[type]?.lastNews = now
             }
             continuation.yield(event)
         }
@@ -183,7 +195,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     func scanInterfaces(at now: ContinuousClock.Instant) {
         nextInterfaceScan = now + Self.interfaceScanInterval
         var wanted: [MDNSLink.ID: NetworkInterface] = [:]
-        for interface in NetworkInterface.all() where interface.isUsable {
+        for interface in listInterfaces() where interface.isUsable {
             if let name = configuration.interfaceName, interface.name != name { continue }
             if configuration.families.contains(.ipv4), !interface.ipv4.isEmpty {
                 wanted[MDNSLink.ID(interface: interface.index, ipv6: false)] = interface
@@ -192,7 +204,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
                 wanted[MDNSLink.ID(interface: interface.index, ipv6: true)] = interface
             }
         }
-        for id in links.keys.sorted() where wanted[id] == nil { closeLink(id) }
+        for id in links.keys.sorted() where wanted[id] == nil { closeLink(id, at: now) }
         for id in wanted.keys.sorted() {
             guard let interface = wanted[id] else { continue }
             if links[id] != nil {
@@ -207,12 +219,12 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         aggregator.expectedCopies = max(1, links.count)
     }
 
-    private func closeLink(_ id: MDNSLink.ID) {
+    private func closeLink(_ id: MDNSLink.ID, at now: ContinuousClock.Instant) {
         guard var link = links.removeValue(forKey: id) else { return }
         listeners[id.ipv6]?.leave(interface: id.interface)
         for (instance, copy) in link.copies {
             guard let key = link.copyKey(instance) else { continue }
-            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse).events) }
+            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse, at: now).events, at: now) }
         }
         _ = link.cache.removeAll()
     }
@@ -222,7 +234,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     func nextDeadline() -> ContinuousClock.Instant? {
         var next = min(nextInterfaceScan, nextContinuous)
         if statistics != reportedStatistics { next = min(next, nextStatistics) }
-        for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + Self.responseWindow) }
+        for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + burstWindow) }
         if let release = aggregator.nextRelease { next = min(next, release) }
         for link in links.values {
             if let deadline = link.cache.nextDeadline() { next = min(next, deadline) }
@@ -243,7 +255,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
             if !due.isEmpty { refresh(due, on: id, at: now) }
             reconcile(id, instances(touchedBy: expired, on: link).union(copiesDue(on: link, at: now)), at: now)
         }
-        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
+        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now), at: now) }
         runBursts(at: now)
         if now >= nextContinuous { askContinuously(at: now) }
         reportStatistics(at: now)

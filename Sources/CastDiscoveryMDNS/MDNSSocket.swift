@@ -11,7 +11,7 @@ import Glibc
 /// Sends go out with TTL / hop limit 255 on an interface named per send; every received
 /// datagram comes with the interface it arrived on (`IP_PKTINFO` / `IPV6_RECVPKTINFO`). The
 /// socket is non-blocking; the querier's loop polls it. Owned by one thread.
-final class MDNSSocket {
+final class MDNSSocket: MDNSTransport {
     /// A datagram and where it came from.
     struct Datagram {
         var bytes: [UInt8]

@@ -1,0 +1,17 @@
+/// What the querier needs of a socket: to poll it, read its datagrams, send queries from it and
+/// join the mDNS group on an interface. ``MDNSSocket`` is the real one; a test gives the querier
+/// sockets of its own that open nothing and record what is sent.
+protocol MDNSTransport: AnyObject {
+    /// The descriptor to poll (a negative one is never ready).
+    var descriptor: Int32 { get }
+    /// The local port: 5353 for the shared listener, another for a legacy-unicast socket.
+    var port: UInt16 { get }
+    /// The next waiting datagram, or nil when none waits.
+    func receive() -> MDNSSocket.Datagram?
+    /// Sends `bytes` to `destination` out of `interface`.
+    func send(_ bytes: [UInt8], to destination: SocketAddress, interface: Int32) throws(MDNSSocketError)
+    /// Joins the mDNS group on `interface`.
+    func join(interface: Int32) throws(MDNSSocketError)
+    /// Leaves the mDNS group on `interface`.
+    func leave(interface: Int32)
+}

@@ -1,0 +1,129 @@
+@testable import CastDiscovery
+@testable import CastDiscoveryMDNS
+import Testing
+
+/// Drives an ``MDNSQuerier`` in-process, with no socket and no wall clock: fake interfaces, fake
+/// sockets that record what is sent, datagrams handed over at chosen instants, and the timers
+/// run at each deadline the querier names, as its loop would.
+///
+/// Instants are offsets from ``t0``, the start. Time only moves forward.
+final class MDNSQuerierHarness {
+    static let browseType = "_googlecast._tcp"
+    /// A port for the fake legacy-unicast sockets (any but 5353).
+    static let legacyPort: UInt16 = 49_152
+    /// What the harness yields into the stream to find the end of what the querier yielded.
+    private static let mark = BackendEvent.cacheExhausted(browseType: "harness mark")
+
+    /// A query the querier sent, decoded.
+    struct Query: Equatable {
+        /// From the legacy-unicast socket (an ephemeral port), not from 5353.
+        var legacy: Bool
+        var destination: SocketAddress
+        var interface: Int32
+        var message: DNSMessage
+
+        /// The questions as (name, type) pairs, for comparing without caring about order.
+        var asked: Set<String> { Set(message.questions.map { "\($0.name) \($0.type)" }) }
+    }
+
+    let querier: MDNSQuerier
+    let t0: ContinuousClock.Instant
+    private(set) var now: ContinuousClock.Instant
+    /// The last counts the querier reported (a `statistics` event).
+    private(set) var reportedStatistics: BackendStatistics?
+    /// How many times the timers ran.
+    private(set) var ticks = 0
+    private let log: FakeMDNSSocket.Log
+    private var sendsRead = 0
+    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private var iterator: AsyncStream<BackendEvent>.AsyncIterator
+
+    init(
+        interfaces: [NetworkInterface], families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], passive: Bool = false,
+        browseTypes: [String] = [browseType]
+    ) throws {
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let log = FakeMDNSSocket.Log()
+        querier = try MDNSQuerier(
+            configuration: .init(browseTypes: browseTypes, interfaceName: nil, families: families, passive: passive),
+            continuation: continuation,
+            openSocket: { _, port in FakeMDNSSocket(port: port == 0 ? Self.legacyPort : port, log: log) },
+            interfaces: { interfaces })
+        self.log = log
+        self.continuation = continuation
+        iterator = stream.makeAsyncIterator()
+        // After the querier's own first reading of the clock, so its first timers are due at t0.
+        t0 = .now
+        now = t0
+    }
+
+    /// What the querier's loop does before it first polls: running, the browses started, their
+    /// bursts begun, the interfaces listed (and asked on).
+    func start() {
+        querier.emit([.stateChanged(.running)] + querier.browses.map { .browseStarted(browseType: $0.type) }, at: t0)
+        for browse in querier.browses { querier.bursts[browse.type] = MDNSQuerier.Burst(queries: 1, lastQuery: t0) }
+        querier.scanInterfaces(at: t0)
+    }
+
+    /// Runs the timers at every deadline up to `offset`, as the loop would wake for them. A
+    /// deadline that is still due right after its tick means the loop would spin: an issue.
+    func advance(to offset: Duration, sourceLocation: SourceLocation = #_sourceLocation) {
+        let target = t0 + offset
+        while let deadline = querier.nextDeadline(), deadline <= target {
+            let instant = max(deadline, now)
+            querier.tick(at: instant)
+            now = instant
+            ticks += 1
+            if let next = querier.nextDeadline(), next <= instant {
+                Issue.record("the loop would spin at \(instant - t0): the next deadline is \(next - t0)", sourceLocation: sourceLocation)
+                break
+            }
+        }
+        now = max(now, target)
+    }
+
+    /// Hands `bytes` to the querier at `offset` (after the timers due before it), as arrived on
+    /// `interface` from `source`, on the legacy-unicast socket or the 5353 listener.
+    func deliver(bytes: [UInt8], from source: SocketAddress, on interface: Int32, legacy: Bool, at offset: Duration) {
+        advance(to: offset)
+        querier.handle(MDNSSocket.Datagram(bytes: bytes, source: source, interface: interface), legacy: legacy, at: now)
+    }
+
+    /// Encodes `message` and hands it over as ``deliver(bytes:from:on:legacy:at:)`` does.
+    func deliver(_ message: DNSMessage, from source: SocketAddress, on interface: Int32, legacy: Bool = false, at offset: Duration) throws {
+        deliver(bytes: try message.encoded(), from: source, on: interface, legacy: legacy, at: offset)
+    }
+
+    /// What the querier yielded since the last call, without its `statistics` events (the last
+    /// of those is kept in ``reportedStatistics``).
+    func events() async -> [BackendEvent] {
+        continuation.yield(Self.mark)
+        var events: [BackendEvent] = []
+        while let event = await iterator.next(), event != Self.mark {
+            if case .statistics(let counts) = event { reportedStatistics = counts } else { events.append(event) }
+        }
+        return events
+    }
+
+    /// Expects ``events()`` to be `expected`, exactly.
+    func expectEvents(_ expected: [BackendEvent], sourceLocation: SourceLocation = #_sourceLocation) async {
+        let events = await events()
+        #expect(events == expected, sourceLocation: sourceLocation)
+    }
+
+    /// The queries sent since the last call, decoded (a send that does not decode is an issue).
+    func queries(sourceLocation: SourceLocation = #_sourceLocation) -> [Query] {
+        let new = log.sends[sendsRead...]
+        sendsRead = log.sends.count
+        return new.compactMap { send in
+            do {
+                return Query(
+                    legacy: send.port != 5353, destination: send.destination, interface: send.interface,
+                    message: try DNSMessage(decoding: send.bytes))
+            } catch {
+                Issue.record("a sent packet does not decode: \(error)", sourceLocation: sourceLocation)
+                return nil
+            }
+        }
+    }
+}
