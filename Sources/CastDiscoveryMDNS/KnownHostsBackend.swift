@@ -64,12 +64,9 @@ public struct KnownHostsBackend: DiscoveryBackend {
     public var queryRound: Duration { KnownHostsQuerier.answerWait }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        guard !request.browseTypes.isEmpty else {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
-        }
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
         let querier = try KnownHostsQuerier(
-            hosts: parsed, browseTypes: request.browseTypes, interval: interval,
+            hosts: parsed, request: request, interval: interval,
             continuation: continuation)
         continuation.onTermination = { _ in querier.stop() }
         do throws(LoopThread.Failure) {

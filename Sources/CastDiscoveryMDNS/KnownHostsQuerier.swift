@@ -54,22 +54,11 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     private let loop: PollLoop
 
     init(
-        hosts: [KnownHost], browseTypes: [String], interval: Duration, continuation: AsyncStream<BackendEvent>.Continuation
+        hosts: [KnownHost], request: BrowseRequest, interval: Duration, continuation: AsyncStream<BackendEvent>.Continuation
     ) throws(DiscoveryError) {
-        var browses: [(type: String, name: DNSName)] = []
-        var base: DNSName?
-        for type in browseTypes {
-            do {
-                let parsed = try ServiceType(parsing: type)
-                browses.append((type, try DNSName(parsed)))
-                if base == nil { base = try DNSName(parsed.base) }
-            } catch {
-                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
-            }
-        }
-        guard let base else { throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse") }
-        self.browses = browses
-        serviceName = base
+        let names = try MDNSBrowseNames(request)
+        browses = names.browses
+        serviceName = names.serviceName
         self.interval = min(max(interval, .seconds(1)), .seconds(86_400))
         self.continuation = continuation
         let now = ContinuousClock.now

@@ -62,13 +62,12 @@ public struct MDNSBackend: DiscoveryBackend {
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        guard !request.browseTypes.isEmpty else {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
-        }
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        // Where the backend may ask, narrowed to what the manager will show.
         let querier = try MDNSQuerier(
             configuration: .init(
-                browseTypes: request.browseTypes, interfaceName: interfaceName, families: families, passive: request.passive),
+                request: request, interfaceName: interfaceName ?? request.filter.interfaceName,
+                families: families.intersection(request.filter.families)),
             continuation: continuation)
         continuation.onTermination = { _ in querier.stop() }
         do throws(LoopThread.Failure) {

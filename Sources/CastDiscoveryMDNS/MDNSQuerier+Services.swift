@@ -123,14 +123,11 @@ extension MDNSQuerier {
     /// that address is as usable).
     private func address(of host: DNSName, on link: MDNSLink, at now: ContinuousClock.Instant) -> ServiceAddress? {
         let record = Self.addressTypes(on: link.id).lazy.compactMap { link.cache.records(host, $0, at: now).first }.first
-        let text: String
         switch record?.data {
-        case .a(let address)?: text = address.description
-        case .aaaa(let address)?:
-            text = address.isLinkLocal ? "\(address)%\(link.interface.name)" : address.description
+        case .a(let address)?: return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
+        case .aaaa(let address)?: return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
         default: return nil
         }
-        return ServiceAddress(text, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
     }
 
     /// Whether the host of `srv` said, with an NSEC, that it has no address of either family.

@@ -14,10 +14,11 @@ import Glibc
 final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// What to browse and where.
     struct Configuration: Sendable {
-        var browseTypes: [String]
+        /// What to browse, parsed, and whether passively.
+        var request: BrowseRequest
         var interfaceName: String?
         var families: Set<ServiceAddress.Family>
-        var passive: Bool
+        var passive: Bool { request.passive }
     }
 
     /// How long after a one-shot query answers are waited for before a repeat (legacy-unicast
@@ -81,21 +82,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         self.configuration = configuration
         self.continuation = continuation
         listInterfaces = interfaces
-        var browses: [(type: String, name: DNSName)] = []
-        var base: DNSName?
-        for type in configuration.browseTypes {
-            do {
-                let parsed = try ServiceType(parsing: type)
-                let name = try DNSName(parsed)
-                browses.append((type, name))
-                if base == nil { base = try DNSName(parsed.base) }
-            } catch {
-                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \"\(type)\": \(error)")
-            }
-        }
-        guard let base else { throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type") }
-        self.browses = browses
-        serviceName = base
+        let names = try MDNSBrowseNames(configuration.request)
+        browses = names.browses
+        serviceName = names.serviceName
         let now = ContinuousClock.now
         nextContinuous = now + .seconds(configuration.passive ? 60 : 1)
         continuousInterval = .seconds(configuration.passive ? 60 : 1)
@@ -129,16 +118,13 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// or until the loop fails, which is reported as the backend's failure.
     func run() {
         loop.assertOnLoop()
-        let now = ContinuousClock.now
-        emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) })
-        for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
         for (ipv6, socket) in listeners.sorted(by: { !$0.key && $1.key }) {
             register(socket, legacy: false, name: "the \(ipv6 ? "IPv6" : "IPv4") mDNS socket (port 5353)")
         }
         for (ipv6, socket) in legacySockets.sorted(by: { !$0.key && $1.key }) {
             register(socket, legacy: true, name: "the \(ipv6 ? "IPv6" : "IPv4") query socket")
         }
-        scanInterfaces(at: now)
+        start(at: .now)
         let failure = loop.run(self)
         listeners = [:]
         legacySockets = [:]
@@ -148,9 +134,18 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         continuation.finish()
     }
 
+    /// What happens before the first poll: running, the browses started, their bursts begun,
+    /// the interfaces listed (and asked on).
+    func start(at now: ContinuousClock.Instant) {
+        loop.assertOnLoop()
+        emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) }, at: now)
+        for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
+        scanInterfaces(at: now)
+    }
+
     /// Reads what waits on `socket` when the loop says so, within a bound per round, so a flood
     /// cannot starve the timers.
-    private func register(_ socket: MDNSSocket, legacy: Bool, name: String) {
+    private func register(_ socket: any MDNSTransport, legacy: Bool, name: String) {
         loop.register(socket.descriptor, name: name) { [unowned self] _ in
             var taken = 0
             while taken < 256, let datagram = socket.receive() {

@@ -80,7 +80,8 @@ struct KnownHostsQuerierTests {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
         let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
-            hosts: [known], browseTypes: ["_googlecast._tcp"], interval: .seconds(60), continuation: continuation)
+            hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(60),
+            continuation: continuation)
         Thread.detachNewThread { querier.run() }
         defer { querier.stop() }
 
@@ -134,7 +135,8 @@ struct KnownHostsQuerierTests {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
         let known = KnownHost(text: "127.0.0.1", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
-            hosts: [known], browseTypes: ["_googlecast._tcp"], interval: .seconds(60), continuation: continuation)
+            hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(60),
+            continuation: continuation)
         Thread.detachNewThread { querier.run() }
         defer { querier.stop() }
         var statistics: BackendStatistics?

@@ -45,7 +45,8 @@ final class MDNSQuerierHarness {
         let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
         let log = FakeMDNSSocket.Log()
         querier = try MDNSQuerier(
-            configuration: .init(browseTypes: browseTypes, interfaceName: nil, families: families, passive: passive),
+            configuration: .init(
+                request: try BrowseRequest(parsing: browseTypes, passive: passive), interfaceName: nil, families: families),
             continuation: continuation,
             openSocket: { _, port in FakeMDNSSocket(port: port == 0 ? Self.legacyPort : port, log: log) },
             interfaces: { interfaces })
@@ -60,9 +61,7 @@ final class MDNSQuerierHarness {
     /// What the querier's loop does before it first polls: running, the browses started, their
     /// bursts begun, the interfaces listed (and asked on).
     func start() {
-        querier.emit([.stateChanged(.running)] + querier.browses.map { .browseStarted(browseType: $0.type) }, at: t0)
-        for browse in querier.browses { querier.bursts[browse.type] = MDNSQuerier.Burst(queries: 1, lastQuery: t0) }
-        querier.scanInterfaces(at: t0)
+        querier.start(at: t0)
     }
 
     /// Runs the timers at every deadline up to `offset`, as the loop would wake for them. A

@@ -37,7 +37,7 @@ struct MDNSQuerierTests {
         uuid: "0123456789abcdef0123456789abcdef", friendlyName: "Living Room", ipv4: IPv4Address(192, 168, 1, 20))
     static let fromDevice = SocketAddress(bytes: [192, 168, 1, 20], port: 5353)
     static let fromDeviceV6 = SocketAddress(bytes: v6([0xFE, 0x80], 0x20), port: 5353)
-    static let deviceAddress = ServiceAddress("192.168.1.20", interfaceName: "eth0", interfaceIndex: 2)
+    static let deviceAddress = ServiceAddress("192.168.1.20", interfaceName: "eth0", interfaceIndex: 2)!
 
     static func copy(_ device: SimulatedCastDevice, on interface: Int32 = 2, _ family: ServiceAddress.Family = .ipv4) -> ServiceCopyKey {
         ServiceCopyKey(service: device.key, interfaceIndex: interface, transport: family)
@@ -239,7 +239,7 @@ struct MDNSQuerierTests {
         try harness.deliver(
             other.answer(id: repeated.message.id), from: SocketAddress(bytes: [192, 168, 1, 21], port: 5353), on: 2, legacy: true,
             at: .milliseconds(90))
-        let otherAddress = ServiceAddress("192.168.1.21", interfaceName: "eth0", interfaceIndex: 2)
+        let otherAddress = ServiceAddress("192.168.1.21", interfaceName: "eth0", interfaceIndex: 2)!
         await harness.expectEvents([.copyAdded(Self.copy(other), browseType: Self.type), .found(Self.discovered(other, [otherAddress]))])
         harness.advance(to: .milliseconds(150))
         await harness.expectEvents([])
@@ -289,7 +289,7 @@ struct MDNSQuerierTests {
         try harness.deliver(answer, from: SocketAddress(bytes: Self.v6([0xFD, 0, 0, 1], 0x20), port: 5353), on: 2, at: .milliseconds(1_100))
         await harness.expectEvents([.copyAdded(Self.copy(dual, .ipv6), browseType: Self.type), .resolvesPending(1)])
         harness.advance(to: .milliseconds(1_125))
-        let address = ServiceAddress("fd00:1::20", interfaceName: "eth0", interfaceIndex: 2)
+        let address = ServiceAddress("fd00:1::20", interfaceName: "eth0", interfaceIndex: 2)!
         await harness.expectEvents([.found(Self.discovered(dual, [address])), .resolvesPending(0)])
     }
 
@@ -366,7 +366,7 @@ struct MDNSQuerierTests {
         _ = await harness.events()
         let legacy = try #require(harness.queries().first)
         try harness.deliver(device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
-        let address = ServiceAddress("fe80::20%eth0", interfaceName: "eth0", interfaceIndex: 2)
+        let address = ServiceAddress("fe80::20%eth0", interfaceName: "eth0", interfaceIndex: 2)!
         await harness.expectEvents([.copyAdded(Self.copy(device), browseType: Self.type), .found(Self.discovered(device, [address]))])
         #expect(harness.queries().isEmpty, "nothing is missing: no follow-up")
     }
@@ -379,7 +379,7 @@ struct MDNSQuerierTests {
         let legacy = try #require(harness.queries().first)
         #expect(legacy.interface == 4 && legacy.destination.isIPv6)
         try harness.deliver(Self.device.answer(id: legacy.message.id), from: Self.fromDeviceV6, on: 4, legacy: true, at: .milliseconds(5))
-        let address = ServiceAddress("192.168.1.20", interfaceName: "eth1", interfaceIndex: 4)
+        let address = ServiceAddress("192.168.1.20", interfaceName: "eth1", interfaceIndex: 4)!
         await harness.expectEvents([
             .copyAdded(Self.copy(Self.device, on: 4, .ipv6), browseType: Self.type), .found(Self.discovered(Self.device, [address])),
         ])
@@ -428,7 +428,7 @@ struct MDNSQuerierTests {
         try harness.deliver(laterAnswer, from: Self.fromDevice, on: 2, at: .milliseconds(10))
         await harness.expectEvents([.copyAdded(Self.copy(later), browseType: Self.type), .resolvesPending(1)])
         try harness.deliver(SimulatedCastDevice.response(later.addresses()), from: Self.fromDevice, on: 2, at: .milliseconds(30))
-        let address = ServiceAddress("fd00:1::21", interfaceName: "eth0", interfaceIndex: 2)
+        let address = ServiceAddress("fd00:1::21", interfaceName: "eth0", interfaceIndex: 2)!
         await harness.expectEvents([.found(Self.discovered(later, [address])), .resolvesPending(0)])
     }
 }
