@@ -180,7 +180,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         let stale = staleCopies
         staleCopies = []
         for key in stale where resolvers[key] == nil && aggregator.resolution(of: key) != nil {
-            startResolver(for: key, interface: key.interfaceIndex, protocol: key.transport.avahiProtocol, domain: key.service.domain)
+            startResolver(
+                for: key, interface: key.interfaceIndex, protocol: key.transport?.avahiProtocol ?? AvahiConstant.protocolUnspecified,
+                domain: key.service.domain)
         }
     }
 

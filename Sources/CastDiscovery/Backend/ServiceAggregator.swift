@@ -1,6 +1,10 @@
 /// Merges what a DNS-SD stack reports per interface, per IP protocol and per browse into one
 /// service per instance, and says what changed as ``BackendEvent``s: the merging every backend
-/// shares.
+/// shares, and the one store of per-copy state. A backend reports what it saw (a copy a browse
+/// reports or no longer reports, its resolution, its failure) and asks the aggregator what it
+/// knows of a copy (``resolution(of:)``, ``browseTypes(of:)``, ``hasFailed(_:)``); it keeps only
+/// what its native API needs (resolvers, refs, query schedules). Pending resolves are counted
+/// here for every backend (``pendingResolves``).
 ///
 /// - Every copy (interface × family) that a browse reports for the first time gives
 ///   ``BackendEvent/copyAdded(_:browseType:)``, which a scan counts as news for that browse.
@@ -33,7 +37,7 @@ package struct ServiceAggregator: Sendable {
 
     private struct Copy: Sendable, Hashable {
         var interfaceIndex: Int32
-        var transport: ServiceAddress.Family
+        var transport: ServiceAddress.Family?
 
         init(_ key: ServiceCopyKey) {
             interfaceIndex = key.interfaceIndex
@@ -84,6 +88,50 @@ package struct ServiceAggregator: Sendable {
     /// The latest resolution of `copy`, if it has resolved.
     package func resolution(of copy: ServiceCopyKey) -> ServiceResolution? {
         instances[copy.service]?.resolutions[Copy(copy)]?.resolution
+    }
+
+    /// The browses that report `copy` now; empty for a copy not known.
+    package func browseTypes(of copy: ServiceCopyKey) -> Set<String> {
+        let c = Copy(copy)
+        return Set(instances[copy.service]?.browses.filter { $0.value.contains(c) }.keys ?? [:].keys)
+    }
+
+    /// Whether `copy`'s last resolve was reported failed (and it has not resolved since).
+    package func hasFailed(_ copy: ServiceCopyKey) -> Bool {
+        instances[copy.service]?.failed.contains(Copy(copy)) ?? false
+    }
+
+    /// The known copies seen on the interface with `interfaceIndex`, in key order.
+    package func copies(onInterface interfaceIndex: Int32) -> [ServiceCopyKey] {
+        instances.keys.sorted().flatMap { key in
+            (instances[key]?.copies ?? []).filter { $0.interfaceIndex == interfaceIndex }
+                .map { ServiceCopyKey(service: key, interfaceIndex: $0.interfaceIndex, transport: $0.transport) }
+                .sorted { ($0.transport == .ipv6 ? 1 : 0) < ($1.transport == .ipv6 ? 1 : 0) }
+        }
+    }
+
+    /// Makes `copy` reported by exactly `browseTypes`: adds it to the browses that are new and
+    /// removes it from those that no longer report it (all of them for an empty set). Returns
+    /// whether it is new to every browse, whether it is now gone from every browse, and the
+    /// resulting events.
+    package mutating func set(
+        _ copy: ServiceCopyKey, reportedBy browseTypes: Set<String>, at now: ContinuousClock.Instant = .now
+    ) -> (isNewCopy: Bool, isCopyGone: Bool, events: [BackendEvent]) {
+        let current = self.browseTypes(of: copy)
+        var events: [BackendEvent] = []
+        var isNew = false
+        var isGone = false
+        for type in current.subtracting(browseTypes).sorted() {
+            let removed = remove(copy, browseType: type, at: now)
+            isGone = isGone || removed.isCopyGone
+            events += removed.events
+        }
+        for type in browseTypes.subtracting(current).sorted() {
+            let added = add(copy, browseType: type, at: now)
+            isNew = isNew || added.isNewCopy
+            events += added.events
+        }
+        return (isNew, isGone, events)
     }
 
     /// Records that `browseType` reported `copy`. Returns whether the copy is new to every
@@ -209,7 +257,7 @@ package struct ServiceAggregator: Sendable {
         guard let newest = resolved.values.max(by: { $0.sequence < $1.sequence })?.resolution else { return nil }
         var addresses: [ServiceAddress] = []
         for (_, entry) in resolved where entry.resolution.hostName == newest.hostName {
-            if let address = entry.resolution.address, !addresses.contains(address) { addresses.append(address) }
+            for address in entry.resolution.addresses where !addresses.contains(address) { addresses.append(address) }
         }
         addresses.sort { a, b in
             (a.family == .ipv4 ? 0 : 1, a.interfaceIndex ?? 0, a.address)

@@ -118,8 +118,7 @@ struct ReplayEventCoding: Codable, Sendable {
             let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
             let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
             let copy = ServiceCopyKey(
-                service: key, interfaceIndex: try required(interfaceIndex, "interfaceIndex"),
-                transport: try required(family, "family"))
+                service: key, interfaceIndex: try required(interfaceIndex, "interfaceIndex"), transport: family)
             event = .copyAdded(copy, browseType: try required(browseType, "browseType"))
         case "found":
             event = .found(try required(service, "service").discoveredService(path: "\(path).service"))
