@@ -17,11 +17,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private let continuation: AsyncStream<BackendEvent>.Continuation
     private var client: AvahiClient?
     private var browsers: [OpaquePointer: AvahiServiceBrowser] = [:]
+    /// The open resolvers by the copy they resolve, and by their pointer (for callbacks).
     private var resolvers: [ServiceCopyKey: AvahiServiceResolver] = [:]
-    private var resolverKeys: [OpaquePointer: ServiceCopyKey] = [:]
+    private var resolversByPointer: [OpaquePointer: AvahiServiceResolver] = [:]
+    /// The one store of what each copy is: browses, resolution, failure, pending resolves.
     private var aggregator = ServiceAggregator()
+    /// Copies whose resolver was dropped after a moved SRV, resolved afresh by the restart timer.
     private var staleCopies: Set<ServiceCopyKey> = []
-    private var answeredResolvers: Set<OpaquePointer> = []
     private var reportedPending = 0
     private var restartTimer: AvahiTimer?
     private var releaseTimer: AvahiTimer?
@@ -73,8 +75,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         releaseTimer = nil
         browsers = [:]
         resolvers = [:]
-        resolverKeys = [:]
-        answeredResolvers = []
+        resolversByPointer = [:]
         finish()
     }
 
@@ -120,11 +121,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 if isNew { startResolver(for: key, interface: interface, protocol: `protocol`, domain: domainString) }
             } else {
                 let (gone, events) = aggregator.remove(key, browseType: browseType)
-                if gone, let resolver = resolvers.removeValue(forKey: key) {
-                    resolverKeys[resolver.pointer] = nil
-                    answeredResolvers.remove(resolver.pointer)
-                    resolver.free()
-                }
+                if gone { freeResolver(of: key) }
                 events.forEach(emit)
             }
         case AVAHI_BROWSER_CACHE_EXHAUSTED:
@@ -143,7 +140,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         hostName: UnsafePointer<CChar>?, address: UnsafePointer<AvahiAddress>?, port: UInt16,
         txt: UnsafeMutablePointer<AvahiStringList>?
     ) {
-        guard let key = resolverKeys[resolver] else { return }
+        guard let open = resolversByPointer[resolver] else { return }
+        let key = open.copy
         defer { afterAggregatorChange() }
         if event == AVAHI_RESOLVER_FOUND {
             let resolution = ServiceResolution(
@@ -151,16 +149,15 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 port: port,
                 address: address.flatMap { serviceAddress($0, interfaceIndex: interface) },
                 txt: TXTRecord(strings: txtStrings(txt)))
-            let isFirstAnswer = answeredResolvers.insert(resolver).inserted
+            let isFirstAnswer = !open.hasAnswered
+            open.hasAnswered = true
             if !isFirstAnswer, let previous = aggregator.resolution(of: key), previous.hostName != resolution.hostName {
                 // The SRV moved to another host (a group's new leader). The open resolver
                 // reports the new host with the old host's address and never corrects it, and a
                 // new resolver made at once can still read the old SRV, which the cache keeps for
                 // a second after the flush (RFC 6762 section 10.2). So drop this answer and
                 // resolve the copy afresh once that second is over.
-                answeredResolvers.remove(resolver)
-                resolverKeys[resolver] = nil
-                resolvers.removeValue(forKey: key)?.free()
+                freeResolver(of: key)
                 staleCopies.insert(key)
                 restartTimer?.arm(milliseconds: Self.cacheFlushDelay)
                 return
@@ -168,12 +165,16 @@ final class AvahiBrowseSession: @unchecked Sendable {
             aggregator.resolved(key, resolution).forEach(emit)
         } else {
             let error = client?.lastError ?? .failure
-            resolverKeys[resolver] = nil
-            answeredResolvers.remove(resolver)
-            resolvers[key]?.free()
-            resolvers[key] = nil
+            freeResolver(of: key)
             aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
         }
+    }
+
+    /// Frees the resolver of `key`, if one is open.
+    private func freeResolver(of key: ServiceCopyKey) {
+        guard let resolver = resolvers.removeValue(forKey: key) else { return }
+        resolversByPointer[resolver.pointer] = nil
+        resolver.free()
     }
 
     fileprivate func restartStaleResolvers() {
@@ -222,10 +223,10 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard let pointer = client?.pointer else { return }
         do {
             let resolver = try AvahiServiceResolver(
-                client: pointer, interface: interface, protocol: `protocol`, name: key.service.name,
+                client: pointer, copy: key, interface: interface, protocol: `protocol`, name: key.service.name,
                 type: key.service.type.description, domain: domain, callback: resolverCallback, userdata: userdata)
             resolvers[key] = resolver
-            resolverKeys[resolver.pointer] = key
+            resolversByPointer[resolver.pointer] = resolver
         } catch {
             aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
         }
@@ -239,8 +240,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         reportPendingResolves()
         browsers = [:]
         resolvers = [:]
-        resolverKeys = [:]
-        answeredResolvers = []
+        resolversByPointer = [:]
         staleCopies = []
         client?.free()
         client = nil

@@ -1,4 +1,5 @@
 internal import CAvahi
+import CastDiscovery
 
 /// Owns an `AvahiServiceResolver` for one copy of an instance (one interface and protocol),
 /// kept open so TXT and port changes are reported. Guarded by the poll lock of its client.
@@ -8,12 +9,17 @@ internal import CAvahi
 /// uses, both copies resolve to the same IPv4 address).
 final class AvahiServiceResolver {
     let pointer: OpaquePointer
+    /// The copy it resolves.
+    let copy: ServiceCopyKey
+    /// Whether it has reported FOUND: a later FOUND is a change (TXT, port, or a moved SRV).
+    var hasAnswered = false
 
     init(
-        client: OpaquePointer, interface: AvahiIfIndex, protocol: AvahiProtocol,
+        client: OpaquePointer, copy: ServiceCopyKey, interface: AvahiIfIndex, protocol: AvahiProtocol,
         name: String, type: String, domain: String,
         callback: AvahiServiceResolverCallback, userdata: UnsafeMutableRawPointer
     ) throws(AvahiError) {
+        self.copy = copy
         guard let pointer = avahi_service_resolver_new(
             client, interface, `protocol`, name, type, domain, `protocol`,
             AvahiConstant.noLookupFlags, callback, userdata)

@@ -13,16 +13,16 @@ struct MDNSLink {
         static func < (lhs: ID, rhs: ID) -> Bool { (lhs.interface, lhs.ipv6 ? 1 : 0) < (rhs.interface, rhs.ipv6 ? 1 : 0) }
     }
 
-    /// One instance seen on the link, and how its resolution goes.
+    /// One instance seen on the link, and the schedule of its resolve: what the querier asks
+    /// for it and when. What the copy is (its browses, resolution, failure) the aggregator holds.
     struct Copy {
-        /// The browse types that report it here.
-        var browses: Set<String> = []
-        /// The resolution last reported.
-        var reported: ServiceResolution?
-        /// When it was first seen, for the resolve timeout.
+        /// The copy's key, as the aggregator knows it.
+        let key: ServiceCopyKey
+        /// Whether the link's cache resolves it now (SRV, TXT and an address); false while it
+        /// resolves for the first time and again once those records expired.
+        var isResolved = false
+        /// When it became unresolved (first seen, or its records expired), for the timeout.
         var since: ContinuousClock.Instant
-        /// Whether its resolve was reported failed (it may still resolve later).
-        var failed = false
         /// Follow-up questions sent for what it lacks, and when the next one is due.
         var followUps = 0
         var nextFollowUp: ContinuousClock.Instant

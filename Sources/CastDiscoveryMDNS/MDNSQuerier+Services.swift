@@ -14,10 +14,9 @@ extension MDNSQuerier {
         for instance in instances.sorted(by: Self.nameOrder) {
             guard let key = link.copyKey(instance) else { continue }
             let reporting = Set(browses.filter { link.cache.contains($0.name, .ptr, .ptr(instance), at: now) }.map(\.type))
-            guard var copy = link.copies[instance] ?? (reporting.isEmpty ? nil : MDNSLink.Copy(since: now, nextFollowUp: now)) else { continue }
-            for browse in copy.browses.subtracting(reporting).sorted() { events += aggregator.remove(key, browseType: browse, at: now).events }
-            for browse in reporting.subtracting(copy.browses).sorted() { events += aggregator.add(key, browseType: browse, at: now).events }
-            copy.browses = reporting
+            guard var copy = link.copies[instance] ?? (reporting.isEmpty ? nil : MDNSLink.Copy(key: key, since: now, nextFollowUp: now))
+            else { continue }
+            events += aggregator.set(key, reportedBy: reporting, at: now).events
             if reporting.isEmpty {
                 link.setHost(nil, of: instance)
                 link.copies[instance] = nil
@@ -41,22 +40,20 @@ extension MDNSQuerier {
             }
             if txt == nil { missing.append(DNSQuestion(name: instance, type: .txt)) }
             if let resolution {
-                if resolution != copy.reported {
-                    copy.reported = resolution
-                    copy.failed = false
+                if !copy.isResolved || resolution != aggregator.resolution(of: key) {
+                    copy.isResolved = true
                     events += aggregator.resolved(key, resolution, at: now)
                 }
             } else {
-                if copy.reported != nil {
-                    // Its records expired: the copy stays known but pending again.
-                    copy.reported = nil
+                if copy.isResolved {
+                    // Its records expired: the copy stays known but is asked for again.
+                    copy.isResolved = false
                     copy.since = now
                     copy.followUps = 0
                     copy.nextFollowUp = now
                 }
                 let noAddress = srv.map { hasNoAddress(of: $0, on: link, at: now) } ?? false
-                if !copy.failed, noAddress || now - copy.since >= Self.resolveTimeout {
-                    copy.failed = true
+                if !aggregator.hasFailed(key), noAddress || now - copy.since >= Self.resolveTimeout {
                     let what = missing.map { "\($0.type)" }.joined(separator: ", ")
                     events += aggregator.resolveFailed(
                         key, DiscoveryError(kind: .other, message: "no answer with \(what) for \(instance) on \(link.interface.name)"),
@@ -92,7 +89,7 @@ extension MDNSQuerier {
     /// The copies whose resolve has a timer due at `now`: a follow-up question or the timeout.
     func copiesDue(on link: MDNSLink, at now: ContinuousClock.Instant) -> Set<DNSName> {
         var due: Set<DNSName> = []
-        for (instance, copy) in link.copies where copy.reported == nil {
+        for (instance, copy) in link.copies where !copy.isResolved {
             if let deadline = resolveDeadline(of: copy), deadline <= now { due.insert(instance) }
         }
         return due
@@ -101,9 +98,9 @@ extension MDNSQuerier {
     /// When an unresolved copy next needs attention: its next follow-up, or its resolve timeout
     /// while not yet reported failed; nil when neither is left.
     func resolveDeadline(of copy: MDNSLink.Copy) -> ContinuousClock.Instant? {
-        guard copy.reported == nil else { return nil }
+        guard !copy.isResolved else { return nil }
         var next: ContinuousClock.Instant?
-        if !copy.failed { next = copy.since + Self.resolveTimeout }
+        if !aggregator.hasFailed(copy.key) { next = copy.since + Self.resolveTimeout }
         if !configuration.passive, copy.followUps < Self.followUpLimit { next = min(next ?? copy.nextFollowUp, copy.nextFollowUp) }
         return next
     }

@@ -217,9 +217,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     private func closeLink(_ id: MDNSLink.ID, at now: ContinuousClock.Instant) {
         guard var link = links.removeValue(forKey: id) else { return }
         listeners[id.ipv6]?.leave(interface: id.interface)
-        for (instance, copy) in link.copies {
-            guard let key = link.copyKey(instance) else { continue }
-            for browse in copy.browses { emit(aggregator.remove(key, browseType: browse, at: now).events, at: now) }
+        for instance in link.copies.keys.sorted(by: Self.nameOrder) {
+            guard let copy = link.copies[instance] else { continue }
+            emit(aggregator.set(copy.key, reportedBy: [], at: now).events, at: now)
         }
         _ = link.cache.removeAll()
     }
