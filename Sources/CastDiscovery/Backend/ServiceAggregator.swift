@@ -92,8 +92,9 @@ package struct ServiceAggregator: Sendable {
 
     /// The browses that report `copy` now; empty for a copy not known.
     package func browseTypes(of copy: ServiceCopyKey) -> Set<String> {
+        guard let browses = instances[copy.service]?.browses else { return [] }
         let c = Copy(copy)
-        return Set(instances[copy.service]?.browses.filter { $0.value.contains(c) }.keys ?? [:].keys)
+        return Set(browses.compactMap { $0.value.contains(c) ? $0.key : nil })
     }
 
     /// Whether `copy`'s last resolve was reported failed (and it has not resolved since).
@@ -110,10 +111,10 @@ package struct ServiceAggregator: Sendable {
         }
     }
 
-    /// Makes `copy` reported by exactly `browseTypes`: adds it to the browses that are new and
-    /// removes it from those that no longer report it (all of them for an empty set). Returns
-    /// whether it is new to every browse, whether it is now gone from every browse, and the
-    /// resulting events.
+    /// Makes `copy` reported by exactly `browseTypes`: adds it to the browses that are new, then
+    /// removes it from those that no longer report it (all of them for an empty set), so a copy
+    /// that moves from one browse to another keeps its resolution. Returns whether it is new to
+    /// every browse, whether it is now gone from every browse, and the resulting events.
     package mutating func set(
         _ copy: ServiceCopyKey, reportedBy browseTypes: Set<String>, at now: ContinuousClock.Instant = .now
     ) -> (isNewCopy: Bool, isCopyGone: Bool, events: [BackendEvent]) {
@@ -121,15 +122,15 @@ package struct ServiceAggregator: Sendable {
         var events: [BackendEvent] = []
         var isNew = false
         var isGone = false
-        for type in current.subtracting(browseTypes).sorted() {
-            let removed = remove(copy, browseType: type, at: now)
-            isGone = isGone || removed.isCopyGone
-            events += removed.events
-        }
         for type in browseTypes.subtracting(current).sorted() {
             let added = add(copy, browseType: type, at: now)
             isNew = isNew || added.isNewCopy
             events += added.events
+        }
+        for type in current.subtracting(browseTypes).sorted() {
+            let removed = remove(copy, browseType: type, at: now)
+            isGone = isGone || removed.isCopyGone
+            events += removed.events
         }
         return (isNew, isGone, events)
     }

@@ -191,4 +191,42 @@ struct ServiceAggregatorTests {
         #expect(aggregator.pendingResolves == 0)
         #expect(aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error).isEmpty)
     }
+
+    @Test("set: a copy that moves from one browse to another keeps its resolution; an empty set removes it")
+    func setBrowses() throws {
+        var aggregator = ServiceAggregator()
+        let copy = Self.copy(2, .ipv4)
+        let first = aggregator.set(copy, reportedBy: [Self.youTube], at: Self.at(0))
+        #expect(first.isNewCopy && !first.isCopyGone)
+        _ = aggregator.resolved(copy, Self.resolution("10.0.0.2"), at: Self.at(1))
+        #expect(aggregator.browseTypes(of: copy) == [Self.youTube])
+        let moved = aggregator.set(copy, reportedBy: [Self.base], at: Self.at(2))
+        #expect(!moved.isNewCopy && !moved.isCopyGone)
+        #expect(moved.events.first == .copyAdded(copy, browseType: Self.base))
+        guard case .updated(let service)? = moved.events.last else {
+            Issue.record("expected the browse change as an update, got \(moved.events)"); return
+        }
+        #expect(service.browseTypes == [Self.base])
+        #expect(aggregator.resolution(of: copy)?.addresses.map(\.address) == ["10.0.0.2"])
+        let gone = aggregator.set(copy, reportedBy: [], at: Self.at(3))
+        #expect(gone.isCopyGone)
+        #expect(gone.events.contains { if case .removed = $0 { true } else { false } })
+        #expect(aggregator.browseTypes(of: copy).isEmpty && aggregator.resolution(of: copy) == nil)
+    }
+
+    @Test("a copy whose stack does not say the protocol resolves with every address it has")
+    func copyWithoutProtocol() throws {
+        var aggregator = ServiceAggregator()
+        let copy = ServiceCopyKey(service: Self.key, interfaceIndex: 2, transport: nil)
+        _ = aggregator.add(copy, browseType: Self.base, at: Self.at(0))
+        #expect(aggregator.pendingResolves == 1)
+        let v4 = try #require(ServiceAddress("10.0.0.2", interfaceName: "lab0", interfaceIndex: 2))
+        let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
+        let both = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v4, v6], txt: ["id=1", "fn=TV"])
+        let found = Self.found(aggregator.resolved(copy, both, at: Self.at(200)))
+        #expect(found.first?.service.addresses == [v4, v6])
+        #expect(aggregator.pendingResolves == 0)
+        #expect(aggregator.copies(onInterface: 2) == [copy])
+        #expect(aggregator.copies(onInterface: 3).isEmpty)
+    }
 }
