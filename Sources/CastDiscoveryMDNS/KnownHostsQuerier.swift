@@ -272,8 +272,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         return found
     }
 
-    /// The copies a host's records make: per complete instance (SRV and TXT), one per address
-    /// family of its host's addresses (the asked address when the answer has none).
+    /// The copies a host's records make: per complete instance (SRV and TXT), one on the host's
+    /// pseudo-interface, resolved to the host's first A and first AAAA that is not link-local
+    /// (the asked address when the answer has neither).
     private func view(of state: HostState, hostNumber: Int) -> [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] {
         var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
         let records = state.records
@@ -301,15 +302,14 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             if addresses.isEmpty, let asked = state.host.addresses.first?.serviceAddress {
                 addresses.append(asked)
             }
-            for family in [ServiceAddress.Family.ipv4, .ipv6] {
-                guard let address = addresses.first(where: { $0.family == family }) else { continue }
-                // Each host its own copies (interface index -1, -2, ...: no real interface), so
-                // one host going silent does not take away what another still reports.
-                let key = ServiceCopyKey(service: service, interfaceIndex: -Int32(hostNumber + 1), transport: family)
-                let resolution = ServiceResolution(
-                    hostName: MDNSQuerier.hostText(target), port: port, address: address, txt: txt, knownHost: state.host.text)
-                copies[key] = (reporting, resolution)
-            }
+            // Each host its own copies (interface index -1, -2, ...: no real interface), so one
+            // host going silent does not take away what another still reports.
+            let key = ServiceCopyKey(service: service, interfaceIndex: -Int32(hostNumber + 1), transport: nil)
+            let resolution = ServiceResolution(
+                hostName: MDNSQuerier.hostText(target), port: port,
+                addresses: [ServiceAddress.Family.ipv4, .ipv6].compactMap { family in addresses.first { $0.family == family } },
+                txt: txt, knownHost: state.host.text)
+            copies[key] = (reporting, resolution)
         }
         return copies
     }
@@ -339,6 +339,6 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     }
 
     private static func copyOrder(_ a: ServiceCopyKey, _ b: ServiceCopyKey) -> Bool {
-        (a.service.name, a.transport == .ipv4 ? 0 : 1) < (b.service.name, b.transport == .ipv4 ? 0 : 1)
+        a.service < b.service
     }
 }
