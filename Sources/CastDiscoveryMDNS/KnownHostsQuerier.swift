@@ -56,6 +56,8 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// What every host reports, each on its own pseudo-interface. No grace: a copy is resolved
     /// in the round that reports it, so no first report is held.
     private var aggregator = ServiceAggregator()
+    /// The pending resolves last reported (``BackendEvent/resolvesPending(_:)``).
+    private var reportedPending = 0
     private var statistics = BackendStatistics()
     private var reportedStatistics = BackendStatistics()
     private var nextStatistics = ContinuousClock.now
@@ -224,6 +226,11 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             if hosts[index].unanswered >= Self.unansweredLimit || !saidAllForNow {
                 events = apply(HostView(), toInterface: Self.interfaceIndex(ofHost: index))
             }
+        }
+        // The querier has no resolves of its own: it reports the aggregator's, when they change.
+        if aggregator.pendingResolves != reportedPending {
+            reportedPending = aggregator.pendingResolves
+            events.append(.resolvesPending(reportedPending))
         }
         events.forEach { continuation.yield($0) }
         let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
