@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// A UDP socket bound to 127.0.0.1 that plays a host answering (or misbehaving) on loopback.
-final class LoopbackPeer {
+final class LoopbackPeer: Sendable {
     let descriptor: Int32
     let port: UInt16
 
@@ -172,13 +172,25 @@ struct KnownHostsQuerierTests {
             ]
         }
         // Round 1: everything at once; round 2: the TXT changed; round 3: the instance is no
-        // longer listed. Each round's query comes after the previous round's events.
-        for records in [try answer("fn=TV"), try answer("fn=Kitchen"), []] {
-            let query = try #require(host.receive(), "the querier asked the host")
-            host.send(try Self.response(id: try DNSMessage(decoding: query.bytes).id, records), to: query.port)
+        // longer listed. Each round's query comes after the previous round's events; the fourth
+        // says the third is over. The host plays on its own thread (its receives block), then
+        // stops the querier, which ends the stream.
+        let rounds = [try answer("fn=TV"), try answer("fn=Kitchen"), []]
+        let (asked, askedContinuation) = AsyncStream<Int>.makeStream()
+        Thread.detachNewThread {
+            defer {
+                querier.stop()
+                askedContinuation.finish()
+            }
+            for (round, records) in rounds.enumerated() {
+                guard let query = host.receive(), let id = try? DNSMessage(decoding: query.bytes).id,
+                      let response = try? Self.response(id: id, records)
+                else { return }
+                host.send(response, to: query.port)
+                askedContinuation.yield(round + 1)
+            }
+            if host.receive() != nil { askedContinuation.yield(rounds.count + 1) }
         }
-        _ = try #require(host.receive(), "a fourth round began: the third is over")
-        querier.stop()
 
         var changes: [BackendEvent] = []
         var pending: [Int] = []
@@ -189,6 +201,9 @@ struct KnownHostsQuerierTests {
             default: break
             }
         }
+        var queries = 0
+        for await count in asked { queries = count }
+        #expect(queries == 4, "the querier asked three rounds and began a fourth")
         guard changes.count == 3, case .found(let found) = changes[0], case .updated(let updated) = changes[1],
               case .removed(let removed) = changes[2]
         else {
