@@ -9,8 +9,9 @@ import Glibc
 ///
 /// A round sends the PTR questions, repeats them ``answerWait`` later while nothing came (at
 /// most ``queryTries`` times), asks what the answer lacks (at most ``followUpLimit`` times),
-/// then compares what the host has with what it had: copies (instance × family) come, change
-/// and go through a ``ServiceAggregator``. Its ``PollLoop`` owns the state; ``stop()`` only
+/// then brings its ``ServiceAggregator`` to what the host has: each host is its own
+/// pseudo-interface (``interfaceIndex(ofHost:)``) with one copy per instance, and the aggregator
+/// is the only store of what the host had. Its ``PollLoop`` owns the state; ``stop()`` only
 /// wakes the loop to end it.
 final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// How long a query waits for its answer before it is sent again.
@@ -35,9 +36,15 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         var deadline: ContinuousClock.Instant
         var records: [DNSResourceRecord] = []
         var unanswered = 0
-        /// The copies the host's last answered round reported, with their resolutions.
-        var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
         var roundsDone = 0
+    }
+
+    /// What a host's answered round says: the copy each complete instance (SRV and TXT) makes,
+    /// with the browses that list it and its resolution, and the instances still listed whose
+    /// SRV or TXT did not come, which keep what they had.
+    private struct HostView {
+        var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
+        var kept: Set<ServiceKey> = []
     }
 
     private let browses: [(type: String, name: DNSName)]
@@ -46,7 +53,11 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     private let continuation: AsyncStream<BackendEvent>.Continuation
     private var hosts: [HostState]
     private var sockets: [Bool: MDNSSocket] = [:]
+    /// What every host reports, each on its own pseudo-interface. No grace: a copy is resolved
+    /// in the round that reports it, so no first report is held.
     private var aggregator = ServiceAggregator()
+    /// The pending resolves last reported (``BackendEvent/resolvesPending(_:)``).
+    private var reportedPending = 0
     private var statistics = BackendStatistics()
     private var reportedStatistics = BackendStatistics()
     private var nextStatistics = ContinuousClock.now
@@ -209,12 +220,17 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         var events: [BackendEvent] = []
         if hosts[index].answered {
             hosts[index].unanswered = 0
-            events = apply(view(of: hosts[index], hostNumber: index), to: index)
+            events = apply(view(of: hosts[index], hostNumber: index), toInterface: Self.interfaceIndex(ofHost: index))
         } else {
             hosts[index].unanswered += 1
             if hosts[index].unanswered >= Self.unansweredLimit || !saidAllForNow {
-                events = apply([:], to: index)
+                events = apply(HostView(), toInterface: Self.interfaceIndex(ofHost: index))
             }
+        }
+        // The querier has no resolves of its own: it reports the aggregator's, when they change.
+        if aggregator.pendingResolves != reportedPending {
+            reportedPending = aggregator.pendingResolves
+            events.append(.resolvesPending(reportedPending))
         }
         events.forEach { continuation.yield($0) }
         let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
@@ -272,10 +288,17 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         return found
     }
 
-    /// The copies a host's records make: per complete instance (SRV and TXT), one per address
-    /// family of its host's addresses (the asked address when the answer has none).
-    private func view(of state: HostState, hostNumber: Int) -> [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] {
-        var copies: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)] = [:]
+    /// The pseudo-interface of the host at `index` (-1, -2, ...: no real interface), so one host
+    /// going silent does not take away what another still reports.
+    private static func interfaceIndex(ofHost index: Int) -> Int32 {
+        -Int32(index + 1)
+    }
+
+    /// The copies a host's records make: per complete instance (SRV and TXT), one on the host's
+    /// pseudo-interface, resolved to the host's first A and first AAAA that is not link-local
+    /// (the asked address when the answer has neither).
+    private func view(of state: HostState, hostNumber: Int) -> HostView {
+        var view = HostView()
         let records = state.records
         for instance in instances(in: records) {
             guard let service = ServiceKey(dnsName: instance) else { continue }
@@ -283,7 +306,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
                   case .txt(let txt)? = records.first(where: { $0.name == instance && $0.type == .txt })?.data
             else {
                 // Still listed, but this round's follow-ups went unanswered: keep what it had.
-                for (key, copy) in state.copies where key.service == service { copies[key] = copy }
+                view.kept.insert(service)
                 continue
             }
             let reporting = Set(browses.filter { browse in
@@ -301,44 +324,35 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             if addresses.isEmpty, let asked = state.host.addresses.first?.serviceAddress {
                 addresses.append(asked)
             }
-            for family in [ServiceAddress.Family.ipv4, .ipv6] {
-                guard let address = addresses.first(where: { $0.family == family }) else { continue }
-                // Each host its own copies (interface index -1, -2, ...: no real interface), so
-                // one host going silent does not take away what another still reports.
-                let key = ServiceCopyKey(service: service, interfaceIndex: -Int32(hostNumber + 1), transport: family)
-                let resolution = ServiceResolution(
-                    hostName: MDNSQuerier.hostText(target), port: port, address: address, txt: txt, knownHost: state.host.text)
-                copies[key] = (reporting, resolution)
-            }
+            let key = ServiceCopyKey(service: service, interfaceIndex: Self.interfaceIndex(ofHost: hostNumber), transport: nil)
+            let resolution = ServiceResolution(
+                hostName: MDNSQuerier.hostText(target), port: port,
+                addresses: [ServiceAddress.Family.ipv4, .ipv6].compactMap { family in addresses.first { $0.family == family } },
+                txt: txt, knownHost: state.host.text)
+            view.copies[key] = (reporting, resolution)
         }
-        return copies
+        return view
     }
 
-    /// Brings the aggregator from a host's last view to `view`.
-    private func apply(
-        _ view: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution)], to index: Int
-    ) -> [BackendEvent] {
-        let old = hosts[index].copies
-        hosts[index].copies = view
+    /// Brings the aggregator's copies on a host's pseudo-interface to `view`: first the browses
+    /// that no longer list a copy (every browse for a copy not in the view), then the browses
+    /// that newly list one, then the resolutions that changed. The copies of ``HostView/kept``
+    /// instances are left as they are.
+    private func apply(_ view: HostView, toInterface interfaceIndex: Int32) -> [BackendEvent] {
         var events: [BackendEvent] = []
         let now = ContinuousClock.now
-        for key in old.keys.sorted(by: Self.copyOrder) {
-            let gone = old[key]!.browses.subtracting(view[key]?.browses ?? [])
-            for browse in gone.sorted() { events += aggregator.remove(key, browseType: browse, at: now).events }
+        for copy in aggregator.copies(onInterface: interfaceIndex) where !view.kept.contains(copy.service) {
+            let staying = aggregator.browseTypes(of: copy).intersection(view.copies[copy]?.browses ?? [])
+            events += aggregator.set(copy, reportedBy: staying, at: now).events
         }
-        for key in view.keys.sorted(by: Self.copyOrder) {
-            for browse in view[key]!.browses.subtracting(old[key]?.browses ?? []).sorted() {
-                events += aggregator.add(key, browseType: browse, at: now).events
-            }
+        let copies = view.copies.sorted { $0.key.service < $1.key.service }
+        for (copy, reported) in copies {
+            events += aggregator.set(copy, reportedBy: reported.browses, at: now).events
         }
-        for key in view.keys.sorted(by: Self.copyOrder) where old[key]?.resolution != view[key]!.resolution {
-            events += aggregator.resolved(key, view[key]!.resolution, at: now)
+        for (copy, reported) in copies where aggregator.resolution(of: copy) != reported.resolution {
+            events += aggregator.resolved(copy, reported.resolution, at: now)
         }
         events += aggregator.releaseHeld(at: now)
         return events
-    }
-
-    private static func copyOrder(_ a: ServiceCopyKey, _ b: ServiceCopyKey) -> Bool {
-        (a.service.name, a.transport == .ipv4 ? 0 : 1) < (b.service.name, b.transport == .ipv4 ? 0 : 1)
     }
 }

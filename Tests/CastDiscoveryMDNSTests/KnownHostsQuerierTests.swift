@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// A UDP socket bound to 127.0.0.1 that plays a host answering (or misbehaving) on loopback.
-final class LoopbackPeer {
+final class LoopbackPeer: Sendable {
     let descriptor: Int32
     let port: UInt16
 
@@ -148,6 +148,75 @@ struct KnownHostsQuerierTests {
         while host.receive(within: 0) != nil { queries += 1 }
         #expect(queries == KnownHostsQuerier.queryTries)
         #expect(statistics?.unansweredHosts == ["127.0.0.1"])
+    }
+
+    @Test("a host with an A and an AAAA: found with both, a changed TXT is one update, an instance gone is removed")
+    func rounds() async throws {
+        let host = try LoopbackPeer()
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
+        let querier = try KnownHostsQuerier(
+            hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(1),
+            continuation: continuation)
+        Thread.detachNewThread { querier.run() }
+        defer { querier.stop() }
+
+        func answer(_ txt: String) throws -> [DNSResourceRecord] {
+            [
+                DNSResourceRecord(name: Self.type, ttl: 120, data: .ptr(Self.instance)),
+                DNSResourceRecord(name: Self.instance, ttl: 120, data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
+                DNSResourceRecord(name: Self.instance, ttl: 4500, data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array(txt.utf8)]))),
+                DNSResourceRecord(name: Self.target, ttl: 120, data: .aaaa(try #require(IPv6Address("fd00::9")))),
+                DNSResourceRecord(name: Self.target, ttl: 120, data: .aaaa(try #require(IPv6Address("fe80::9")))),
+                DNSResourceRecord(name: Self.target, ttl: 120, data: .a(IPv4Address(10, 9, 9, 9))),
+            ]
+        }
+        // Round 1: everything at once; round 2: the TXT changed; round 3: the instance is no
+        // longer listed. Each round's query comes after the previous round's events; the fourth
+        // says the third is over. The host plays on its own thread (its receives block), then
+        // stops the querier, which ends the stream.
+        let rounds = [try answer("fn=TV"), try answer("fn=Kitchen"), []]
+        let (asked, askedContinuation) = AsyncStream<Int>.makeStream()
+        Thread.detachNewThread {
+            defer {
+                querier.stop()
+                askedContinuation.finish()
+            }
+            for (round, records) in rounds.enumerated() {
+                guard let query = host.receive(), let id = try? DNSMessage(decoding: query.bytes).id,
+                      let response = try? Self.response(id: id, records)
+                else { return }
+                host.send(response, to: query.port)
+                askedContinuation.yield(round + 1)
+            }
+            if host.receive() != nil { askedContinuation.yield(rounds.count + 1) }
+        }
+
+        var changes: [BackendEvent] = []
+        var pending: [Int] = []
+        for await event in stream {
+            switch event {
+            case .found, .updated, .removed: changes.append(event)
+            case .resolvesPending(let count): pending.append(count)
+            default: break
+            }
+        }
+        var queries = 0
+        for await count in asked { queries = count }
+        #expect(queries == 4, "the querier asked three rounds and began a fourth")
+        guard changes.count == 3, case .found(let found) = changes[0], case .updated(let updated) = changes[1],
+              case .removed(let removed) = changes[2]
+        else {
+            Issue.record("expected found, updated, removed; got \(changes)")
+            return
+        }
+        #expect(found.service.addresses.map(\.address) == ["10.9.9.9", "fd00::9"], "A first, then the AAAA that is not link-local")
+        #expect(found.service.addresses.map(\.family) == [.ipv4, .ipv6])
+        #expect(found.service.txt == TXTRecord(strings: [Array("id=abc".utf8), Array("fn=TV".utf8)]))
+        #expect(updated.service.addresses == found.service.addresses)
+        #expect(updated.service.txt == TXTRecord(strings: [Array("id=abc".utf8), Array("fn=Kitchen".utf8)]))
+        #expect(removed.key == found.key)
+        #expect(pending.isEmpty, "every copy resolves within its round: nothing is ever pending")
     }
 
     @Test("host texts: addresses parse without the resolver; what is no address or name is refused", arguments: [
