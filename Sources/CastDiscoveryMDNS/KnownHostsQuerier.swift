@@ -105,11 +105,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         for browse in browses { continuation.yield(.browseStarted(browseType: browse.type)) }
         for (ipv6, socket) in sockets.sorted(by: { !$0.key && $1.key }) {
             loop.register(socket.descriptor, name: "the \(ipv6 ? "IPv6" : "IPv4") query socket") { [unowned self] _ in
-                var taken = 0
-                while taken < 256, let datagram = socket.receive() {
-                    take(datagram, at: .now)
-                    taken += 1
-                }
+                socket.drain { take($0, at: .now) }
             }
         }
         let now = ContinuousClock.now

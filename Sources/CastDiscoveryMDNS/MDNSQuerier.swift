@@ -143,15 +143,10 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         scanInterfaces(at: now)
     }
 
-    /// Reads what waits on `socket` when the loop says so, within a bound per round, so a flood
-    /// cannot starve the timers.
+    /// Reads what waits on `socket` whenever the loop says it is ready.
     private func register(_ socket: any MDNSTransport, legacy: Bool, name: String) {
         loop.register(socket.descriptor, name: name) { [unowned self] _ in
-            var taken = 0
-            while taken < 256, let datagram = socket.receive() {
-                handle(datagram, legacy: legacy, at: .now)
-                taken += 1
-            }
+            socket.drain { handle($0, legacy: legacy, at: .now) }
         }
     }
 

@@ -15,3 +15,18 @@ protocol MDNSTransport: AnyObject {
     /// Leaves the mDNS group on `interface`.
     func leave(interface: Int32)
 }
+
+extension MDNSTransport {
+    /// The most datagrams read from one socket per loop round, so a flood cannot starve the
+    /// loop's timers.
+    static var datagramsPerRound: Int { 256 }
+
+    /// Hands the datagrams waiting now to `body`, at most ``datagramsPerRound`` of them.
+    func drain(_ body: (MDNSSocket.Datagram) -> Void) {
+        var taken = 0
+        while taken < Self.datagramsPerRound, let datagram = receive() {
+            body(datagram)
+            taken += 1
+        }
+    }
+}
