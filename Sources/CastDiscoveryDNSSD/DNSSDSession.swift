@@ -19,6 +19,11 @@ import Darwin
 ///   family, each released as soon as it answered or timed out, at most
 ///   ``Configuration/maximumInFlight`` at a time; then a TXT query kept open while the copy
 ///   lives (at most ``Configuration/maximumMonitors``), through which TXT changes arrive.
+/// - Each such copy is one ``ServiceAggregator`` copy with no transport (dns_sd's browse does
+///   not say the IP protocol), there from the browse's first add to its last remove: the
+///   aggregator holds its browses, resolution (with both families' addresses) and failure, and
+///   counts the pending resolves. The session keeps only the dns_sd side: each browse's adds,
+///   the resolve's answer until an address comes, the refs and their queue.
 /// - dns_sd says neither cache-exhausted nor all-for-now: a browse says all-for-now once it has
 ///   run ``allForNowAfter`` (avahi-daemon's own all-for-now timer) and no new instance came in
 ///   the last ``quietPeriod``.
@@ -49,32 +54,21 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// The longest wait between two attempts to reach a lost daemon.
     static let maximumBackoff: Duration = .seconds(8)
 
-    /// An instance on an interface: the unit dns_sd browses and resolves.
-    struct CopyID: Hashable, Comparable {
-        var service: ServiceKey
-        var interface: UInt32
-
-        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.service, lhs.interface) < (rhs.service, rhs.interface) }
-    }
-
-    struct Copy {
-        /// How many adds each browse reported for it, less its removes (a daemon may report an
-        /// instance once per IP protocol).
-        var browses: [String: Int] = [:]
-        var host: String?
-        var port: UInt16 = 0
-        var txt: TXTRecord?
-        var addresses: [ServiceAddress.Family: ServiceAddress] = [:]
-        /// Still being resolved (resolve or address queries queued or running).
-        var pending = true
-        var failed = false
-        var reportingBrowses: Set<String> { Set(browses.filter { $0.value > 0 }.keys) }
+    /// What dns_sd needs of a copy (an instance on an interface, keyed as the aggregator's copy)
+    /// beyond what the aggregator holds.
+    private struct Copy {
+        /// How many adds each browse reported for it, less its removes (dns_sd may report an
+        /// instance once per IP protocol); a browse reports it while its count is above 0.
+        var adds: [String: Int] = [:]
+        /// The resolve's answer (host, port, TXT) until the first address comes; from then on
+        /// the aggregator's resolution is the copy's (see ``resolution(of:)``).
+        var answer: ServiceResolution?
     }
 
     private enum Purpose {
-        case resolve(CopyID)
-        case address(CopyID, ServiceAddress.Family)
-        case monitor(CopyID)
+        case resolve(ServiceCopyKey)
+        case address(ServiceCopyKey, ServiceAddress.Family)
+        case monitor(ServiceCopyKey)
     }
 
     private struct Running {
@@ -90,7 +84,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private var browses: [String: DNSSDServiceRef] = [:]
     private var running: [Int: Running] = [:]
     private var nextID = 0
-    private var copies: [CopyID: Copy] = [:]
+    private var copies: [ServiceCopyKey: Copy] = [:]
     private var queue: [Purpose] = []
     private var aggregator = ServiceAggregator(grace: .milliseconds(50))
     private var browseStart: ContinuousClock.Instant = .now
@@ -235,8 +229,10 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         switch reply {
         case .browse(let added, let interface, let name, let domain):
             guard let base = serviceTypes[type]?.base else { return }
-            let id = CopyID(service: ServiceKey(name: name, type: base, domain: Self.trimmed(domain)), interface: interface)
-            if added { add(id, browse: type) } else { remove(id, browse: type) }
+            let key = ServiceCopyKey(
+                service: ServiceKey(name: name, type: base, domain: Self.trimmed(domain)),
+                interfaceIndex: Int32(bitPattern: interface), transport: nil)
+            if added { add(key, browse: type) } else { remove(key, browse: type) }
         case .failure(let code):
             failed(nil, browse: type, DNSSDError(code: code))
         default:
@@ -244,43 +240,39 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         }
     }
 
-    private func add(_ id: CopyID, browse type: String) {
-        var copy = copies[id] ?? Copy()
-        let isNewCopy = copies[id] == nil
-        let isNewToBrowse = (copy.browses[type] ?? 0) == 0
-        copy.browses[type, default: 0] += 1
-        copies[id] = copy
-        if isNewCopy {
-            lastNews[type] = .now
-            queue.append(.resolve(id))
-        } else if isNewToBrowse {
-            if copy.reportingBrowses.count == 1 || !copy.addresses.isEmpty { lastNews[type] = .now }
-            for family in copy.addresses.keys.sorted(by: { $0 == .ipv4 && $1 == .ipv6 }) {
-                emit(aggregator.add(copyKey(id, family), browseType: type).events)
-            }
-        }
+    /// A browse's add: the copy joins the aggregator for that browse at its first add (pending
+    /// at once, news for the browse), and a copy new to every browse is queued for a resolve.
+    private func add(_ key: ServiceCopyKey, browse type: String) {
+        let isNewToBrowse = (copies[key]?.adds[type] ?? 0) == 0
+        copies[key, default: Copy()].adds[type, default: 0] += 1
+        guard isNewToBrowse else { return }
+        lastNews[type] = .now
+        let added = aggregator.add(key, browseType: type)
+        if added.isNewCopy { queue.append(.resolve(key)) }
+        emit(added.events)
     }
 
-    private func remove(_ id: CopyID, browse type: String) {
-        guard var copy = copies[id], let count = copy.browses[type], count > 0 else { return }
-        copy.browses[type] = count - 1
-        copies[id] = copy
-        guard count - 1 == 0 else { return }
-        for family in copy.addresses.keys { emit(aggregator.remove(copyKey(id, family), browseType: type).events) }
-        if copy.reportingBrowses.isEmpty { forget(id) }
+    /// A browse's remove: the copy leaves the aggregator for that browse when the browse's last
+    /// add is taken back, and is forgotten once no browse reports it.
+    private func remove(_ key: ServiceCopyKey, browse type: String) {
+        guard let count = copies[key]?.adds[type], count > 0 else { return }
+        copies[key]?.adds[type] = count > 1 ? count - 1 : nil
+        guard count == 1 else { return }
+        emit(aggregator.remove(key, browseType: type).events)
+        if copies[key]?.adds.isEmpty == true { forget(key) }
     }
 
     /// Drops a copy no browse reports any more: its queued and running work goes with it.
-    private func forget(_ id: CopyID) {
-        copies[id] = nil
+    private func forget(_ key: ServiceCopyKey) {
+        copies[key] = nil
         queue.removeAll { purpose in
             switch purpose {
-            case .resolve(let c), .address(let c, _), .monitor(let c): c == id
+            case .resolve(let c), .address(let c, _), .monitor(let c): c == key
             }
         }
-        for (key, run) in running {
+        for (id, run) in running {
             switch run.purpose {
-            case .resolve(let c), .address(let c, _), .monitor(let c): if c == id { finish(key) }
+            case .resolve(let c), .address(let c, _), .monitor(let c): if c == key { finish(id) }
             }
         }
     }
@@ -311,26 +303,26 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
                 guard copies[copy] != nil, let base = serviceTypes.values.first(where: { $0.base == copy.service.type })?.base else { return }
                 ref = try DNSSDServiceRef.resolve(
                     name: copy.service.name, registrationType: base.dnssdRegistrationType, domain: copy.service.domain,
-                    interface: copy.interface) { [weak self] reply in self?.resolveReply(id, copy, reply) }
+                    interface: copy.dnssdInterface) { [weak self] reply in self?.resolveReply(id, copy, reply) }
                 deadline = .now + Self.resolveTimeout
             case .address(let copy, let family):
-                guard let host = copies[copy]?.host else { return }
+                guard let host = resolution(of: copy)?.hostName else { return }
                 #if canImport(Darwin)
-                ref = try DNSSDServiceRef.getAddrInfo(host: host, ipv6: family == .ipv6, interface: copy.interface) { [weak self] reply in
+                ref = try DNSSDServiceRef.getAddrInfo(host: host, ipv6: family == .ipv6, interface: copy.dnssdInterface) { [weak self] reply in
                     self?.addressReply(id, copy, family, reply)
                 }
                 #else
                 // The compatibility library has no DNSServiceGetAddrInfo: the A or AAAA record.
                 ref = try DNSSDServiceRef.queryRecord(
                     name: host, type: family == .ipv4 ? DNSSDServiceRef.typeA : DNSSDServiceRef.typeAAAA,
-                    interface: copy.interface) { [weak self] reply in self?.addressReply(id, copy, family, reply) }
+                    interface: copy.dnssdInterface) { [weak self] reply in self?.addressReply(id, copy, family, reply) }
                 #endif
                 deadline = .now + Self.addressTimeout
             case .monitor(let copy):
                 guard copies[copy] != nil else { return }
                 ref = try DNSSDServiceRef.queryRecord(
                     name: Self.fullName(copy.service), type: DNSSDServiceRef.typeTXT,
-                    interface: copy.interface) { [weak self] reply in self?.monitorReply(copy, reply) }
+                    interface: copy.dnssdInterface) { [weak self] reply in self?.monitorReply(copy, reply) }
                 deadline = nil
             }
         } catch {
@@ -347,111 +339,113 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         if let run = running.removeValue(forKey: id) { retire(run.ref) }
     }
 
-    private func resolveReply(_ id: Int, _ copyID: CopyID, _ reply: DNSSDServiceRef.Reply) {
+    private func resolveReply(_ id: Int, _ key: ServiceCopyKey, _ reply: DNSSDServiceRef.Reply) {
         guard running[id] != nil else { return }
         switch reply {
         case .resolve(_, let host, let port, let txt):
             finish(id)
-            guard var copy = copies[copyID] else { return }
-            copy.host = Self.trimmed(host)
-            copy.port = port
-            copy.txt = TXTRecord(wireFormat: txt)
-            copies[copyID] = copy
+            guard copies[key] != nil else { return }
+            copies[key]?.answer = ServiceResolution(
+                hostName: Self.trimmed(host), port: port, addresses: [], txt: TXTRecord(wireFormat: txt))
             // The addresses first (they finish the resolve), then the TXT monitor.
             for family in [ServiceAddress.Family.ipv4, .ipv6] where configuration.families.contains(family) {
-                queue.insert(.address(copyID, family), at: 0)
+                queue.insert(.address(key, family), at: 0)
             }
-            if monitors < configuration.maximumMonitors { queue.append(.monitor(copyID)) }
+            if monitors < configuration.maximumMonitors { queue.append(.monitor(key)) }
         case .failure(let code):
             finish(id)
             let error = DNSSDError(code: code)
             if error.meansDaemonUnavailable { return lost() }
-            resolveFailed(copyID, "the resolve failed: \(error)")
+            resolveFailed(key, "the resolve failed: \(error)")
         default:
             break
         }
     }
 
-    private func addressReply(_ id: Int, _ copyID: CopyID, _ family: ServiceAddress.Family, _ reply: DNSSDServiceRef.Reply) {
+    private func addressReply(_ id: Int, _ key: ServiceCopyKey, _ family: ServiceAddress.Family, _ reply: DNSSDServiceRef.Reply) {
         guard running[id] != nil else { return }
         switch reply {
         case .record(true, let interface, _, let data):
             guard let address = Self.address(data, family: family, interface: interface) else { return }
             finish(id)
-            guard var copy = copies[copyID] else { return }
-            let isNewFamily = copy.addresses[family] == nil
-            copy.addresses[family] = address
+            guard var resolution = resolution(of: key) else { return }
             // One address resolves the copy; the other family's, if it comes, adds to it (the
             // aggregator's first report waits briefly for it).
-            copy.pending = false
-            copies[copyID] = copy
-            if isNewFamily {
-                for type in copy.reportingBrowses.sorted() { emit(aggregator.add(copyKey(copyID, family), browseType: type).events) }
-            }
-            report(copyID, family)
+            resolution.addresses.removeAll { $0.family == family }
+            resolution.addresses.append(address)
+            record(resolution, of: key)
         case .failure(let code):
             finish(id)
             if DNSSDError(code: code).meansDaemonUnavailable { return lost() }
-            checkPending(copyID)
+            addressQueryEnded(key)
         default:
             break
         }
     }
 
-    private func monitorReply(_ copyID: CopyID, _ reply: DNSSDServiceRef.Reply) {
-        guard case .record(true, _, _, let data) = reply, var copy = copies[copyID] else {
+    private func monitorReply(_ key: ServiceCopyKey, _ reply: DNSSDServiceRef.Reply) {
+        guard case .record(true, _, _, let data) = reply, var resolution = resolution(of: key) else {
             if case .failure(let code) = reply, DNSSDError(code: code).meansDaemonUnavailable { lost() }
             return
         }
         let txt = TXTRecord(wireFormat: data)
-        guard txt != copy.txt else { return }
-        copy.txt = txt
-        copies[copyID] = copy
-        for family in copy.addresses.keys.sorted(by: { $0 == .ipv4 && $1 == .ipv6 }) { report(copyID, family) }
+        guard txt != resolution.txt else { return }
+        resolution.txt = txt
+        record(resolution, of: key)
+    }
+
+    /// What `key` resolved to so far: the aggregator's resolution once an address came, before
+    /// that the resolve's answer; nil before the resolve answered.
+    private func resolution(of key: ServiceCopyKey) -> ServiceResolution? {
+        guard let copy = copies[key] else { return nil }
+        return aggregator.resolution(of: key) ?? copy.answer
+    }
+
+    /// Records what `key` resolved to: in the aggregator once it has an address (reported
+    /// again on every change), before that as the resolve's answer.
+    private func record(_ resolution: ServiceResolution, of key: ServiceCopyKey) {
+        guard copies[key] != nil else { return }
+        if resolution.addresses.isEmpty {
+            copies[key]?.answer = resolution
+        } else {
+            copies[key]?.answer = nil
+            emit(aggregator.resolved(key, resolution))
+        }
     }
 
     /// A resolve or address query that ran out of time (or could not start).
     private func timedOut(_ purpose: Purpose) {
         switch purpose {
-        case .resolve(let copy):
-            resolveFailed(copy, "no answer to the resolve within \(Self.resolveTimeout)")
-        case .address(let copy, _):
-            checkPending(copy)
+        case .resolve(let key):
+            resolveFailed(key, "no answer to the resolve within \(Self.resolveTimeout)")
+        case .address(let key, _):
+            addressQueryEnded(key)
         case .monitor:
             break
         }
     }
 
-    /// Once no address query of a copy runs any more: pending ends; without any address, the
-    /// resolve failed.
-    private func checkPending(_ copyID: CopyID) {
-        guard var copy = copies[copyID] else { return }
-        let querying = running.values.contains { if case .address(copyID, _) = $0.purpose { true } else { false } }
-            || queue.contains { if case .address(copyID, _) = $0 { true } else { false } }
+    /// An address query of `key` ended: once none runs or waits any more, a copy without any
+    /// address failed to resolve.
+    private func addressQueryEnded(_ key: ServiceCopyKey) {
+        guard let copy = copies[key], aggregator.resolution(of: key) == nil else { return }
+        let querying = running.values.contains { if case .address(key, _) = $0.purpose { true } else { false } }
+            || queue.contains { if case .address(key, _) = $0 { true } else { false } }
         guard !querying else { return }
-        copy.pending = false
-        copies[copyID] = copy
-        if copy.addresses.isEmpty { resolveFailed(copyID, "no A or AAAA record for \(copy.host ?? "?")") }
+        resolveFailed(key, "no A or AAAA record for \(copy.answer?.hostName ?? "?")")
     }
 
-    private func resolveFailed(_ copyID: CopyID, _ message: String) {
-        guard var copy = copies[copyID], !copy.failed else { return }
-        copy.failed = true
-        copy.pending = false
-        copies[copyID] = copy
-        emit([.resolveFailed(copyID.service, DiscoveryError(kind: .other, message: "\(copyID.service.name): \(message)"))])
+    /// Reports `key`'s resolve failed, once.
+    private func resolveFailed(_ key: ServiceCopyKey, _ message: String) {
+        guard !aggregator.hasFailed(key) else { return }
+        emit(aggregator.resolveFailed(key, DiscoveryError(kind: .other, message: "\(key.service.name): \(message)")))
     }
 
-    private func report(_ copyID: CopyID, _ family: ServiceAddress.Family) {
-        guard let copy = copies[copyID], let host = copy.host, let address = copy.addresses[family] else { return }
-        let resolution = ServiceResolution(hostName: host, port: copy.port, address: address, txt: copy.txt ?? TXTRecord(entries: []))
-        emit(aggregator.resolved(copyKey(copyID, family), resolution))
-    }
-
+    /// Says how many resolves are pending when the number changed: the aggregator's count,
+    /// which includes the first reports it still holds (a scan that ended on 0 then would miss
+    /// them: 1 to 4 of 50 devices in cold lab runs).
     private func reportPending() {
-        // Resolved copies whose first report the aggregator still holds count too: a scan
-        // that ended on 0 then would miss them (1 to 4 of 50 devices in cold lab runs).
-        let pending = copies.values.filter { $0.pending && !$0.failed }.count + aggregator.heldReports
+        let pending = aggregator.pendingResolves
         guard pending != reportedPending else { return }
         reportedPending = pending
         continuation.yield(.resolvesPending(pending))
@@ -511,10 +505,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         for event in events { continuation.yield(event) }
     }
 
-    private func copyKey(_ id: CopyID, _ family: ServiceAddress.Family) -> ServiceCopyKey {
-        ServiceCopyKey(service: id.service, interfaceIndex: Int32(bitPattern: id.interface), transport: family)
-    }
-
     /// A name without its final dot.
     static func trimmed(_ name: String) -> String {
         name.hasSuffix(".") ? String(name.dropLast()) : name
@@ -540,4 +530,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             return nil
         }
     }
+}
+
+private extension ServiceCopyKey {
+    /// The interface as dns_sd numbers it.
+    var dnssdInterface: UInt32 { UInt32(bitPattern: interfaceIndex) }
 }

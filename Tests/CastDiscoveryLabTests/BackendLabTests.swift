@@ -62,6 +62,12 @@ struct BackendLabTests {
         }
         let found = collector.all.filter { if case .found = $0 { true } else { false } }
         #expect(found.count == lab.count, "one found event per instance, no duplicates")
+        // The aggregator's first report waits briefly for a device's other copies and families:
+        // each device is first reported with every address it ends with.
+        for case .found(let first) in collector.all {
+            let name = first.service.instanceName
+            #expect(Self.addresses(first) == expectedAddresses(name), "\(name) first found with \(Self.addresses(first))")
+        }
         #expect(collector.all.contains(.stateChanged(.running)))
         #expect(collector.all.contains(.allForNow(browseType: Self.base)))
         if backend == .avahi { #expect(collector.all.contains(.cacheExhausted(browseType: Self.base))) }
