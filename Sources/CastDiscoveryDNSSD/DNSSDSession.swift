@@ -502,6 +502,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     // MARK: - Helpers
 
     private func emit(_ events: [BackendEvent]) {
+        loop.assertOnLoop()
         for event in events { continuation.yield(event) }
     }
 

@@ -167,6 +167,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// Takes one datagram: only a response from an address asked, from the port asked (5353),
     /// echoing the round's query id.
     private func take(_ datagram: MDNSSocket.Datagram, at now: ContinuousClock.Instant) {
+        loop.assertOnLoop()
         guard hosts.contains(where: { $0.active && $0.host.isAddress(datagram.source) }) else {
             statistics.ignoredPackets += 1
             return

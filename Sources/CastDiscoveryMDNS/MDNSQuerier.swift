@@ -155,6 +155,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// Yields `events`, which happened at `now`, then the pending resolves when their number
     /// changed.
     func emit(_ events: [BackendEvent], at now: ContinuousClock.Instant = .now) {
+        loop.assertOnLoop()
         for event in events {
             // News for a browse's burst: an instance it had not reported on any link (another
             // copy of a known one adds an address, not a device).

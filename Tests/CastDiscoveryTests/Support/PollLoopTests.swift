@@ -8,21 +8,33 @@ import Glibc
 
 @Suite("PollLoop")
 struct PollLoopTests {
-    /// An owner that counts its ticks and asks for one at `deadline`.
+    /// An owner that counts its ticks and asks for one at `deadline`. It stops the loop itself
+    /// after ``tickLimit`` ticks or ``timeLimit``, so a test that goes wrong fails instead of
+    /// spinning for ever.
     final class Owner: PollLoopOwner, @unchecked Sendable {
+        static let tickLimit = 10_000
+        static let timeLimit: Duration = .seconds(20)
+
         let loop: PollLoop
+        let created = ContinuousClock.now
         var deadline: ContinuousClock.Instant?
         var ticks: [ContinuousClock.Instant] = []
         var onTick: ((Owner) -> Void)?
+        /// Whether the owner had to stop the loop itself.
+        private(set) var gaveUp = false
 
         init(_ loop: PollLoop) { self.loop = loop }
 
-        func nextDeadline() -> ContinuousClock.Instant? { deadline }
+        func nextDeadline() -> ContinuousClock.Instant? { deadline.map { min($0, created + Self.timeLimit) } }
 
         func tick(at now: ContinuousClock.Instant) {
             loop.assertOnLoop()
             ticks.append(now)
             onTick?(self)
+            if ticks.count >= Self.tickLimit || now - created >= Self.timeLimit {
+                gaveUp = true
+                loop.stop()
+            }
         }
     }
 
@@ -114,22 +126,25 @@ struct PollLoopTests {
             if let deadline = owner.deadline, ContinuousClock.now >= deadline { owner.loop.stop() }
         }
         #expect(try await Self.run(owner) == nil)
+        #expect(!owner.gaveUp)
         #expect(owner.ticks.last.map { $0 - start >= .milliseconds(120) } == true)
         #expect(owner.ticks.count < 10, "no busy wait before the deadline (\(owner.ticks.count) ticks)")
     }
 
-    @Test("a descriptor closed under the loop ends it with a failure that names it")
+    @Test("a descriptor that is not open ends the loop with a failure that names it")
     func closedDescriptor() async throws {
         let loop = try PollLoop()
         let owner = Owner(loop)
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        loop.register(fds[0], name: "the lost socket") { _ in }
-        close(fds[0])
-        close(fds[1])
+        // A descriptor number at the process's limit can never be open. (One closed by the test
+        // could be taken at once by another test running in parallel.)
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let neverOpen = Int32(clamping: limit.rlim_cur)
+        loop.register(neverOpen, name: "the lost socket") { _ in }
         owner.deadline = .now + .seconds(5)
         let failure = try await Self.run(owner)
         #expect(failure?.reason == "the lost socket was closed under the loop")
+        #expect(!owner.gaveUp)
     }
 
     @Test("an injected poll failure ends the loop with that failure at the instant given, however idle the owner")
