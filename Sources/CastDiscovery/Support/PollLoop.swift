@@ -22,7 +22,7 @@ package protocol PollLoopOwner: AnyObject {
 /// dns_sd session): descriptors with their handlers, the owner's timers, and a waker that ends
 /// the loop from any thread.
 ///
-/// Everything but ``stop()`` and ``isStopped`` belongs to the thread that calls ``run(_:)``;
+/// Everything but ``stop()`` belongs to the thread that calls ``run(_:)``;
 /// the owner states that with ``assertOnLoop()`` (as swift-nio's `assertInEventLoop`), which
 /// also holds on the creating thread before the loop runs. A `poll` that fails (other than
 /// being interrupted) or a descriptor that is no longer open ends the loop with a ``Failure``,
@@ -71,9 +71,6 @@ package final class PollLoop: @unchecked Sendable {
         }
         #endif
     }
-
-    /// Whether ``stop()`` was called.
-    package var isStopped: Bool { waker.isStopped }
 
     /// Ends the loop at its next round (at once if it waits in `poll`). From any thread.
     package func stop() {
