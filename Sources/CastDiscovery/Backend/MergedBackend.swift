@@ -136,7 +136,7 @@ struct Merger: Sendable {
             }
             // The same address from two sources once (the multicast one, with its interface).
             for address in service.service.addresses
-            where !current.service.addresses.contains(where: { $0.family == address.family && $0.address == address.address }) {
+            where !current.service.addresses.contains(where: { $0.ip == address.ip && $0.zone == address.zone }) {
                 current.service.addresses.append(address)
             }
             current.service.knownHost = current.service.knownHost ?? service.service.knownHost

@@ -260,10 +260,10 @@ package struct ServiceAggregator: Sendable {
         for (_, entry) in resolved where entry.resolution.hostName == newest.hostName {
             for address in entry.resolution.addresses where !addresses.contains(address) { addresses.append(address) }
         }
-        addresses.sort { a, b in
-            (a.family == .ipv4 ? 0 : 1, a.interfaceIndex ?? 0, a.address)
-                < (b.family == .ipv4 ? 0 : 1, b.interfaceIndex ?? 0, b.address)
-        }
+        // IPv4 first, then by interface and text; each address's text is made once, not per
+        // comparison.
+        addresses = addresses.map { (key: ($0.family == .ipv4 ? 0 : 1, $0.interfaceIndex ?? 0, $0.address), address: $0) }
+            .sorted { $0.key < $1.key }.map(\.address)
         let service = ResolvedService(
             instanceName: key.name, serviceType: key.type, domain: key.domain, hostName: newest.hostName,
             port: newest.port, addresses: addresses, txt: newest.txt,
