@@ -11,19 +11,30 @@ setup:
 build: setup
 	swift build
 
+# The end-to-end suites that time signals, stalled readers and spools disturbed mid-watch run
+# on their own, one test at a time: beside the CPU-bound suites of a parallel run their test
+# task was starved for seconds and acted after the moment it tests (1 to 15 failures per full
+# parallel run on 2 cores; none in these runs alone).
+TIMED_SUITES = EndToEndSignalTests|EndToEndWatchTests|EndToEndReportSpoolTests|EndToEndReportSenderTests|EndToEndReportTests
+
 # Unit tests, then the lab's own test, then what needs the lab: the Avahi backend against a
 # real avahi-daemon hearing simulated devices over real multicast, cast-scan end to end, and a
 # smoke run of the benchmarks (so they cannot rot).
 test: setup
-	swift test
+	swift test --skip '$(TIMED_SUITES)'
+	swift test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh
 	bash Tests/Scripts/watch-filter-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
+	bash Tests/Scripts/unprivileged-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
+	bash Tests/Scripts/serve-lab-test.sh
+	bash Tests/Scripts/soak-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
+	bash Tests/Scripts/prometheus-examples-test.sh
 	bash Tests/Scripts/package-test.sh
 
 lab-test: setup
@@ -33,7 +44,9 @@ lab-test: setup
 	bash Tests/Scripts/watch-filter-lab-test.sh
 	bash Tests/Scripts/scan-recall-lab-test.sh
 	bash Tests/Scripts/known-hosts-lab-test.sh
+	bash Tests/Scripts/unprivileged-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
+	bash Tests/Scripts/serve-lab-test.sh
 
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup
@@ -44,7 +57,8 @@ bench: setup
 	Benchmarks/run --sizes 1,50,500 --runs 5
 
 # The Debian package (dist/cast-scan_VERSION_ARCH.deb): a binary that needs no Swift toolchain,
-# the man page and completions generated from the command declarations, the README.
+# the man page and completions generated from the command declarations, the README, the
+# systemd unit (installed disabled) with /etc/default/cast-scan, and the examples.
 deb: setup
 	Scripts/build-deb dist
 
@@ -53,8 +67,10 @@ PREFIX ?= /usr/local
 install: setup
 	Scripts/install-release $(PREFIX)
 
-# The package, install/remove, man page, completions, make install and the example package.
+# The package, install/remove, man page, completions, make install and the example package;
+# lintian, the systemd unit, and the Prometheus examples with promtool.
 package-test: setup
+	bash Tests/Scripts/prometheus-examples-test.sh
 	bash Tests/Scripts/package-test.sh
 
 # The library used from another package (Examples/list-devices), against a recorded replay.

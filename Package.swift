@@ -53,6 +53,14 @@ var targets: [Target] = [
     .target(name: "CastDiscoveryReporting", dependencies: ["CastDiscovery", "CSQLite", "CCurl"]),
     .testTarget(name: "CastDiscoveryReportingTests", dependencies: ["CastDiscoveryReporting", "CastDiscovery"]),
 
+    // Layer 4 support: what `cast-scan serve` needs to be a service: HTTP (GNU libmicrohttpd)
+    // and the service manager's notifications (libsystemd), both Debian's, loaded with dlopen
+    // by the one command that uses them. C stays inside it.
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "CastScanServing", dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd"]),
+    .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery"]),
+
     // Layer 3: the sender model, on the core.
     .target(name: "CastSender", dependencies: ["CastDiscovery"]),
     .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
@@ -62,7 +70,7 @@ var targets: [Target] = [
         name: "CastScanCLI",
         dependencies: [
             "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender",
-            "CastDiscoveryReporting",
+            "CastDiscoveryReporting", "CastScanServing",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),

@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import queue
+import re
 import signal
 import socket
 import statistics
@@ -107,10 +108,18 @@ def run_cast_scan(bin_dir: str, n: int, state: str, backend: str = "avahi") -> d
         doc = json.loads(r["stdout"])
         names = {d["instanceName"] for d in doc["devices"]}
         complete = bool(doc["scan"]["complete"])
-    except (ValueError, KeyError):
-        names, complete = set(), False
+        chosen = doc["scan"]["backend"]
+        # Where the time went: the browse's settling (all-for-now or quiet round), the daemon's
+        # cache delivery, and the whole scan (the rest is waiting for resolves).
+        browse = doc["scan"]["browses"][0]
+        phases = {"settled": browse.get("settledAfterSeconds"), "cacheDelivered": browse.get("cacheDeliveredAfterSeconds"),
+                  "complete": doc["scan"]["elapsedSeconds"]}
+    except (ValueError, KeyError, IndexError):
+        names, complete, chosen, phases = set(), False, None, {}
     return {"wall": r["wall"], "rc": r["rc"], "count": len(names), "recall": len(names) / n,
-            "complete": complete, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"], "maxThreads": r["maxThreads"]}
+            "complete": complete, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"], "maxThreads": r["maxThreads"],
+            "backend": chosen, "settledSeconds": phases.get("settled"),
+            "cacheDeliveredSeconds": phases.get("cacheDelivered"), "completeSeconds": phases.get("complete")}
 
 
 def run_avahi_browse(n: int) -> dict:
@@ -187,7 +196,8 @@ def partial_subtype(args, tmp: str) -> dict:
 
 def summarize(runs: list[dict]) -> dict:
     out = {"runs": len(runs)}
-    for key in ("wall", "recall", "maxRssKB", "cpu", "apiSeconds", "importSeconds", "count", "maxThreads"):
+    for key in ("wall", "recall", "maxRssKB", "cpu", "apiSeconds", "importSeconds", "count", "maxThreads",
+                "settledSeconds", "cacheDeliveredSeconds", "completeSeconds"):
         vals = [r[key] for r in runs if r.get(key) is not None]
         if vals:
             out[key] = stats(vals)
@@ -195,19 +205,27 @@ def summarize(runs: list[dict]) -> dict:
         out["allComplete"] = all(r["complete"] for r in runs)
     out["minRecall"] = min(r["recall"] for r in runs) if runs else None
     out["exitCodes"] = sorted({r["rc"] for r in runs})
+    if runs and "backend" in runs[0]:
+        out["backends"] = sorted({r["backend"] or "-" for r in runs})
     return out
 
 
 def one_shot(args, tmp: str, cold: bool) -> dict:
     n = args.size
     # castScanMDNS: cast-scan --backend mdns, its own querier: cold by nature (no daemon cache).
-    tools = {"castScan": [], "avahiBrowse": [], "castScanMDNS": [], "pychromecastUntilAll": []}
+    # castScanDefault: cast-scan with no --backend: the querier beside the daemon (mdns+avahi).
+    # castScan: --backend avahi, the daemon alone.
+    tools = {"castScanDefault": [], "castScan": [], "avahiBrowse": [], "castScanMDNS": [], "pychromecastUntilAll": []}
     # castScanDNSSD: cast-scan --backend dnssd (Avahi's dns_sd compatibility library, over the
     # same daemon): each of its refs costs a thread and a D-Bus connection; measured up to 50.
     if n <= 50:
         tools["castScanDNSSD"] = []
     if not cold:
         tools["pychromecastFixed"] = []
+        # Run again within a second: the second of two runs 0.3 s apart, as a user repeats a
+        # command (avahi keeps a browse's lookup, and its all-for-now timer, for a second).
+        tools["castScanDefaultAgain"] = []
+        tools["avahiBrowseAgain"] = []
     for i in range(args.runs):
         for tool in list(tools):
             if not cold:
@@ -216,12 +234,22 @@ def one_shot(args, tmp: str, cold: bool) -> dict:
                 # (measured: avahi-browse -rpkt right after a cast-scan took 0.22 s, 1.02 s after
                 # a pause of 1 s or more). Each tool starts clear of the one before.
                 time.sleep(1.5)
-            if cold and tool in ("castScan", "avahiBrowse", "castScanDNSSD"):
+            if cold and tool in ("castScanDefault", "castScan", "avahiBrowse", "castScanDNSSD"):
                 castlab("daemon", "restart")  # an empty cache; returns once the daemon is up
             elif cold:
                 time.sleep(1.0)  # responders answer a record at most once a second
-            if tool == "castScan":
+            if tool == "castScanDefault":
+                r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-default-{i}.json"), "auto")
+            elif tool == "castScan":
                 r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-{i}.json"))
+            elif tool == "castScanDefaultAgain":
+                run_cast_scan(args.bin, n, os.path.join(tmp, f"state-again-{i}.json"), "auto")
+                time.sleep(0.3)
+                r = run_cast_scan(args.bin, n, os.path.join(tmp, f"state-again-{i}.json"), "auto")
+            elif tool == "avahiBrowseAgain":
+                run_avahi_browse(n)
+                time.sleep(0.3)
+                r = run_avahi_browse(n)
             elif tool == "avahiBrowse":
                 r = run_avahi_browse(n)
             elif tool == "castScanMDNS":
@@ -558,6 +586,123 @@ def dns_decoding(args, tmp: str) -> dict:
     return out
 
 
+
+def serve_replay_file(path: str, devices: int, churn_per_second: float, seconds: float) -> None:
+    """`devices` Cast devices at once, then churn: every 1/churn_per_second s the oldest goes
+    and a new one comes, for `seconds`; the replay then ends."""
+    def service(k: int) -> dict:
+        ident = hashlib.md5(f"serve-{k}".encode()).hexdigest()
+        return {"instance": f"Chromecast-{ident}", "host": f"{ident}.local", "port": 8009,
+                "addresses": [{"address": f"10.{1 + k // 62500 % 250}.{1 + k // 250 % 250}.{1 + k % 250}",
+                               "interface": "lab0", "interfaceIndex": 2}],
+                "txt": [f"id={ident}", "ve=05", "md=Chromecast", f"fn=Device {k}", "ca=200709",
+                        f"st={k % 2}", "rs=", "nf=1", "ic=/setup/icon.png", f"cd={ident.upper()}"],
+                "browseTypes": [CAST_TYPE]}
+    out = [{"at": 0.0, "kind": "state", "state": "running"}]
+    out += [{"at": 0.0, "kind": "found", "service": service(k)} for k in range(devices)]
+    out.append({"at": 0.0, "kind": "allForNow", "browseType": CAST_TYPE})
+    step = 1.0 / churn_per_second
+    for j in range(int(seconds * churn_per_second)):
+        at = round(1.0 + j * step, 6)
+        gone = service(j)
+        out.append({"at": at, "kind": "removed", "service": {k: gone[k] for k in ("instance", "host", "port")}})
+        out.append({"at": at, "kind": "found", "service": service(devices + j)})
+    with open(path, "w") as f:
+        json.dump({"version": 1, "description": f"{devices} devices churning", "events": out}, f)
+
+
+def scrape_ms(port: int, count: int) -> list[float]:
+    """`count` scrapes of /metrics, one connection each (as Prometheus does when the target
+    closes), each timed from connect to the last byte, in ms."""
+    import http.client
+    times = []
+    for _ in range(count):
+        t0 = time.perf_counter()
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/metrics")
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        assert r.status == 200 and body, r.status
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
+def peer_exporter(devices: int) -> tuple[int, object]:
+    """The same device series from Prometheus' own Python client (prometheus_client), served by
+    its HTTP server on a free port: what one would write without cast-scan serve."""
+    import prometheus_client as pc
+    registry = pc.CollectorRegistry()
+    up = pc.Gauge("cast_device_up", "up", ["unique_id", "name", "model", "kind"], registry=registry)
+    info = pc.Gauge("cast_device_info", "info", ["unique_id", "name", "model", "kind", "address", "port", "source"], registry=registry)
+    busy = pc.Gauge("cast_device_busy", "busy", ["unique_id"], registry=registry)
+    last = pc.Gauge("cast_device_last_seen_timestamp_seconds", "last", ["unique_id"], registry=registry)
+    first = pc.Gauge("cast_device_first_seen_timestamp_seconds", "first", ["unique_id"], registry=registry)
+    for k in range(devices):
+        uid = f"googlecast:{hashlib.md5(f'serve-{k}'.encode()).hexdigest()}"
+        up.labels(uid, f"Device {k}", "Chromecast", "video").set(1)
+        info.labels(uid, f"Device {k}", "Chromecast", "video", f"10.0.{k // 250}.{k % 250}", "8009", "multicast").set(1)
+        busy.labels(uid).set(k % 2)
+        last.labels(uid).set(time.time())
+        first.labels(uid).set(time.time())
+    server, thread = pc.start_http_server(0, addr="127.0.0.1", registry=registry)
+    return server.server_port, server
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+
+
+def serve_figure(args, tmp: str) -> dict:
+    """`cast-scan serve` of 500 churning devices (a replay): the time of a scrape against the
+    same series from prometheus_client's server, and serve's RSS over the watch."""
+    devices, churn = 500, 10.0
+    seconds = 8.0 if args.smoke else 600.0
+    path = os.path.join(tmp, "serve-replay.json")
+    serve_replay_file(path, devices, churn, seconds)
+    proc = subprocess.Popen([os.path.join(args.bin, "cast-scan"), "serve", "--replay", path, "--listen", "127.0.0.1:0",
+                             "--forget-after", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, bufsize=1)
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port, "serve did not say where it listens"
+        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        time.sleep(1.5)  # the 500 are listed; the churn has begun
+        count = 30 if args.smoke else 200
+        ours = scrape_ms(port, count)
+        samples = []
+        t0 = time.time()
+        while time.time() - t0 < seconds - 2:
+            samples.append((round(time.time() - t0, 1), rss_kb(proc.pid)))
+            scrape_ms(port, 1)  # a scrape every sample, as Prometheus would
+            time.sleep(1.0 if args.smoke else 10.0)
+        late = scrape_ms(port, count)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    peer_port, peer_server = peer_exporter(devices)
+    try:
+        peer = scrape_ms(peer_port, count)
+    finally:
+        peer_server.shutdown()
+    warm = [kb for t, kb in samples if t >= min(60.0, seconds / 4)] or [kb for _, kb in samples]
+    out = {"devices": devices, "churnPerSecond": churn, "seconds": seconds,
+           "scrapeMs": stats(ours), "scrapeMsAtEnd": stats(late), "prometheusClientScrapeMs": stats(peer),
+           "ratio": statistics.median(ours) / statistics.median(peer),
+           "rssKB": samples, "rssFirstWarmKB": warm[0], "rssLastKB": warm[-1], "rssMaxKB": max(warm),
+           "rssGrowth": warm[-1] / warm[0]}
+    log(f"serve, {devices} devices churning {churn:.0f}/s for {seconds:.0f} s: scrape {out['scrapeMs']['median']:.2f} ms "
+        f"(prometheus_client {out['prometheusClientScrapeMs']['median']:.2f} ms, ratio {out['ratio']:.2f}); "
+        f"RSS {warm[0] / 1024:.1f} -> {warm[-1] / 1024:.1f} MiB")
+    return out
+
+
 def cmd_offline(args) -> int:
     tmp = tempfile.mkdtemp(prefix="cast-bench.")
     result: dict = {}
@@ -619,6 +764,10 @@ def cmd_offline(args) -> int:
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:
         log(f"DNS decoding figure failed: {exc}")
     p["ratioTXTOnly"] = p["castBenchTXTOnly"]["median"] / p["zeroconfOnly"]["median"]
+    try:
+        result["serve"] = serve_figure(args, tmp)
+    except (OSError, ValueError, AssertionError, subprocess.SubprocessError, ImportError) as exc:
+        log(f"serve figure failed: {exc!r}")
     log(f"parsing: cast-bench {p['castBench']['median']:.0f}/s, zeroconf+pychromecast "
         f"{p['zeroconfPychromecast']['median']:.0f}/s")
     with open(args.out, "w") as f:
@@ -708,6 +857,33 @@ def report(doc: dict) -> tuple[str, list[str]]:
             lines.append(f"{n:>7} {phase:<6} {cells[0]:>16} {cells[1]:>20} {cells[2]:>16} {cells[3]:>18} {cells[4]:>18} "
                          f"{fmt_s(r1):>8} {fmt_s(r2):>10} {fmt_s(r3):>8}")
     lines.append("")
+    lines.append("The default (cast-scan with no --backend: the querier beside avahi-daemon, mdns+avahi): median s (recall: lowest of the runs)")
+    lines.append(f"{'devices':>7} {'daemon':<6} {'default':>14} {'--backend mdns':>16} {'pychromecast all':>18} "
+                 f"{'default/mdns':>12} {'default/pcc':>11} {'again':>8} {'avahi-browse again':>18}")
+    for n in sizes:
+        for phase in ("warm", "cold"):
+            ph = doc["lab"][n].get(phase) or {}
+            d = ph.get("castScanDefault")
+            if d is None:
+                missing.append(f"lab.{n}.{phase}.castScanDefault")
+                continue
+            if d.get("backends") != ["mdns+avahi"]:
+                missing.append(f"lab.{n}.{phase}.castScanDefault ran {d.get('backends')}, not mdns+avahi")
+            dw = med(d, "wall", "median")
+            rm = ratio(dw, med(ph, "castScanMDNS", "wall", "median"))
+            rp = ratio(dw, med(ph, "pychromecastUntilAll", "wall", "median"))
+            ph.setdefault("ratios", {}).update({"castScanDefaultToMDNS": rm, "castScanDefaultToPychromecastUntilAll": rp})
+            again = ph.get("castScanDefaultAgain")
+            again_b = ph.get("avahiBrowseAgain")
+            ag = "-" if again is None else f"{fmt_s(med(again, 'wall', 'median'))}"
+            agb = "-" if again_b is None else f"{fmt_s(med(again_b, 'wall', 'median'))}"
+            if phase == "warm" and (again is None or again_b is None):
+                missing.append(f"lab.{n}.warm.castScanDefaultAgain")
+            cell = f"{fmt_s(dw)} ({100 * (d.get('minRecall') or 0):.0f}%)"
+            lines.append(f"{n:>7} {phase:<6} {cell:>14} {fmt_s(med(ph, 'castScanMDNS', 'wall', 'median')):>16} "
+                         f"{fmt_s(med(ph, 'pychromecastUntilAll', 'wall', 'median')):>18} {fmt_s(rm):>12} {fmt_s(rp):>11} "
+                         f"{ag:>8} {agb:>18}")
+    lines.append("")
     lines.append("The dns_sd backend beside the Avahi backend and avahi-browse (same daemon): median s, peak threads, peak RSS MiB")
     lines.append(f"{'devices':>7} {'daemon':<6} {'dnssd':>14} {'avahi':>14} {'avahi-browse':>14} {'dnssd/avahi':>11} {'threads dnssd/avahi':>20} {'RSS dnssd/avahi':>16}")
     for n in sizes:
@@ -794,23 +970,35 @@ def report(doc: dict) -> tuple[str, list[str]]:
                          f"{ip['after10000KB']['median'] / 1024:.1f} MiB after 10,000 (ratio {ip['ratio']['median']:.3f})")
         if b["inserted"] != 5000 or b["removed"] != 5000:
             missing.append("watchMemory: the 10,000-event watch did not report every event")
-    p = doc.get("parsing")
-    if not p or not p.get("ratio"):
-        missing.append("parsing")
-    else:
-        lines.append(f"TXT records decoded per second: cast-bench (TXTRecord + CastDevice) {p['castBench']['median']:,.0f}, "
-                     f"python-zeroconf + pychromecast CastInfo {p['zeroconfPychromecast']['median']:,.0f} "
-                     f"(ratio {p['ratio']:.2f}); TXT alone: {p['castBenchTXTOnly']['median']:,.0f} vs zeroconf "
-                     f"{p['zeroconfOnly']['median']:,.0f} (ratio {p['ratioTXTOnly']:.2f})")
-    d = doc.get("dnsDecoding")
-    if not d or not d.get("ratio"):
-        missing.append("dnsDecoding")
-    else:
-        lines.append(f"mDNS messages decoded per second ({d['distinctPackets']} captured Cast answers, "
-                     f"{d['recordsPerPacket']:.1f} records each): cast-bench (DNSMessage) {d['castBench']['median']:,.0f}, "
-                     f"python-zeroconf DNSIncoming {d['zeroconf']['median']:,.0f} (ratio {d['ratio']:.2f})")
+    def figure(key: str, line) -> dict | None:
+        """The figure `key` when it was measured (its line added), else None (and missing)."""
+        d = doc.get(key)
+        if not d or not d.get("ratio"):
+            missing.append(key)
+            return None
+        lines.append(line(d))
+        return d
+    figure("parsing", lambda p: (
+        f"TXT records decoded per second: cast-bench (TXTRecord + CastDevice) {p['castBench']['median']:,.0f}, "
+        f"python-zeroconf + pychromecast CastInfo {p['zeroconfPychromecast']['median']:,.0f} "
+        f"(ratio {p['ratio']:.2f}); TXT alone: {p['castBenchTXTOnly']['median']:,.0f} vs zeroconf "
+        f"{p['zeroconfOnly']['median']:,.0f} (ratio {p['ratioTXTOnly']:.2f})"))
+    d = figure("dnsDecoding", lambda d: (
+        f"mDNS messages decoded per second ({d['distinctPackets']} captured Cast answers, "
+        f"{d['recordsPerPacket']:.1f} records each): cast-bench (DNSMessage) {d['castBench']['median']:,.0f}, "
+        f"python-zeroconf DNSIncoming {d['zeroconf']['median']:,.0f} (ratio {d['ratio']:.2f})"))
+    sv = figure("serve", lambda sv: (
+        f"cast-scan serve, {sv['devices']} devices churning {sv['churnPerSecond']:.0f}/s for {sv['seconds']:.0f} s: "
+        f"a scrape of /metrics {sv['scrapeMs']['median']:.2f} ms median ({sv['scrapeMsAtEnd']['median']:.2f} ms at the end), "
+        f"prometheus_client's server with the same series {sv['prometheusClientScrapeMs']['median']:.2f} ms (ratio {sv['ratio']:.2f}); "
+        f"RSS {sv['rssFirstWarmKB'] / 1024:.1f} MiB warm, {sv['rssLastKB'] / 1024:.1f} MiB at the end"))
     # Targets
     t = {}
+    if sv:
+        t["serveScrape"] = {"ms": sv["scrapeMs"]["median"], "target": "a scrape of 500 devices under 10 ms (issue 27)",
+                            "reached": sv["scrapeMs"]["median"] < 10 and sv["scrapeMsAtEnd"]["median"] < 10}
+        t["serveFlat"] = {"growth": sv["rssGrowth"], "target": "RSS flat over the watch: last <= 1.1 x first warm sample (issue 27)",
+                          "reached": sv["rssGrowth"] <= 1.1}
     w50 = doc.get("lab", {}).get("50")
     if w50:
         r = med(w50, "warm", "ratios", "castScanToAvahiBrowse")
@@ -859,6 +1047,32 @@ def report(doc: dict) -> tuple[str, list[str]]:
     if r is not None:
         t["watchFlat"] = {"ratio": r, "target": "flat: RSS after 10,000 events <= 1.1 x after 1,000",
                           "reached": r <= 1.1}
+    # Issue 25: the default, the querier beside the daemon.
+    for n in sizes:
+        part = doc["lab"][n]
+        for phase in ("warm", "cold"):
+            ph = part.get(phase) or {}
+            d = ph.get("castScanDefault")
+            if not d:
+                continue
+            w = med(d, "wall", "median")
+            rec = d.get("minRecall")
+            rm = med(ph, "ratios", "castScanDefaultToMDNS")
+            rp = med(ph, "ratios", "castScanDefaultToPychromecastUntilAll")
+            if n == "50":
+                t[f"default50{phase}"] = {
+                    "seconds": w, "toMDNS": rm, "toPychromecast": rp, "minRecall": rec,
+                    "target": "<= 0.25 s, <= 1.15 x --backend mdns, <= 0.6 x pychromecast told the count, 100% recall (issue 25)",
+                    "reached": None not in (w, rm, rp) and w <= 0.25 and rm <= 1.15 and rp <= 0.6 and rec == 1.0}
+            if n == "500":
+                t[f"default500{phase}"] = {"seconds": w, "minRecall": rec, "target": "<= 0.8 s, 100% recall (issue 25)",
+                                           "reached": w is not None and w <= 0.8 and rec == 1.0}
+        again, again_b = (part.get("warm") or {}).get("castScanDefaultAgain"), (part.get("warm") or {}).get("avahiBrowseAgain")
+        if again and again_b:
+            a, b = med(again, "wall", "median"), med(again_b, "wall", "median")
+            t[f"again{n}"] = {"seconds": a, "avahiBrowseSeconds": b, "minRecall": again.get("minRecall"),
+                              "target": "run again within a second: no slower than avahi-browse run again (issue 25)",
+                              "reached": None not in (a, b) and a <= b and again.get("minRecall") == 1.0}
     doc["targets"] = t
     lines.append("")
     lines.append("Targets: " + "; ".join(

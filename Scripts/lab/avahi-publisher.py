@@ -157,9 +157,19 @@ class Publisher:
                         continue
             except FileNotFoundError:
                 pass
+            try:
+                before = int(os.stat(full).st_mtime)
+            except FileNotFoundError:
+                before = None
             with open(full + ".tmp", "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(full + ".tmp", full)
+            # avahi-daemon reloads a service file only when its st_mtime, in whole seconds,
+            # differs from the one it loaded (static-services.c): a change within the second
+            # of the last one was never published (castlab move after add timed out waiting
+            # for it). The new file gets the next second at least.
+            if before is not None and int(os.stat(full).st_mtime) <= before:
+                os.utime(full, (before + 1, before + 1))
         lines = []
         for d in self.devices.values():
             for addr in (d.get("ipv4"), d.get("ipv6")):

@@ -136,6 +136,35 @@ class Responder:
         for fut in self.announcing.pop(name, set()):
             fut.cancel()
 
+    def _drop_queued_answers(self, info: AsyncServiceInfo) -> int:
+        """Drops the answers about a device that python-zeroconf has queued but not sent.
+
+        python-zeroconf builds an answer when the question arrives and sends it up to 1.6 s
+        later (aggregation, and the one-second limit per record of RFC 6762 section 6), so an
+        answer queued before a change goes out after it, with the old TXT or SRV, and every
+        cache on the link takes it (cache-flush): the network forgets the change. A device
+        builds its answers when it sends them; here the change's own announcements (or the
+        goodbye, or the silence of a device that stopped) stand in for what was queued.
+        Returns how many queued answers were dropped."""
+        name = info.name.lower()
+
+        def about(record) -> bool:
+            return record.name.lower() == name or (
+                isinstance(record, DNSPointer) and record.alias.lower() == name)
+
+        dropped = 0
+        for queue in (self.zc.out_queue, self.zc.out_delay_queue):
+            for group in queue.queue:
+                for record in [r for r, extra in group.answers.items() if about(r) or any(map(about, extra))]:
+                    del group.answers[record]
+                    dropped += 1
+            # A group left empty is not sent (async_ready sends only answers), but it would
+            # still hold the queue's timer: drop it.
+            queue.queue = type(queue.queue)(g for g in queue.queue if g.answers)
+        if dropped:
+            log.debug("dropped %d queued answers about %s", dropped, info.name)
+        return dropped
+
     def _subtype_ptrs(self, device: dict, info: AsyncServiceInfo, ttl: int | None):
         return [
             DNSPointer(subtype_name(app), _TYPE_PTR, _CLASS_IN,
@@ -198,6 +227,7 @@ class Responder:
             raise KeyError(f"no device {name!r} published here")
         info = self.infos.pop(name)
         self._unindex_subtypes(info)
+        self._drop_queued_answers(info)
         return info
 
     async def update(self, device: dict) -> None:
@@ -206,6 +236,7 @@ class Responder:
             raise KeyError(f"no device {name!r} published here")
         old = self.devices[name]
         self._cancel_announcements(name)
+        self._drop_queued_answers(self.infos[name])
         info = make_info(device)
         self._unindex_subtypes(self.infos[name])
         gone = set(old.get("subtypes", [])) - set(device.get("subtypes", []))

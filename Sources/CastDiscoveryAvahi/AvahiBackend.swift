@@ -21,10 +21,14 @@ public struct AvahiBackend: DiscoveryBackend {
     /// avahi-daemon has no passive mode: `request.passive` changes nothing. The request filter's
     /// interface is the one browsed; its families are left to the manager, since a copy heard
     /// over one protocol may resolve to an address of the other.
+    ///
+    /// The stream is bounded (``BackendEventBuffer``): the poll thread never waits for the
+    /// consumer; events that come while 8,192 wait unread are folded into the newest state of
+    /// each service, count and milestone, counted in ``BackendStatistics/coalescedEvents``.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
-        let session = try AvahiBrowseSession(request: request, continuation: continuation)
-        continuation.onTermination = { _ in
+        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let session = try AvahiBrowseSession(request: request, buffer: buffer)
+        buffer.onTermination = {
             // May run on the poll thread (when the session finishes the stream itself), where
             // stopping the poll would deadlock: tear down from another thread.
             Self.teardownQueue.async { session.shutdown() }

@@ -14,7 +14,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// The interface browsed (the request filter's), or every one.
     private let interface: AvahiIfIndex
     private let baseTypes: [String: ServiceType]
-    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let buffer: BackendEventBuffer
     private var client: AvahiClient?
     private var browsers: [OpaquePointer: AvahiServiceBrowser] = [:]
     /// The open resolvers by the copy they resolve, and by their pointer (for callbacks).
@@ -32,11 +32,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     /// Prepares a browse of the request's types on its filter's interface (every one without);
     /// nothing runs until ``start(waitForDaemon:)``.
-    init(request: BrowseRequest, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+    init(request: BrowseRequest, buffer: BackendEventBuffer) throws(DiscoveryError) {
         browseTypes = request.browseTypes
         baseTypes = request.serviceTypesByName.mapValues(\.base)
         interface = interfaceIndex(name: request.filter.interfaceName)
-        self.continuation = continuation
+        self.buffer = buffer
         do {
             poll = try AvahiThreadedPoll()
         } catch {
@@ -258,7 +258,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     private func emit(_ event: BackendEvent) {
         guard !finished else { return }
-        continuation.yield(event)
+        buffer.yield(event)
     }
 
     /// Reports the number of copies waiting for a resolution when it changed.
@@ -272,7 +272,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func finish() {
         guard !finished else { return }
         finished = true
-        continuation.finish()
+        buffer.finish()
     }
 
     fileprivate static func from(_ userdata: UnsafeMutableRawPointer?) -> AvahiBrowseSession? {

@@ -29,20 +29,26 @@ enum AvahiDiagnosis {
         return FileManager.default.fileExists(atPath: path)
     }
 
-    static func error(for error: AvahiError, browsing type: String? = nil) -> DiscoveryError {
+    /// The error for Avahi's `error` (while browsing `type`). A daemon or bus that does not
+    /// answer is told apart: the bus missing, avahi-daemon not installed, or installed but not
+    /// running; the fix is the one `services` gives (`busPresent`: whether the system bus
+    /// socket exists, ``systemBusPresent`` unless a test says).
+    static func error(
+        for error: AvahiError, browsing type: String? = nil, services: SystemServices = .current, busPresent: Bool? = nil
+    ) -> DiscoveryError {
         switch error {
         case .noDaemon, .disconnected, .badState:
-            if !systemBusPresent {
+            if !(busPresent ?? systemBusPresent) {
                 return DiscoveryError(
                     kind: .discoveryServiceUnreachable,
                     message: "the D-Bus system bus is not running (no socket at \(socketPath(of: systemBusAddress) ?? systemBusAddress))",
-                    fix: "start it with `service dbus start` (or point DBUS_SYSTEM_BUS_ADDRESS at a running bus)",
+                    fix: "\(services.fix(.dbus)) (or point DBUS_SYSTEM_BUS_ADDRESS at a running bus)",
                     code: error.code)
             }
             return DiscoveryError(
                 kind: .discoveryServiceMissing,
-                message: "avahi-daemon is not running (\(error.message))",
-                fix: "start it with `service avahi-daemon start` (or `avahi-daemon -D`); install it with `apt-get install avahi-daemon`",
+                message: services.isInstalled(.avahi) ? "avahi-daemon is not running (\(error.message))" : "avahi-daemon is not installed",
+                fix: services.fix(.avahi),
                 code: error.code)
         case .invalidServiceType, .invalidServiceSubtype:
             return DiscoveryError(

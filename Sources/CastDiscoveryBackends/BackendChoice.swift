@@ -8,7 +8,9 @@ import CastDiscoveryAvahi
 
 /// Which discovery backend to use: one by name, or the first that works.
 public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
-    /// avahi-daemon when it answers on D-Bus, otherwise the mDNS querier.
+    /// The mDNS querier, beside avahi-daemon's cache when the daemon answers on D-Bus and the
+    /// querier can share port 5353 with it (`mdns+avahi`); the daemon alone when the port cannot
+    /// be shared; the querier alone without a daemon.
     case auto
     /// avahi-daemon over D-Bus (``AvahiBackend``).
     case avahi
@@ -37,13 +39,18 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
                                      fix: "give --host ADDRESS (repeatable)")
             }
             return BackendSelection(
-                backend: knownHosts, name: "hosts", reason: "asked for (--backend hosts): only \(Self.count(knownHosts.hosts))")
+                backend: knownHosts, name: "hosts", reason: "asked for with --backend hosts: only \(Self.count(knownHosts.hosts))")
         }
         var selection = try multicast(interfaceName: interfaceName, families: families)
         guard let knownHosts else { return selection }
-        selection.backend = MergedBackend([selection.backend, knownHosts])
+        let hosts = MergedBackend.Source("hosts", knownHosts, role: .asks)
+        if let merged = selection.backend as? MergedBackend {
+            selection.backend = MergedBackend(merged.sources + [hosts])
+        } else {
+            selection.backend = MergedBackend([MergedBackend.Source(selection.name, selection.backend, role: .asks), hosts])
+        }
         selection.name += "+hosts"
-        selection.reason += "; and \(Self.count(knownHosts.hosts)) asked directly (--host)"
+        selection.reason += "; and \(Self.count(knownHosts.hosts)) asked directly with --host"
         return selection
     }
 
@@ -55,27 +62,48 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
         let mdns = MDNSBackend(interfaceName: interfaceName, families: families)
         switch self {
         case .hosts, .mdns:
-            return BackendSelection(backend: mdns, name: "mdns", reason: "asked for (--backend mdns)")
+            return BackendSelection(backend: mdns, name: "mdns", reason: "asked for with --backend mdns")
         case .dnssd:
             let dnssd = DNSSDBackend(interfaceName: interfaceName, families: families)
             if let error = dnssd.unavailability() { throw error }
-            return BackendSelection(backend: dnssd, name: "dnssd", reason: "asked for (--backend dnssd)")
+            return BackendSelection(backend: dnssd, name: "dnssd", reason: "asked for with --backend dnssd")
         #if canImport(CastDiscoveryAvahi)
         case .avahi:
             if let error = AvahiBackend.unavailability() { throw error }
-            return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "asked for (--backend avahi)")
+            return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "asked for with --backend avahi")
         case .auto:
-            guard let error = AvahiBackend.unavailability() else {
-                return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "avahi-daemon answers on D-Bus")
+            if let error = AvahiBackend.unavailability() {
+                return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
             }
-            return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
+            if let error = mdns.sharingUnavailability() {
+                return BackendSelection(
+                    backend: AvahiBackend(), name: "avahi",
+                    reason: "avahi-daemon answers on D-Bus, but the mDNS querier cannot run beside it: \(error.message)")
+            }
+            return Self.beside(mdns, daemon: AvahiBackend(), named: "avahi", reason: "avahi-daemon answers on D-Bus")
         #else
         case .avahi:
             throw DiscoveryError(kind: .discoveryServiceMissing, message: "the Avahi backend exists on Linux only", fix: "use --backend dnssd or mdns")
         case .auto:
-            return BackendSelection(backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
+            let dnssd = DNSSDBackend(interfaceName: interfaceName, families: families)
+            if dnssd.unavailability() != nil || mdns.sharingUnavailability() != nil {
+                return BackendSelection(backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
+            }
+            return Self.beside(mdns, daemon: dnssd, named: "dnssd", reason: "the dns_sd daemon answers")
         #endif
         }
+    }
+
+    /// The querier asking the network beside a daemon read for its cache.
+    private static func beside(
+        _ mdns: MDNSBackend, daemon: any DiscoveryBackend, named name: String, reason: String
+    ) -> BackendSelection {
+        let merged = MergedBackend([
+            MergedBackend.Source("mdns", mdns, role: .asks), MergedBackend.Source(name, daemon, role: .cache),
+        ])
+        return BackendSelection(
+            backend: merged, name: "mdns+\(name)",
+            reason: "\(reason): the built-in mDNS querier asks the network while the daemon's cache answers at once")
     }
 }
 

@@ -59,20 +59,24 @@ public struct DNSSDBackend: DiscoveryBackend {
         }
     }
 
+    /// Browses through the dns_sd session until the iteration ends. The stream is bounded
+    /// (``BackendEventBuffer``): the session's thread never waits for the consumer; events that
+    /// come while 8,192 wait unread are folded into the newest state of each service, count and
+    /// milestone, counted in ``BackendStatistics/coalescedEvents``.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         Self.silenceCompatibilityWarning()
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let session = try DNSSDSession(
             configuration: .init(
                 browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
                 interfaceName: interfaceName ?? request.filter.interfaceName, families: families.intersection(request.filter.families),
                 maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
-            continuation: continuation)
-        continuation.onTermination = { _ in session.stop() }
+            buffer: buffer)
+        buffer.onTermination = { session.stop() }
         do throws(LoopThread.Failure) {
             try LoopThread.start { session.run() }
         } catch {
-            continuation.finish()
+            buffer.finish()
             throw DiscoveryError(kind: .other, message: "\(error)")
         }
         return stream

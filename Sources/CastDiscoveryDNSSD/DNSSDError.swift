@@ -40,17 +40,22 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
     var meansDaemonUnavailable: Bool { self == .unknown || self == .notInitialized || self == .badState }
 
     /// The error as the core reports it, with a fix.
-    var discoveryError: DiscoveryError {
+    var discoveryError: DiscoveryError { discoveryError(services: .current) }
+
+    /// The error as the core reports it, with a fix: on Linux, for a daemon that does not
+    /// answer, the one `services` gives for avahi-daemon (install it, or start it).
+    func discoveryError(services: SystemServices) -> DiscoveryError {
         if meansDaemonUnavailable {
             #if canImport(Darwin)
             return DiscoveryError(
                 kind: .discoveryServiceMissing, message: "mDNSResponder did not answer (\(self))",
                 fix: "mDNSResponder is part of the system; check that discovery is not blocked")
             #else
+            let what = services.isInstalled(.avahi) ? "avahi-daemon is not running, or D-Bus is not" : "avahi-daemon is not installed"
             return DiscoveryError(
                 kind: .discoveryServiceMissing,
-                message: "avahi-daemon is not running, or D-Bus is not (\(self) from the dns_sd compatibility library)",
-                fix: "start it with `systemctl start avahi-daemon` (or `avahi-daemon -D`), or use --backend mdns, which needs no daemon")
+                message: "\(what) (\(self) from the dns_sd compatibility library)",
+                fix: "\(services.fix(.avahi)), or use --backend mdns, which needs no daemon")
             #endif
         }
         if self == .noAuth {

@@ -78,7 +78,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     }
 
     private let configuration: Configuration
-    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let buffer: BackendEventBuffer
     private let serviceTypes: [String: ServiceType]
     private let interfaceIndex: UInt32
     private var browses: [String: DNSSDServiceRef] = [:]
@@ -103,9 +103,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private var tokens: [ObjectIdentifier: PollLoop.Token] = [:]
 
     /// Creates the session and its browse refs; throws when dns_sd refuses them (no daemon).
-    init(configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation) throws(DiscoveryError) {
+    init(configuration: Configuration, buffer: BackendEventBuffer) throws(DiscoveryError) {
         self.configuration = configuration
-        self.continuation = continuation
+        self.buffer = buffer
         serviceTypes = configuration.serviceTypes
         if let name = configuration.interfaceName {
             guard let index = InterfaceName.index(of: name) else {
@@ -141,7 +141,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         if let failure {
             emit([.stateChanged(.failed(DiscoveryError(kind: .other, message: "the dns_sd session stopped: \(failure)")))])
         }
-        continuation.finish()
+        buffer.finish()
     }
 
     /// Polls `ref` on the loop: its replies are processed when its socket is ready. `id` is the
@@ -370,10 +370,10 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             finish(id)
             guard var resolution = resolution(of: key) else { return }
             // One address resolves the copy; the other family's, if it comes, adds to it (the
-            // aggregator's first report waits briefly for it).
+            // aggregator's first report waits briefly for it while its query runs).
             resolution.addresses.removeAll { $0.family == family }
             resolution.addresses.append(address)
-            record(resolution, of: key)
+            record(resolution, of: key, stillAsking: isQueryingAddresses(of: key))
         case .failure(let code):
             finish(id)
             if DNSSDError(code: code).meansDaemonUnavailable { return lost() }
@@ -402,14 +402,15 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     }
 
     /// Records what `key` resolved to: in the aggregator once it has an address (reported
-    /// again on every change), before that as the resolve's answer.
-    private func record(_ resolution: ServiceResolution, of key: ServiceCopyKey) {
+    /// again on every change), before that as the resolve's answer. `stillAsking`: another
+    /// family's address query still runs or waits.
+    private func record(_ resolution: ServiceResolution, of key: ServiceCopyKey, stillAsking: Bool = false) {
         guard copies[key] != nil else { return }
         if resolution.addresses.isEmpty {
             copies[key]?.answer = resolution
         } else {
             copies[key]?.answer = nil
-            emit(aggregator.resolved(key, resolution))
+            emit(aggregator.resolved(key, resolution, stillAsking: stillAsking))
         }
     }
 
@@ -428,11 +429,15 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// An address query of `key` ended: once none runs or waits any more, a copy without any
     /// address failed to resolve.
     private func addressQueryEnded(_ key: ServiceCopyKey) {
-        guard let copy = copies[key], aggregator.resolution(of: key) == nil else { return }
-        let querying = running.values.contains { if case .address(key, _) = $0.purpose { true } else { false } }
-            || queue.contains { if case .address(key, _) = $0 { true } else { false } }
-        guard !querying else { return }
+        guard let copy = copies[key], !isQueryingAddresses(of: key) else { return }
+        guard aggregator.resolution(of: key) == nil else { return emit(aggregator.addressesComplete(key)) }
         resolveFailed(key, "no A or AAAA record for \(copy.answer?.hostName ?? "?")")
+    }
+
+    /// Whether an address query of `key` runs or waits.
+    private func isQueryingAddresses(of key: ServiceCopyKey) -> Bool {
+        running.values.contains { if case .address(key, _) = $0.purpose { true } else { false } }
+            || queue.contains { if case .address(key, _) = $0 { true } else { false } }
     }
 
     /// Reports `key`'s resolve failed, once.
@@ -448,7 +453,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         let pending = aggregator.pendingResolves
         guard pending != reportedPending else { return }
         reportedPending = pending
-        continuation.yield(.resolvesPending(pending))
+        buffer.yield(.resolvesPending(pending))
     }
 
     // MARK: - Failures and the daemon
@@ -503,7 +508,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
 
     private func emit(_ events: [BackendEvent]) {
         loop.assertOnLoop()
-        for event in events { continuation.yield(event) }
+        for event in events { buffer.yield(event) }
     }
 
     /// A name without its final dot.

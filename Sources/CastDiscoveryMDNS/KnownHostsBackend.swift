@@ -63,16 +63,20 @@ public struct KnownHostsBackend: DiscoveryBackend {
     /// says all-for-now when every host is done.
     public var queryRound: Duration { KnownHostsQuerier.answerWait }
 
+    /// Asks the known hosts until the iteration ends. The stream is bounded
+    /// (``BackendEventBuffer``): the querier's thread never waits for the consumer; events that
+    /// come while 8,192 wait unread are folded into the newest state of each service, count and
+    /// milestone, counted in ``BackendStatistics/coalescedEvents`` of its statistics.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let querier = try KnownHostsQuerier(
             hosts: parsed, request: request, interval: interval,
-            continuation: continuation)
-        continuation.onTermination = { _ in querier.stop() }
+            buffer: buffer)
+        buffer.onTermination = { querier.stop() }
         do throws(LoopThread.Failure) {
             try LoopThread.start { querier.run() }
         } catch {
-            continuation.finish()
+            buffer.finish()
             throw DiscoveryError(kind: .other, message: "\(error)")
         }
         return stream

@@ -50,7 +50,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     private let browses: [(type: String, name: DNSName)]
     private let serviceName: DNSName
     private let interval: Duration
-    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let buffer: BackendEventBuffer
     private var hosts: [HostState]
     private var sockets: [Bool: MDNSSocket] = [:]
     /// What every host reports, each on its own pseudo-interface. No grace: a copy is resolved
@@ -65,13 +65,13 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     private let loop: PollLoop
 
     init(
-        hosts: [KnownHost], request: BrowseRequest, interval: Duration, continuation: AsyncStream<BackendEvent>.Continuation
+        hosts: [KnownHost], request: BrowseRequest, interval: Duration, buffer: BackendEventBuffer
     ) throws(DiscoveryError) {
         let names = try MDNSBrowseNames(request)
         browses = names.browses
         serviceName = names.serviceName
         self.interval = min(max(interval, .seconds(1)), .seconds(86_400))
-        self.continuation = continuation
+        self.buffer = buffer
         let now = ContinuousClock.now
         self.hosts = hosts.map { HostState(host: $0, deadline: now) }
         loop = try PollLoop()
@@ -101,8 +101,8 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// until stopped or until the loop fails, which is reported as the backend's failure.
     func run() {
         loop.assertOnLoop()
-        continuation.yield(.stateChanged(.running))
-        for browse in browses { continuation.yield(.browseStarted(browseType: browse.type)) }
+        buffer.yield(.stateChanged(.running))
+        for browse in browses { buffer.yield(.browseStarted(browseType: browse.type)) }
         for (ipv6, socket) in sockets.sorted(by: { !$0.key && $1.key }) {
             loop.register(socket.descriptor, name: "the \(ipv6 ? "IPv6" : "IPv4") query socket") { [unowned self] _ in
                 socket.drain { take($0, at: .now) }
@@ -113,9 +113,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         let failure = loop.run(self)
         sockets = [:]
         if let failure {
-            continuation.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the known-hosts querier stopped: \(failure)"))))
+            buffer.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the known-hosts querier stopped: \(failure)"))))
         }
-        continuation.finish()
+        buffer.finish()
     }
 
     func nextDeadline() -> ContinuousClock.Instant? {
@@ -229,7 +229,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             reportedPending = aggregator.pendingResolves
             events.append(.resolvesPending(reportedPending))
         }
-        events.forEach { continuation.yield($0) }
+        events.forEach { buffer.yield($0) }
         let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
         let hostsChanged = unanswered != statistics.unansweredHosts
         statistics.unansweredHosts = unanswered
@@ -239,14 +239,14 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         if statistics != reportedStatistics, hostsChanged || firstRoundsDone || now >= nextStatistics {
             reportedStatistics = statistics
             nextStatistics = now + .seconds(1)
-            continuation.yield(.statistics(statistics))
+            buffer.yield(.statistics(statistics))
         }
         if firstRoundsDone {
             saidAllForNow = true
             for browse in browses {
                 // Everything the hosts had is in: the cache, as a daemon would say, and all for now.
-                continuation.yield(.cacheExhausted(browseType: browse.type))
-                continuation.yield(.allForNow(browseType: browse.type))
+                buffer.yield(.cacheExhausted(browseType: browse.type))
+                buffer.yield(.allForNow(browseType: browse.type))
             }
         }
     }

@@ -34,10 +34,32 @@ public struct MDNSBackend: DiscoveryBackend {
     /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it
     /// can: it opens and closes its sockets once.
     public func unavailability() -> DiscoveryError? {
+        let (opened, failures) = tryOpening(ports: [5353, 0])
+        guard opened == 0 else { return nil }
+        return DiscoveryError(
+            kind: .other, message: "cannot open an mDNS socket (\(failures.joined(separator: "; ")))",
+            fix: "check that this process may open UDP sockets (a container may forbid it)")
+    }
+
+    /// Why the querier cannot share port 5353 with a daemon here (no socket of an allowed family
+    /// can bind it), or nil when it can. Without the port it hears only the answers to its own
+    /// legacy-unicast queries: not the announcements, goodbyes and answers to other queriers that
+    /// keep a watch up to date.
+    public func sharingUnavailability() -> DiscoveryError? {
+        let (opened, failures) = tryOpening(ports: [5353])
+        guard opened == 0 else { return nil }
+        return DiscoveryError(
+            kind: .other, message: "port 5353 cannot be shared (\(failures.joined(separator: "; ")))",
+            fix: "the program that holds port 5353 must set SO_REUSEADDR, as avahi-daemon does")
+    }
+
+    /// Opens (and closes) a socket on each of `ports` (0: an ephemeral one) for each allowed
+    /// family: how many opened, and why the others did not.
+    private func tryOpening(ports: [UInt16]) -> (opened: Int, failures: [String]) {
         var failures: [String] = []
         var opened = 0
         for ipv6 in [false, true] where families.contains(ipv6 ? .ipv6 : .ipv4) {
-            for port: UInt16 in [5353, 0] {
+            for port in ports {
                 do throws(MDNSSocketError) {
                     _ = try MDNSSocket(ipv6: ipv6, port: port)
                     opened += 1
@@ -46,10 +68,7 @@ public struct MDNSBackend: DiscoveryBackend {
                 }
             }
         }
-        guard opened == 0 else { return nil }
-        return DiscoveryError(
-            kind: .other, message: "cannot open an mDNS socket (\(failures.joined(separator: "; ")))",
-            fix: "check that this process may open UDP sockets (a container may forbid it)")
+        return (opened, failures)
     }
 
     /// The names of the interfaces the querier would use now (up, multicast, not loopback, with
@@ -61,19 +80,23 @@ public struct MDNSBackend: DiscoveryBackend {
         }.map(\.name)
     }
 
+    /// Runs the querier until the iteration ends. The stream is bounded
+    /// (``BackendEventBuffer``): the querier's thread never waits for the consumer; events that
+    /// come while 8,192 wait unread are folded into the newest state of each service, count and
+    /// milestone, counted in ``BackendStatistics/coalescedEvents`` of its statistics.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         // Where the backend may ask, narrowed to what the manager will show.
         let querier = try MDNSQuerier(
             configuration: .init(
                 request: request, interfaceName: interfaceName ?? request.filter.interfaceName,
                 families: families.intersection(request.filter.families)),
-            continuation: continuation)
-        continuation.onTermination = { _ in querier.stop() }
+            buffer: buffer)
+        buffer.onTermination = { querier.stop() }
         do throws(LoopThread.Failure) {
             try LoopThread.start { querier.run() }
         } catch {
-            continuation.finish()
+            buffer.finish()
             throw DiscoveryError(kind: .other, message: "\(error)")
         }
         return stream

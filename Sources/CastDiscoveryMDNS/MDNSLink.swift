@@ -1,7 +1,7 @@
 import CastDiscovery
 
-/// One interface and one address family the querier uses: what it heard there (its cache) and
-/// the instance copies it reports from there.
+/// One interface and one address family the querier uses: what it heard there (its cache and
+/// what other queriers asked), and the instance copies it reports from there.
 struct MDNSLink {
     /// Which link: an interface index and a family.
     struct ID: Hashable, Comparable {
@@ -31,6 +31,9 @@ struct MDNSLink {
     let id: ID
     var interface: NetworkInterface
     var cache = MDNSCache()
+    /// What other queriers asked here, and the querier's own recent queries, for duplicate
+    /// question suppression.
+    var questions = MDNSQuestionHistory()
     var copies: [DNSName: Copy] = [:]
     /// The hosts the link's instances live on (their SRV targets), with the instances on each:
     /// the address records to keep, and whom a new address concerns.

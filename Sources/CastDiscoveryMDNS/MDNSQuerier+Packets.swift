@@ -2,7 +2,8 @@ import CastDiscovery
 
 extension MDNSQuerier {
     /// Takes one datagram: drops what is off-link, malformed or not for us, caches the records
-    /// of a response, and notes the questions of a query (for passive observation of failure).
+    /// of a response, and notes the questions of a query (for passive observation of failure
+    /// and duplicate question suppression).
     func handle(_ datagram: MDNSSocket.Datagram, legacy: Bool, at now: ContinuousClock.Instant) {
         let id = MDNSLink.ID(interface: datagram.interface, ipv6: datagram.source.isIPv6)
         guard let link = links[id] else {
@@ -33,7 +34,7 @@ extension MDNSQuerier {
             }
             take(message, on: id, at: now)
         } else if !legacy, datagram.source.port == 5353 {
-            note(message, on: id, at: now)
+            note(message, datagram, on: id, at: now)
         }
     }
 
@@ -71,14 +72,43 @@ extension MDNSQuerier {
         reconcile(id, instances(touchedBy: changed, on: link), at: now)
     }
 
-    /// Notes the questions of a multicast query and the known answers it lists.
-    private func note(_ message: DNSMessage, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
+    /// Notes the questions of a multicast query from port 5353 and the known answers it lists:
+    /// each for passive observation of failure (the querier's own echo too, as before), and,
+    /// unless it is the querier's own echo, as another querier's asking, which may stand in
+    /// for the querier's next query (``MDNSQuestionHistory``).
+    private func note(_ message: DNSMessage, _ datagram: MDNSSocket.Datagram, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
         guard var link = links.removeValue(forKey: id) else { return }
         for question in message.questions where !question.unicastResponse {
             let known = message.answers.filter { $0.name == question.name && ($0.type == question.type || question.type == .any) }
             link.cache.noteQuery(question.name, question.type, listing: known.map(\.data), at: now)
         }
+        // The echo comes from one of the link's own addresses (as would any other stack's on
+        // this host); a packet from another host is never taken for it.
+        let own = (id.ipv6 ? link.interface.ipv6 : link.interface.ipv4).contains { $0.address == datagram.source.bytes }
+        if !(own && link.questions.isEcho(datagram.bytes, at: now)) {
+            let copies = link.copies
+            let hosts = link.hostInstances
+            link.questions.heard(message, from: datagram.source, at: now) { question in
+                isSuppressible(question, copies: copies, hosts: hosts)
+            }
+        }
         links[id] = link
+    }
+
+    /// Whether a question is one the querier's own schedule asks on a link, so another
+    /// querier's asking of it is worth keeping: a browse's PTR (the continuous query and its
+    /// refresh), the SRV and TXT of an instance the link reports, the addresses of their hosts
+    /// (refreshes). Nothing else is kept, so what is kept grows with the link's copies, not with
+    /// what other hosts ask.
+    private func isSuppressible(
+        _ question: MDNSQuestionHistory.Question, copies: [DNSName: MDNSLink.Copy], hosts: [DNSName: Set<DNSName>]
+    ) -> Bool {
+        switch question.type {
+        case .ptr: browses.contains { $0.name == question.name }
+        case .srv, .txt: copies[question.name] != nil
+        case .a, .aaaa: hosts[question.name] != nil
+        default: false
+        }
     }
 
     /// Whether `name` is an instance of the service type (`X._googlecast._tcp.local.`).

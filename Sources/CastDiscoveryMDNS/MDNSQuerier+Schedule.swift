@@ -52,12 +52,41 @@ extension MDNSQuerier {
 
     /// Continuous querying (RFC 6762 section 5.2): the browses' PTRs by multicast from port
     /// 5353, with the answers held as known answers, at intervals that double up to an hour.
+    ///
+    /// Duplicate question suppression (section 7.3): a browse's question is not sent on a link
+    /// where another querier asked it since the previous point of this schedule (the whole
+    /// interval that ends now) listing no known answer the link's cache lacks; the schedule
+    /// goes on as if it had been sent. The window is the interval because the schedule's
+    /// promise is one question per interval, not one at its end: every answer ours would bring
+    /// came to that query, by multicast, within the interval. Windows of successive queries
+    /// tile the time, so another querier that asks at least as often as this schedule (as
+    /// avahi-daemon does, doubling to an hour too) stands in for every query whatever the
+    /// phase of its schedule; a shorter window would leave the queries it falls outside of
+    /// (half of them, for the last half of the interval) sent for ever. The cost: the
+    /// question may have been asked up to one interval before ours was due, so if the other
+    /// querier then stops, the gap to the next question on the link grows by up to that
+    /// interval (three intervals instead of two while they double, two hours instead of one at
+    /// the cap). Nothing expires for it: records are kept by their refreshes, and a device
+    /// announces itself when it comes; the continuous query only catches one whose
+    /// announcements were all lost.
     func askContinuously(at now: ContinuousClock.Instant) {
+        let previous = nextContinuous - continuousInterval
         continuousInterval = min(continuousInterval * 2, .seconds(3600))
         nextContinuous = now + continuousInterval
-        let questions = browses.map { DNSQuestion(name: $0.name, type: .ptr) }
         for id in links.keys.sorted() {
-            let known = questions.flatMap { links[id]?.cache.knownAnswers($0.name, .ptr, at: now) ?? [] }
+            guard let link = links[id] else { continue }
+            var questions: [DNSQuestion] = []
+            var known: [DNSResourceRecord] = []
+            for browse in browses {
+                let held = link.cache.knownAnswers(browse.name, .ptr, at: now)
+                let question = MDNSQuestionHistory.Question(name: browse.name, type: .ptr)
+                if link.questions.standsIn(for: question, since: previous, holding: Set(held.map(\.data)), at: now) {
+                    statistics.suppressedQueries += 1
+                    continue
+                }
+                questions.append(DNSQuestion(name: browse.name, type: .ptr))
+                known += held
+            }
             ask(questions, on: id, legacy: false, knownAnswers: known, at: now)
         }
     }
@@ -65,8 +94,31 @@ extension MDNSQuerier {
     /// Asks again for record sets whose records are near the end of their TTL, without listing
     /// them as known answers, so their owners answer (and passive observation can tell when
     /// they do not).
+    ///
+    /// Duplicate question suppression (section 7.3): a set is not asked for where another
+    /// querier asked for it within the last ``refreshStep(of:on:at:)`` (since the previous
+    /// refresh point, or for the first one, 80%, since 75% of the TTL) listing no known answer
+    /// the cache lacks. Its owner answers that query by multicast, which refreshes the set here
+    /// as ours would; if the owner is gone, that query counts toward passive observation of
+    /// failure as ours would. The set's refresh point counts as passed all the same. A longer
+    /// window could reach back before the late part of the TTL, where an unanswered query
+    /// means less; one step keeps each refresh point asked about within its step.
     func refresh(_ sets: [MDNSCache.SetKey], on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
-        ask(sets.map { DNSQuestion(name: $0.name, type: $0.type) }, on: id, legacy: false, knownAnswers: [], at: now)
+        guard let link = links[id] else { return }
+        let asked = sets.filter { set in
+            guard let step = refreshStep(of: set, on: link, at: now) else { return true }
+            let held = Set(link.cache.knownAnswers(set.name, set.type, at: now).map(\.data))
+            return !link.questions.standsIn(for: .init(name: set.name, type: set.type), since: now - step, holding: held, at: now)
+        }
+        statistics.suppressedQueries += sets.count - asked.count
+        ask(asked.map { DNSQuestion(name: $0.name, type: $0.type) }, on: id, legacy: false, knownAnswers: [], at: now)
+    }
+
+    /// The span between two refresh points of a set: 5% of the shortest TTL among its live
+    /// records (nil when it holds only goodbyes).
+    func refreshStep(of set: MDNSCache.SetKey, on link: MDNSLink, at now: ContinuousClock.Instant) -> Duration? {
+        let ttl = link.cache.records(set.name, set.type, at: now).map(\.ttl).filter { $0 > 0 }.min()
+        return ttl.map { .seconds(Double($0) * 0.05) }
     }
 
     /// Sends `questions` on a link, as a legacy-unicast query or from port 5353, to the link's
@@ -87,6 +139,8 @@ extension MDNSQuerier {
                 do throws(MDNSSocketError) {
                     try socket.send(packet, to: group, interface: id.interface)
                     statistics.queriesSent += 1
+                    // Its echo comes back to the listener: it must not pass for another querier's.
+                    if socket.port == 5353 { links[id]?.questions.sent(packet, at: now) }
                 } catch {
                     // The interface may have just gone; the next interface scan closes it.
                 }

@@ -34,7 +34,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     static let interfaceScanInterval: Duration = .seconds(2)
 
     let configuration: Configuration
-    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let buffer: BackendEventBuffer
     /// The browse names and the browse types they stand for.
     let browses: [(type: String, name: DNSName)]
     /// The base service type's name (`_googlecast._tcp.local.`): instances live under it.
@@ -73,14 +73,14 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// will list the interfaces with `interfaces`; by default the system's sockets and
     /// interfaces. Throws when no socket at all can be opened.
     init(
-        configuration: Configuration, continuation: AsyncStream<BackendEvent>.Continuation,
+        configuration: Configuration, buffer: BackendEventBuffer,
         openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = { ipv6, port throws(MDNSSocketError) in
             try MDNSSocket(ipv6: ipv6, port: port)
         },
         interfaces: @escaping () -> [NetworkInterface] = NetworkInterface.all
     ) throws(DiscoveryError) {
         self.configuration = configuration
-        self.continuation = continuation
+        self.buffer = buffer
         listInterfaces = interfaces
         let names = try MDNSBrowseNames(configuration.request)
         browses = names.browses
@@ -129,9 +129,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         listeners = [:]
         legacySockets = [:]
         if let failure {
-            continuation.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the mDNS querier stopped: \(failure)"))))
+            buffer.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the mDNS querier stopped: \(failure)"))))
         }
-        continuation.finish()
+        buffer.finish()
     }
 
     /// What happens before the first poll: running, the browses started, their bursts begun,
@@ -162,12 +162,12 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
             if case .copyAdded(let copy, let type) = event, burstInstances[type, default: []].insert(copy.service).inserted {
                 bursts[type]?.lastNews = now
             }
-            continuation.yield(event)
+            buffer.yield(event)
         }
         let pending = aggregator.pendingResolves
         if pending != reportedPending {
             reportedPending = pending
-            continuation.yield(.resolvesPending(pending))
+            buffer.yield(.resolvesPending(pending))
         }
     }
 
@@ -176,7 +176,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         guard now >= nextStatistics, statistics != reportedStatistics else { return }
         reportedStatistics = statistics
         nextStatistics = now + .seconds(1)
-        continuation.yield(.statistics(statistics))
+        buffer.yield(.statistics(statistics))
     }
 
     // MARK: - Interfaces

@@ -12,14 +12,22 @@ import Foundation
 ///
 /// - ``record(json:)`` gives the event a unique `id` and stores it in the spool (SQLite, WAL,
 ///   synchronous commits) before it returns; the spool's bounds (``SpoolLimits``) drop the
-///   oldest undelivered events, counted and reported, never silently.
+///   oldest undelivered events, counted and reported (at most one report a second, with the
+///   drops since the last), never silently.
+/// - A spool file moved away, removed, replaced or damaged while in use is found and recovered
+///   from: a fresh spool at the configured path takes the undelivered events the old file still
+///   gave, and the recovery is reported (``SpoolRecovery``).
 /// - ``sendStored()`` POSTs everything stored now as `{"events": [...]}` (`application/json`),
-///   in batches; a 2xx answer removes a batch, anything else keeps it.
+///   in batches; a 2xx answer removes a batch, anything else keeps it. A 413 (too large) halves
+///   the batch, down to one event; an event the collector refuses even alone is set aside in
+///   the spool (``SpoolStatus/refused``) so that it never blocks the others.
 /// - ``startSending()`` sends by itself as events come, retrying failures on a
 ///   ``RetrySchedule`` (exponential backoff with jitter, capped).
 ///
 /// Delivery is at least once: a batch whose answer is lost is sent again, so a collector drops
-/// duplicates by `id`. Each send's result comes to the ``delegate`` and as ``reports``.
+/// duplicates by `id`. Processes that share a spool send one at a time (a lock beside the
+/// spool), so they never send the same events. Each send's result comes to the ``delegate``
+/// and as ``reports``.
 public actor EventReporter {
     /// What the reporter needs.
     public struct Configuration: Sendable {
@@ -29,7 +37,8 @@ public actor EventReporter {
         public var spoolDirectory: String
         public var limits: SpoolLimits
         public var retry: RetrySchedule
-        /// The most events in one POST (default 100).
+        /// The most events in one POST (default 100, at most ``maximumBatchSize``); a collector
+        /// that answers 413 gets smaller batches.
         public var batchSize: Int
         /// The longest one POST may take (default 10 s).
         public var timeout: Duration
@@ -46,7 +55,7 @@ public actor EventReporter {
             self.spoolDirectory = spoolDirectory
             self.limits = limits
             self.retry = retry
-            self.batchSize = min(10_000, max(1, batchSize))
+            self.batchSize = min(EventReporter.maximumBatchSize, max(1, batchSize))
             self.timeout = timeout
             self.userAgent = userAgent
         }
@@ -54,6 +63,8 @@ public actor EventReporter {
 
     /// The largest event accepted, in bytes of JSON.
     public static let maximumEventSize = 256 * 1024
+    /// The largest batch size a configuration takes.
+    public static let maximumBatchSize = 1000
 
     /// Each send's result and each drop, as they happen.
     public nonisolated let reports: AsyncStream<EventReport>
@@ -69,8 +80,23 @@ public actor EventReporter {
     private var sending = false
     private var sendWaiters: [CheckedContinuation<Void, Never>] = []
     private var sender: Task<Void, Never>?
+    /// The send pass ``startSending()`` has under way, if any.
+    private var currentPass: Task<SendResult, Never>?
+    /// One sender at a time on the spool, across processes; nil without a collector.
+    private let sendLock: SpoolSendLock?
+    /// The most events in the next POST: the configured size, halved after each 413.
+    private var batchLimit: Int
+    /// The largest full batch the collector took: what the batch returns to after an event
+    /// that was refused alone was set aside (0 before the first).
+    private var largestDelivered = 0
     private var news = false
     private var newsWaiter: CheckedContinuation<Void, Never>?
+    /// Drops not reported yet: the first is reported at once, later ones a second after the
+    /// last report, together.
+    private var unreportedDrops = 0
+    private var dropReportDue: Task<Void, Never>?
+    /// Whether ``finish()`` ran: ``reports`` has ended.
+    private var finished = false
 
     /// Opens the spool (setting a damaged one aside) and prepares the collector.
     ///
@@ -81,6 +107,8 @@ public actor EventReporter {
         client = configuration.collector.map {
             CollectorClient(collector: $0, timeout: configuration.timeout, userAgent: configuration.userAgent)
         }
+        sendLock = configuration.collector == nil ? nil : try SpoolSendLock(directory: configuration.spoolDirectory)
+        batchLimit = configuration.batchSize
         (reports, reportContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1000))
     }
 
@@ -111,8 +139,9 @@ public actor EventReporter {
         let inner = object.dropFirst().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if inner.first != UInt8(ascii: "}") { body.append(UInt8(ascii: ",")) }
         body += inner
+        defer { announceRecoveries() }
         let dropped = try spool.record(id: id, body: JSONText.escapingUnsafeScalars(body), at: Self.now())
-        if dropped > 0 { announce(.dropped(dropped)) }
+        noteDropped(dropped)
         signalNews()
         return id
     }
@@ -129,19 +158,33 @@ public actor EventReporter {
         return try record(json: Array(data))
     }
 
-    /// The spool's pending events, drops and last send.
+    /// The spool's pending events, drops and last send. Drops nothing: the events past the
+    /// bounds are counted in ``SpoolStatus/beyondBounds``.
     public func status() throws(EventReportError) -> SpoolStatus {
-        try spool.expire(now: Self.now())
+        defer { announceRecoveries() }
         return try spool.status(now: Self.now())
     }
 
+    /// Drops the events past the spool's bounds now (recording applies them too); returns how
+    /// many, reported like every drop.
+    @discardableResult
+    public func applyLimits() throws(EventReportError) -> Int {
+        defer { announceRecoveries() }
+        let dropped = try spool.expire(now: Self.now())
+        noteDropped(dropped)
+        return dropped
+    }
+
     /// Sends everything stored now, in batches, stopping at the first batch that fails; waits
-    /// for a send already under way first. Reports the result (delegate and ``reports``).
+    /// for a send already under way first, in this process or (up to the POST time limit and
+    /// 5 s more) in another one sending from the same spool. Reports the result (delegate and
+    /// ``reports``).
     public func sendStored() async -> SendResult {
         await acquireSend()
         defer { releaseSend() }
         let result = await sendPass()
         try? spool.saveLastSend(result)
+        announceRecoveries()
         announce(.sent(result))
         return result
     }
@@ -154,7 +197,7 @@ public actor EventReporter {
         sender = Task { await self.sendLoop() }
     }
 
-    /// Stops sending by itself; what is stored stays stored.
+    /// Stops sending by itself (a send under way ends as it would); what is stored stays stored.
     public func stopSending() {
         sender?.cancel()
         sender = nil
@@ -162,31 +205,96 @@ public actor EventReporter {
         newsWaiter = nil
     }
 
-    /// Stops sending by itself and writes the spool's log into its file: for the end of a
-    /// program (nothing is lost without it; the log is as durable).
+    /// Stops sending at once, checks the spool file fully (recovering from what it finds) and
+    /// writes its log into it, reports the drops not reported yet, and ends ``reports``: for
+    /// the end of a program (nothing is lost without it; the log is as durable). A POST under
+    /// way is not waited for: its events stay stored and are sent again.
     public func finish() {
+        guard !finished else { return }
+        finished = true
         stopSending()
+        currentPass?.cancel()
+        currentPass = nil
         try? spool.checkpoint()
+        announceRecoveries()
+        dropReportDue?.cancel()
+        dropReportDue = nil
+        if unreportedDrops > 0 { announce(.dropped(unreportedDrops)) }
+        unreportedDrops = 0
+        reportContinuation.finish()
+    }
+
+    /// Sends what is stored, after the send under way, for at most `limit` (one pass, as
+    /// ``sendStored()``: it stops at the first batch that fails), then finishes as
+    /// ``finish()``: for a program whose events have ended, so that the send due is not left
+    /// behind. Cancelling the caller ends the send at once, as the time limit does. Returns the
+    /// send's result; nil without a collector.
+    @discardableResult
+    public func finish(flushingFor limit: Duration) async -> SendResult? {
+        stopSending()
+        var result: SendResult?
+        if client != nil {
+            let flush = Task { await self.sendStored() }
+            let underWay = currentPass
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                flush.cancel()
+                underWay?.cancel()
+            }
+            result = await withTaskCancellationHandler {
+                await flush.value
+            } onCancel: {
+                flush.cancel()
+                underWay?.cancel()
+            }
+            timer.cancel()
+        }
+        finish()
+        return result
     }
 
     // MARK: - Sending
 
     private func sendPass() async -> SendResult {
-        guard let client else {
+        guard let client, let sendLock else {
             let pending = (try? spool.status(now: Self.now()).pending) ?? 0
             return SendResult(delivered: 0, failed: pending, time: Self.now(), error: "no collector")
         }
         var delivered = 0
+        var refused = 0
         var error: String?
         do throws(EventReportError) {
+            guard try await lockForSending(sendLock) else {
+                let waiting = try spool.count(through: spool.newestSequence())
+                let reason = Task.isCancelled
+                    ? "the send was stopped"
+                    : "another process is sending from this spool: it kept the send lock for more than \(Int(lockWait.seconds)) s"
+                return SendResult(delivered: 0, failed: waiting, time: Self.now(), error: reason)
+            }
+            defer { sendLock.unlock() }
             let through = try spool.newestSequence()
             while true {
-                let batch = try spool.oldest(limit: configuration.batchSize, through: through)
+                if Task.isCancelled {
+                    error = "the send was stopped"
+                    break
+                }
+                let batch = try spool.oldest(limit: batchLimit, through: through)
                 guard !batch.isEmpty else { break }
                 switch await post(Self.batchBody(batch), with: client) {
                 case .delivered:
-                    try spool.remove(sequences: batch.map(\.sequence))
+                    try spool.remove(ids: batch.map(\.id))
                     delivered += batch.count
+                    if batch.count == batchLimit { largestDelivered = max(largestDelivered, batch.count) }
+                    continue
+                case .refused(413) where batch.count > 1:
+                    // Too large: the same events again in smaller batches.
+                    batchLimit = max(1, batch.count / 2)
+                    continue
+                case .refused(413):
+                    // Refused even alone: set aside, so that it never blocks the others.
+                    noteDropped(try spool.setAsideRefused(id: batch[0].id))
+                    refused += 1
+                    batchLimit = largestDelivered > 0 ? largestDelivered : configuration.batchSize
                     continue
                 case .refused(let status):
                     error = "the collector answered HTTP \(status)"
@@ -196,15 +304,41 @@ public actor EventReporter {
                 break
             }
             let failed = try spool.count(through: through)
-            return SendResult(delivered: delivered, failed: failed, time: Self.now(), error: error)
+            return SendResult(delivered: delivered, failed: failed, time: Self.now(), error: error, refused: refused)
         } catch let failure {
-            return SendResult(delivered: delivered, failed: 0, time: Self.now(), error: failure.description)
+            return SendResult(delivered: delivered, failed: 0, time: Self.now(), error: failure.description, refused: refused)
         }
     }
 
+    /// How long a send waits for another process's send from the same spool: its batch may
+    /// take the whole POST time limit.
+    private var lockWait: Duration {
+        configuration.timeout + .seconds(5)
+    }
+
+    /// Takes the spool's send lock, waiting at most ``lockWait`` while another process holds
+    /// it; false when it could not be taken in time or the send was cancelled.
+    private func lockForSending(_ lock: SpoolSendLock) async throws(EventReportError) -> Bool {
+        let deadline = ContinuousClock.now + lockWait
+        while try !lock.tryLock() {
+            guard !Task.isCancelled, ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// POSTs on the network queue; a cancelled send stops waiting for the answer (the batch
+    /// stays stored, and is sent again).
     private func post(_ body: [UInt8], with client: CollectorClient) async -> CollectorClient.Outcome {
-        await withCheckedContinuation { continuation in
-            network.async { continuation.resume(returning: client.post(body)) }
+        let answer = PendingAnswer<CollectorClient.Outcome>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                answer.wait(with: continuation)
+                guard !Task.isCancelled else { return }
+                network.async { answer.give(client.post(body)) }
+            }
+        } onCancel: {
+            answer.give(.failed("the send was stopped before the collector answered"))
         }
     }
 
@@ -229,7 +363,11 @@ public actor EventReporter {
                 try? await Task.sleep(for: configuration.retry.delay(afterFailures: failures))
             }
             if Task.isCancelled { break }
-            let result = await sendStored()
+            // Its own task: stopping the loop lets a send under way end as it would.
+            let pass = Task { await self.sendStored() }
+            currentPass = pass
+            let result = await pass.value
+            currentPass = nil
             failures = result.failed > 0 || result.error != nil ? failures + 1 : 0
         }
     }
@@ -270,7 +408,36 @@ public actor EventReporter {
         switch report {
         case .sent(let result): delegate?.eventReporter(self, didSend: result)
         case .dropped(let count): delegate?.eventReporter(self, didDrop: count)
+        case .recovered(let recovery): delegate?.eventReporter(self, didRecover: recovery)
         }
+    }
+
+    private func announceRecoveries() {
+        for recovery in spool.takeRecoveries() { announce(.recovered(recovery)) }
+    }
+
+    /// Counts drops, reported at once when none was reported in the last second, else at its
+    /// end (or at ``finish()``), together.
+    private func noteDropped(_ count: Int) {
+        guard count > 0 else { return }
+        unreportedDrops += count
+        if dropReportDue == nil { reportDrops() }
+    }
+
+    private func reportDrops() {
+        guard unreportedDrops > 0 else { return }
+        announce(.dropped(unreportedDrops))
+        unreportedDrops = 0
+        dropReportDue = Task {
+            try? await Task.sleep(for: .seconds(1))
+            self.dropReportWindowEnded()
+        }
+    }
+
+    private func dropReportWindowEnded() {
+        guard dropReportDue != nil, !Task.isCancelled else { return }
+        dropReportDue = nil
+        reportDrops()
     }
 
     private static func now() -> Double {

@@ -28,6 +28,11 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         code == SQLITE_CORRUPT || code == SQLITE_NOTADB
     }
 
+    /// Whether another connection held a lock past the busy timeout.
+    var isBusy: Bool {
+        code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
+
     /// Whether the disk or the file system refused to take more.
     var isFull: Bool {
         code == SQLITE_FULL

@@ -8,12 +8,16 @@ public struct SendResult: Sendable, Hashable, Codable {
     public var time: Double
     /// Why the last batch failed (the HTTP status or the transport's message); nil on success.
     public var error: String?
+    /// Events the collector refused even alone as too large (HTTP 413) in this send: set aside
+    /// in the spool (``SpoolStatus/refused``), not sent again, and not counted in ``failed``.
+    public var refused: Int
 
     /// Creates a result.
-    public init(delivered: Int, failed: Int, time: Double, error: String? = nil) {
+    public init(delivered: Int, failed: Int, time: Double, error: String? = nil, refused: Int = 0) {
         self.delivered = delivered
         self.failed = failed
         self.time = time
         self.error = error
+        self.refused = refused
     }
 }

@@ -10,13 +10,24 @@ public struct SpoolStatus: Sendable, Hashable, Codable {
     public var lastSend: SendResult?
     /// Damaged spool files set aside (renamed) when the spool was opened this time.
     public var setAside: [String]
+    /// Pending events past the count or age bound given: the next record or
+    /// ``EventReporter/applyLimits()`` drops them (a status drops nothing).
+    public var beyondBounds: Int
+    /// Events the collector refused one by one as too large (HTTP 413): kept in the spool, not
+    /// sent again, and not counted in ``pending``.
+    public var refused: Int
 
     /// Creates a status.
-    public init(pending: Int, oldestPendingAge: Double?, dropped: Int, lastSend: SendResult?, setAside: [String] = []) {
+    public init(
+        pending: Int, oldestPendingAge: Double?, dropped: Int, lastSend: SendResult?, setAside: [String] = [],
+        beyondBounds: Int = 0, refused: Int = 0
+    ) {
         self.pending = pending
         self.oldestPendingAge = oldestPendingAge
         self.dropped = dropped
         self.lastSend = lastSend
         self.setAside = setAside
+        self.beyondBounds = beyondBounds
+        self.refused = refused
     }
 }

@@ -5,6 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CastDiscovery
+import Dispatch
+import Synchronization
 
 /// The `cast-scan` tool: parses the command line and runs the chosen command.
 public enum CastScan {
@@ -14,15 +17,78 @@ public enum CastScan {
     /// closed pipe, `cast-scan watch | head -1`) ends it quietly with the status it had (0 for a
     /// watch); any other failure (a full disk, a closed descriptor) prints one line on standard
     /// error and returns ``ExitCode/ioError`` (74).
+    ///
+    /// A command's output waits for a slow reader before the process ends; `SIGINT` or
+    /// `SIGTERM` ends it within ``signalGracePeriod`` whatever standard output is doing, the
+    /// output still queued dropped and said (130 or 143; 0 for `watch`). Call it from the
+    /// process's main code, with the console of ``Console/standard(environment:)``: it catches
+    /// the signals from its first line on, and may end the process itself.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
-        let status = await runCommand(arguments: arguments, environment: environment, console: console)
+        SignalStream.install()
+        endAfterGracePeriod(console: console)
+        var status = await runCommand(arguments: arguments, environment: environment, console: console)
+        if await !console.outputWritten(), let signal = SignalStream.caught {
+            status = Self.status(status, endedBy: signal)
+        }
+        console.abandonOutput()
         switch console.outputFailure {
         case nil, .closed?:
-            return status
+            break
         case let failure?:
             console.errorLine("cast-scan: cannot write to standard output: \(failure.message)")
-            return .ioError
+            status = .ioError
         }
+        await console.errorsWritten()
+        return status
+    }
+
+    /// How long a command has after the first `SIGINT` or `SIGTERM` to end by itself (a watch
+    /// commits its spool, the output still queued is dropped); then the process ends anyway,
+    /// whatever it is blocked in (a host name look-up, a stalled reader). A second signal ends
+    /// it at once.
+    static let signalGracePeriod: DispatchTimeInterval = .milliseconds(500)
+
+    /// Whether a signal ends the command in hand with its own status (`watch`: 0) rather than
+    /// 130 or 143; set once the command line is parsed.
+    private static let signalEndsCleanly = Atomic(false)
+
+    /// A failure a command has decided on while it still ends (a watch whose spool is full,
+    /// then finishing its reporter): the status the grace period ends the process with, not 0.
+    private static let decidedFailure = Atomic<Int32>(0)
+
+    /// Records that the command in hand ends with `status`, which a signal's grace period then
+    /// keeps (when it is a failure).
+    static func decide(_ status: ExitCode) {
+        if status != .ok { decidedFailure.store(status.rawValue, ordering: .relaxed) }
+    }
+
+    /// The status of a command that had `status` when `signal` ended it: a failure it had
+    /// decided on, else its own status (watch) or 130/143.
+    private static func status(_ status: ExitCode, endedBy signal: Int32) -> ExitCode {
+        let decided = decidedFailure.load(ordering: .relaxed)
+        if decided != 0, let failure = ExitCode(rawValue: decided) { return failure }
+        if signalEndsCleanly.load(ordering: .relaxed) { return status }
+        return signal == SIGINT ? .interrupted : .terminated
+    }
+
+    /// Ends the process ``signalGracePeriod`` after the first signal, unless it has ended by
+    /// then: the output still queued dropped and said. The thread is made now, so it needs
+    /// nothing at the signal, and it blocks only itself, so neither a blocked concurrency pool
+    /// nor a stalled reader can hold it. Without a thread, the command's own end is all there is.
+    private static func endAfterGracePeriod(console: Console) {
+        let caught = DispatchSemaphore(value: 0)
+        do throws(LoopThread.Failure) {
+            try LoopThread.start {
+                caught.wait()
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + signalGracePeriod)
+                console.abandonNow()
+                // _exit: no exit handlers, which could wait on a lock a blocked thread holds.
+                _exit(status(.ok, endedBy: SignalStream.caught ?? SIGTERM).rawValue)
+            }
+        } catch {
+            return
+        }
+        SignalStream.whenCaught { _ in caught.signal() }
     }
 
     /// Runs `command` until it ends or a termination signal comes (130 for `SIGINT`, 143 for
@@ -88,6 +154,8 @@ public enum CastScan {
         let termination = SignalStream.termination()
         let context = CommandContext(arguments: parsed, environment: environment, console: console, termination: termination)
         let command = root.command(at: parsed.commandPath.dropFirst())
+        signalEndsCleanly.store(!command.endsOnSignal, ordering: .relaxed)
+        if command.streamsOutput { console.streamLines() }
         do {
             let runner = try command.init(context)
             if !command.endsOnSignal { return try await runner.run() }

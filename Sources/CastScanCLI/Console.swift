@@ -12,6 +12,10 @@ import Darwin
 /// A stream that stops taking text (a full disk, a closed descriptor, a reader that went away)
 /// never traps: the first failure is recorded, later text to that stream is dropped, and the
 /// command ends as ``CastScan/run(arguments:environment:console:)`` documents.
+///
+/// Writing never waits for a reader: the process's standard output and error are each written
+/// by a thread of their own from a bounded queue (``FileDescriptorSink``), and how the process
+/// ends with text still queued is ``finish()``'s part.
 public struct Console: Sendable {
     let output: any TextSink
     let error: any TextSink
@@ -19,6 +23,9 @@ public struct Console: Sendable {
     var outputStyle: OutputStyle
     /// The style standard error allows.
     var errorStyle: OutputStyle
+    /// Standard output and error as queued by ``standard(environment:)``; nil for a console over
+    /// other sinks, which write as they are given text.
+    let queued: (output: FileDescriptorSink, error: FileDescriptorSink)?
 
     /// Creates a console that writes to `output` and `error` (tests collect what is written).
     init(output: any TextSink, error: any TextSink, outputStyle: OutputStyle = .plain, errorStyle: OutputStyle = .plain) {
@@ -26,6 +33,15 @@ public struct Console: Sendable {
         self.error = error
         self.outputStyle = outputStyle
         self.errorStyle = errorStyle
+        queued = nil
+    }
+
+    private init(queued: (output: FileDescriptorSink, error: FileDescriptorSink), outputStyle: OutputStyle, errorStyle: OutputStyle) {
+        output = queued.output
+        error = queued.error
+        self.outputStyle = outputStyle
+        self.errorStyle = errorStyle
+        self.queued = queued
     }
 
     /// The process's standard output and error.
@@ -41,9 +57,11 @@ public struct Console: Sendable {
             // open() returns the lowest free descriptor: this one.
             _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
         }
+        let error = FileDescriptorSink(descriptor: 2, name: "standard error", bound: .messages, closedAtStart: closed[2])
+        let output = FileDescriptorSink(
+            descriptor: 1, name: "standard output", bound: .document, closedAtStart: closed[1], notes: error)
         return Console(
-            output: FileDescriptorSink(descriptor: 1, closedAtStart: closed[1]),
-            error: FileDescriptorSink(descriptor: 2, closedAtStart: closed[2]),
+            queued: (output, error),
             outputStyle: closed[1] ? .plain : .detect(fileDescriptor: 1, environment: environment),
             errorStyle: closed[2] ? .plain : .detect(fileDescriptor: 2, environment: environment))
     }

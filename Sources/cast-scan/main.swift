@@ -10,5 +10,5 @@ import Darwin
 // comes first, before anything opens a file (see Console.standard).
 let environment = CastScan.processEnvironment()
 let console = Console.standard(environment: environment)
-let status = await CastScan.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, console: console)
+let status = await CastScan.run(arguments: CastScan.processArguments(), environment: environment, console: console)
 exit(status.rawValue)

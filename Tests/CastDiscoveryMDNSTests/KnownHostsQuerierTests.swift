@@ -77,11 +77,11 @@ struct KnownHostsQuerierTests {
     func unicastRound() async throws {
         let host = try LoopbackPeer()
         let stranger = try LoopbackPeer()
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
             hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(60),
-            continuation: continuation)
+            buffer: buffer)
         Thread.detachNewThread { querier.run() }
         defer { querier.stop() }
 
@@ -132,11 +132,11 @@ struct KnownHostsQuerierTests {
     @Test("a host that never answers: asked three times, then listed unanswered, and all-for-now")
     func silentHost() async throws {
         let host = try LoopbackPeer()
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let known = KnownHost(text: "127.0.0.1", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
             hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(60),
-            continuation: continuation)
+            buffer: buffer)
         Thread.detachNewThread { querier.run() }
         defer { querier.stop() }
         var statistics: BackendStatistics?
@@ -153,11 +153,11 @@ struct KnownHostsQuerierTests {
     @Test("a host with an A and an AAAA: found with both, a changed TXT is one update, an instance gone is removed")
     func rounds() async throws {
         let host = try LoopbackPeer()
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
             hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(1),
-            continuation: continuation)
+            buffer: buffer)
         Thread.detachNewThread { querier.run() }
         defer { querier.stop() }
 

@@ -21,6 +21,8 @@ final class MDNSQuerierHarness {
         var destination: SocketAddress
         var interface: Int32
         var message: DNSMessage
+        /// The packet as sent (to hand it back as its own echo).
+        var bytes: [UInt8]
 
         /// The questions as (name, type) pairs, for comparing without caring about order.
         var asked: Set<String> { Set(message.questions.map { "\($0.name) \($0.type)" }) }
@@ -35,23 +37,23 @@ final class MDNSQuerierHarness {
     private(set) var ticks = 0
     private let log: FakeMDNSSocket.Log
     private var sendsRead = 0
-    private let continuation: AsyncStream<BackendEvent>.Continuation
+    private let buffer: BackendEventBuffer
     private var iterator: AsyncStream<BackendEvent>.AsyncIterator
 
     init(
         interfaces: [NetworkInterface], families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], passive: Bool = false,
         browseTypes: [String] = [browseType]
     ) throws {
-        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let log = FakeMDNSSocket.Log()
         querier = try MDNSQuerier(
             configuration: .init(
                 request: try BrowseRequest(parsing: browseTypes, passive: passive), interfaceName: nil, families: families),
-            continuation: continuation,
+            buffer: buffer,
             openSocket: { _, port in FakeMDNSSocket(port: port == 0 ? Self.legacyPort : port, log: log) },
             interfaces: { interfaces })
         self.log = log
-        self.continuation = continuation
+        self.buffer = buffer
         iterator = stream.makeAsyncIterator()
         // After the querier's own first reading of the clock, so its first timers are due at t0.
         t0 = .now
@@ -96,7 +98,7 @@ final class MDNSQuerierHarness {
     /// What the querier yielded since the last call, without its `statistics` events (the last
     /// of those is kept in ``reportedStatistics``).
     func events() async -> [BackendEvent] {
-        continuation.yield(Self.mark)
+        buffer.yield(Self.mark)
         var events: [BackendEvent] = []
         while let event = await iterator.next(), event != Self.mark {
             if case .statistics(let counts) = event { reportedStatistics = counts } else { events.append(event) }
@@ -118,7 +120,7 @@ final class MDNSQuerierHarness {
             do {
                 return Query(
                     legacy: send.port != 5353, destination: send.destination, interface: send.interface,
-                    message: try DNSMessage(decoding: send.bytes))
+                    message: try DNSMessage(decoding: send.bytes), bytes: send.bytes)
             } catch {
                 Issue.record("a sent packet does not decode: \(error)", sourceLocation: sourceLocation)
                 return nil

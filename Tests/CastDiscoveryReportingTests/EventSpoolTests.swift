@@ -29,7 +29,7 @@ struct EventSpoolTests {
         let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
         let stored = try spool.oldest(limit: 3, through: try spool.newestSequence())
         #expect(stored.map(\.id) == ["e0", "e1", "e2"])
-        try spool.remove(sequences: stored.map(\.sequence))
+        try spool.remove(ids: stored.map(\.id))
         let status = try spool.status(now: 1010)
         #expect(status.pending == 2)
         #expect(status.oldestPendingAge == 7)

@@ -58,7 +58,22 @@ for name, d in want.items():
 print("compared", len(got), "devices")
 PY
 }
-check "JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan.json" avahi
+check "default (the querier beside the daemon): JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan.json" mdns+avahi
+check "default: scan.browses[] names both sources, the querier's all-for-now and the daemon's cache" "$PY" - "$tmp/scan.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["scan"]["browses"][0]
+src = {s["source"]: s for s in b["sources"]}
+assert set(src) == {"mdns", "avahi"}, b
+assert src["mdns"]["role"] == "asks" and src["mdns"]["allForNowAfterSeconds"] <= b["settledAfterSeconds"], b
+assert src["avahi"]["role"] == "cache" and src["avahi"]["cacheDeliveredAfterSeconds"] <= b["settledAfterSeconds"], b
+assert b["settledBy"] == "allForNow", b
+print(b)
+PY
+scan >"$tmp/header.txt" 2>&1
+check "default: the header names both sources" grep -q "discovery backend: mdns+avahi (avahi-daemon answers on D-Bus: " "$tmp/header.txt"
+scan --json --backend avahi >"$tmp/scan-avahi.json"; rc=$?
+[ "$rc" = 0 ] && ok "cast-scan --backend avahi --json exits 0" || notok "cast-scan --backend avahi --json exits 0 (got $rc)"
+check "--backend avahi: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-avahi.json" avahi
 scan --json --backend mdns >"$tmp/scan-mdns.json"; rc=$?
 [ "$rc" = 0 ] && ok "cast-scan --backend mdns --json exits 0" || notok "cast-scan --backend mdns --json exits 0 (got $rc)"
 check "--backend mdns: JSON matches the lab's device list and avahi-browse -rpkt" compare "$tmp/scan-mdns.json" mdns
@@ -101,8 +116,8 @@ check "... and pointed to Settings" grep -q "Settings" "$tmp/denied.txt"
 
 "$castlab" exec "$bin" doctor >"$tmp/doctor.txt" 2>&1; rc=$?
 [ "$rc" = 0 ] && ok "doctor exits 0 with the daemon" || { notok "doctor exits 0 with the daemon (got $rc)"; sed 's/^/#   /' "$tmp/doctor.txt"; }
-check "doctor: auto chooses avahi, and the querier would work too" \
-  bash -c 'grep -q "auto chooses avahi" "$1" && grep -q "^ok   mdns querier" "$1"' _ "$tmp/doctor.txt"
+check "doctor: auto chooses the querier beside avahi, which can share port 5353" \
+  bash -c 'grep -q "auto chooses mdns+avahi" "$1" && grep -q "^ok   mdns querier: port 5353 shared" "$1"' _ "$tmp/doctor.txt"
 "$castlab" daemon stop >/dev/null 2>&1
 "$castlab" exec "$bin" doctor >"$tmp/doctor.txt" 2>&1; rc=$?
 [ "$rc" = 0 ] && ok "doctor exits 0 without the daemon (the querier works)" || { notok "doctor exits 0 without the daemon (got $rc)"; sed 's/^/#   /' "$tmp/doctor.txt"; }
@@ -163,6 +178,7 @@ PY
 watch_live Netflix; rc=$?
 [ "$rc" = 0 ] && ok "watch ends with exit 0 on SIGINT" || notok "watch ends with exit 0 on SIGINT (got $rc)"
 check "watch --jsonl reports all 7 devices, each first with all its addresses, then the TXT change" watched Netflix
+check "watch: the backendChosen line names both sources" grep -q '"detail":"backend mdns+avahi: ' "$tmp/watch.jsonl"
 watch_live Hulu --backend mdns; rc=$?
 [ "$rc" = 0 ] && ok "watch --backend mdns ends with exit 0 on SIGINT" || notok "watch --backend mdns ends with exit 0 on SIGINT (got $rc)"
 check "watch --backend mdns: all 7 devices, each first with all its addresses, then the TXT change" watched Hulu

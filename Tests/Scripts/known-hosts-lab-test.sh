@@ -53,11 +53,14 @@ fi
 # No daemon, no D-Bus, no multicast on the sender's interface.
 "$castlab" bus stop >/dev/null 2>&1
 ip -n castlab-sender link set lab0 multicast off
-if scan --json --backend mdns --timeout 2 >"$tmp/none.json" 2>/dev/null &&
-   [ "$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$tmp/none.json")" = 0 ]; then
-  ok "multicast is off: the mDNS querier finds nothing"
+# A listing that can ask no network by multicast refuses (69) and names the interface.
+scan --json --backend mdns --timeout 2 >"$tmp/none.json" 2>"$tmp/none.err"; rc=$?
+if [ "$rc" = 69 ] && [ ! -s "$tmp/none.json" ] &&
+   grep -qx "cast-scan: no network interface with multicast is up: .*lab0 has multicast off.* (see cast-scan doctor)" "$tmp/none.err"; then
+  ok "multicast is off: a listing by the mDNS querier exits 69, naming lab0 (nothing to ask by multicast)"
 else
-  notok "multicast is off: the mDNS querier still finds devices (the test would prove nothing)"
+  notok "multicast is off: exit $rc, not 69 with lab0 named (if the querier still listed, the test would prove nothing)"
+  cat "$tmp/none.err" "$tmp/none.json" | diag
 fi
 
 # check FILE: exactly the host's devices, each with the multicast scan's fields, source "host".

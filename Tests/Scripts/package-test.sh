@@ -2,8 +2,18 @@
 # package-test.sh: what a user installing cast-scan gets.
 #  - The .deb (Scripts/build-deb): extracted with dpkg-deb -x, its binary runs with a clean
 #    environment (no /opt/swift on PATH or LD_LIBRARY_PATH): --version exits 0 and names the
-#    commit; ldd finds every library and no Swift or Foundation one; Depends and Recommends.
-#  - Install and remove: dpkg -i, then dpkg -r and -P, leave the system as it was.
+#    commit; ldd finds every library and no Swift or Foundation one; Depends (every entry
+#    versioned) and Recommends; bind now, relro, no RUNPATH; DEBIAN/md5sums matches.
+#  - lintian --pedantic: no E: and no W: line (the I: and P: tags left are printed).
+#  - The systemd unit: systemd-analyze verify against the extracted root and once installed
+#    (systemd is not PID 1 here: verify and security --offline work on files), its settings,
+#    systemd-analyze security --offline's exposure (printed; at most 2.0), and every system
+#    call of a listing, of a watch with --report and of serve answering a scrape (strace) in its
+#    SystemCallFilter.
+#  - The examples in /usr/share/doc/cast-scan/examples: the replay lists, the scenario plays
+#    it, promtool test rules passes on the installed copy; the man page's FILES exist.
+#  - Install and remove: dpkg -i (the unit disabled, /etc/default/cast-scan a conffile), then
+#    dpkg -r and -P, leave the system as it was.
 #  - The man page: renders with groff -ww without a warning; every option of every command's
 #    --help is in the command's section of the man page, and the reverse.
 #  - Completions: bash, loaded in a non-interactive bash, offers every subcommand and the
@@ -64,6 +74,185 @@ if grep -q "libavahi-client3" <<<"$control" && grep -q "libsqlite3-0" <<<"$contr
 else
   notok "control fields"; diag <<<"$control"
 fi
+# Every Depends entry (and each alternative) names a version: `package (>= 1.2)`.
+unversioned=$(dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed -E 's/^ +| +$//g' | grep -v '^$' |
+  grep -Ev '^[a-z0-9][a-z0-9+.-]+ \((>=|<=|=|>>|<<) [^ )]+\)$')
+if [ -z "$unversioned" ] && dpkg-deb -f "$deb" Depends | grep -Eq 'libcurl4 \(>= [0-9]' &&
+   dpkg-deb -f "$deb" Depends | grep -Eq 'libmicrohttpd12 \(>= [0-9]' && dpkg-deb -f "$deb" Depends | grep -Eq 'libsystemd0 \(>= [0-9]' &&
+   dpkg-deb -f "$deb" Depends | grep -Eq 'libavahi-client3 \(>= [0-9]'; then
+  ok "every Depends entry has a version (dpkg-shlibdeps, and libcurl4, libmicrohttpd12, libsystemd0 for dlopen)"
+else
+  notok "Depends entries without a version: $(echo $unversioned)"
+fi
+dynamic=$(readelf -d "$bin" 2>&1); segments=$(readelf -lW "$bin" 2>&1)
+if ! grep -Eq '\((RUNPATH|RPATH)\)' <<<"$dynamic" && grep -Eq '\(FLAGS_1\).*\bNOW\b|\(FLAGS\).*\bBIND_NOW\b|\(BIND_NOW\)' <<<"$dynamic" &&
+   grep -q GNU_RELRO <<<"$segments"; then
+  ok "the binary: bind now, relro, no RUNPATH or RPATH"
+else
+  notok "the binary's hardening"; grep -E 'RUNPATH|RPATH|FLAGS|BIND_NOW' <<<"$dynamic" | diag
+fi
+dpkg-deb -e "$deb" "$tmp/control"
+listed=$(cut -d' ' -f3- "$tmp/control/md5sums" | LC_ALL=C sort)
+present=$(cd "$tmp/x" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+if (cd "$tmp/x" && md5sum --quiet -c "$tmp/control/md5sums") >"$tmp/md5.log" 2>&1 && [ "$listed" = "$present" ]; then
+  ok "DEBIAN/md5sums: every file, each sum right ($(wc -l <"$tmp/control/md5sums") files)"
+else
+  notok "DEBIAN/md5sums"; { cat "$tmp/md5.log"; diff <(echo "$listed") <(echo "$present"); } | diag
+fi
+
+# --- lintian: no error, no warning; what is left (info, pedantic) is printed.
+if command -v lintian >/dev/null; then
+  lintian --pedantic --display-info --no-tag-display-limit "$deb" >"$tmp/lintian.log" 2>"$tmp/lintian.err"; rc=$?
+  grep -v '^running with root privileges' "$tmp/lintian.err" >>"$tmp/lintian.log"
+  if ! grep -Eq '^[EW]: ' "$tmp/lintian.log" && ! grep -Eq '^(internal error|[A-Za-z]+ error)' "$tmp/lintian.log" && [ "$rc" = 0 ]; then
+    ok "lintian $(lintian --version | awk '{ print $2 }') --pedantic: no error, no warning ($(grep -Ec '^[IP]: ' "$tmp/lintian.log") info/pedantic tags left)"
+    grep -E '^[IP]: ' "$tmp/lintian.log" | sed 's/^/#   /'
+  else
+    notok "lintian (exit $rc): errors or warnings"; diag <"$tmp/lintian.log"
+  fi
+else
+  notok "lintian is not installed (Scripts/setup --lab installs it)"
+fi
+
+# --- The systemd unit, the service's options and the examples, in the package.
+unit="$tmp/x/lib/systemd/system/cast-scan.service"
+if [ -f "$unit" ] && grep -qx /etc/default/cast-scan "$tmp/control/conffiles" && [ -f "$tmp/x/etc/default/cast-scan" ] &&
+   grep -qx 'CAST_SCAN_OPTIONS="--listen 127.0.0.1:9464"' "$tmp/x/etc/default/cast-scan" &&
+   [ -z "$(find "$tmp/x/etc" -type f ! -path '*/etc/default/cast-scan')" ]; then
+  ok "the unit in /lib/systemd/system, /etc/default/cast-scan a conffile (listening on 127.0.0.1:9464)"
+else
+  notok "the unit and /etc/default/cast-scan in the package"; ls -R "$tmp/x/etc" "$tmp/x/lib" "$tmp/control" 2>&1 | diag
+fi
+missing_settings=""
+for setting in 'Type=notify' 'EnvironmentFile=-/etc/default/cast-scan' 'ExecStart=/usr/bin/cast-scan serve $CAST_SCAN_OPTIONS' \
+  'DynamicUser=yes' 'StateDirectory=cast-scan' 'Environment=XDG_STATE_HOME=%S' 'Restart=on-failure' 'UMask=0077' \
+  'ProtectSystem=strict' 'ProtectHome=yes' 'PrivateTmp=yes' 'PrivateDevices=yes' 'NoNewPrivileges=yes' \
+  'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' 'CapabilityBoundingSet=' 'AmbientCapabilities=' \
+  'ProtectKernelTunables=yes' 'ProtectKernelModules=yes' 'ProtectKernelLogs=yes' 'ProtectControlGroups=yes' \
+  'ProtectClock=yes' 'ProtectHostname=yes' 'RestrictNamespaces=yes' 'LockPersonality=yes' 'MemoryDenyWriteExecute=yes' \
+  'RestrictRealtime=yes' 'RestrictSUIDSGID=yes' 'SystemCallArchitectures=native' 'SystemCallFilter=@system-service'; do
+  grep -qxF "$setting" "$unit" 2>/dev/null || missing_settings+="$setting; "
+done
+if [ -z "$missing_settings" ] && ! grep -Eq '^(PrivateNetwork|IPAddressDeny|User)=' "$unit"; then
+  ok "the unit's settings: notify, a dynamic user with its state directory, the hardening"
+else
+  notok "the unit's settings: missing $missing_settings"
+fi
+if command -v systemd-analyze >/dev/null; then
+  # Verify against the extracted root: its unit, with its ExecStart binary there.
+  if systemd-analyze verify --man=no --recursive-errors=no --root="$tmp/x" "$unit" >"$tmp/verify.log" 2>&1 && [ ! -s "$tmp/verify.log" ]; then
+    ok "systemd-analyze verify --root=<the extracted package>: no complaint"
+  else
+    notok "systemd-analyze verify"; diag <"$tmp/verify.log"
+  fi
+  # That the check can fail here, without systemd as PID 1: an unknown key is reported.
+  sed 's/^ProtectClock=yes$/ProtectClok=yes/' "$unit" >"$tmp/x/lib/systemd/system/cast-scan-broken.service"
+  if ! systemd-analyze verify --man=no --recursive-errors=no --root="$tmp/x" "$tmp/x/lib/systemd/system/cast-scan-broken.service" >"$tmp/verify2.log" 2>&1 &&
+     grep -q "Unknown key 'ProtectClok'" "$tmp/verify2.log"; then
+    ok "systemd-analyze verify reports a broken copy of the unit (so the check runs without systemd as PID 1)"
+  else
+    notok "systemd-analyze verify accepts a unit with an unknown key"; diag <"$tmp/verify2.log"
+  fi
+  rm -f "$tmp/x/lib/systemd/system/cast-scan-broken.service"
+  systemd-analyze security --offline=yes --root="$tmp/x" "$unit" >"$tmp/security.log" 2>&1
+  exposure=$(sed -n 's/.*Overall exposure level for cast-scan.service: \([0-9.]*\).*/\1/p' "$tmp/security.log")
+  if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
+    ok "systemd-analyze security --offline=yes: exposure $exposure ($(sed -n 's/.*exposure level for cast-scan.service: [0-9.]* \([A-Z]*\).*/\1/p' "$tmp/security.log"); at most 2.0)"
+    grep '✗' "$tmp/security.log" | sed -E 's/ {2,}/  /g; s/^/#   /'
+  else
+    notok "systemd-analyze security: exposure '${exposure}' (want at most 2.0)"; tail -5 "$tmp/security.log" | diag
+  fi
+  # The system calls a listing and a watch sending reports make (the replay, the spool, curl
+  # refused on loopback, SIGTERM) are all in the unit's SystemCallFilter.
+  filter=$(grep '^SystemCallFilter=' "$unit" | cut -d= -f2- | paste -sd' ')
+  if command -v strace >/dev/null && [ -n "$filter" ]; then
+    mkdir -p "$tmp/strace-state"
+    replay="$tmp/x/usr/share/doc/cast-scan/examples/replay/living-room.json"
+    clean_env strace -f -qq -o "$tmp/strace1.log" "$bin" --replay "$replay" --json >/dev/null 2>&1
+    clean_env XDG_STATE_HOME="$tmp/strace-state" strace -f -qq -o "$tmp/strace2.log" "$bin" watch --replay "$replay" \
+      --jsonl --report http://127.0.0.1:9/events >/dev/null 2>&1 &
+    tracer=$!
+    sleep 3
+    # The traced cast-scan's PID: the first line of the log, its execve.
+    traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tmp/strace2.log")
+    [ -n "$traced" ] && kill -TERM "$traced" 2>/dev/null
+    wait "$tracer" 2>/dev/null
+    # serve, as the unit runs it: libmicrohttpd and libsystemd loaded, a scrape and the page
+    # answered on loopback, then SIGTERM.
+    clean_env NOTIFY_SOCKET="$tmp/no-notify-socket" strace -f -qq -o "$tmp/strace3.log" "$bin" serve --replay "$replay" \
+      --listen 127.0.0.1:0 >/dev/null 2>"$tmp/serve.err" &
+    tracer=$!
+    for _ in $(seq 100); do grep -q 'listening on' "$tmp/serve.err" && break; sleep 0.1; done
+    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.err" | head -1)
+    served=$("$PY" -c 'import sys, urllib.request as u; print(u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=10).status, u.urlopen("http://127.0.0.1:%s/" % sys.argv[1], timeout=10).status)' "${port:-0}" 2>&1)
+    traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tmp/strace3.log")
+    [ -n "$traced" ] && kill -TERM "$traced" 2>/dev/null
+    wait "$tracer" 2>/dev/null
+    [ "$served" = "200 200" ] || notok "serve under strace answered '$served' (stderr: $(head -c 300 "$tmp/serve.err"))"
+    systemd-analyze syscall-filter --no-pager >"$tmp/groups.txt" 2>/dev/null
+    summary=$("$PY" - "$unit" "$tmp/groups.txt" "$tmp/strace1.log" "$tmp/strace2.log" "$tmp/strace3.log" <<'PY'
+import re, sys
+groups, current = {}, None
+for line in open(sys.argv[2]):
+    text = line.strip()
+    if not text or text.startswith("#"):
+        continue
+    if line.startswith("@"):
+        current = text; groups[current] = set()
+    elif current:
+        groups[current].add(text)
+def expand(name, seen=()):
+    out = set()
+    for item in groups.get(name, ()):
+        out |= expand(item, seen + (name,)) if item.startswith("@") and item not in seen else {item}
+    return out
+def calls(token):
+    return expand(token) if token.startswith("@") else {token}
+# The unit's filter: the allow lists' calls, less those of the deny lists (~).
+allowed, denied = set(), set()
+for line in open(sys.argv[1]):
+    if line.startswith("SystemCallFilter="):
+        value = line.split("=", 1)[1].split()
+        if value and value[0].startswith("~"):
+            value[0] = value[0][1:]
+            denied |= set().union(*map(calls, value))
+        else:
+            allowed |= set().union(*map(calls, value))
+allowed -= denied
+used = {m.group(1) for path in sys.argv[3:] for line in open(path)
+        for m in [re.match(r"^(?:\d+ +)?([a-z_0-9]+)\(", line)] if m}
+# used, allowed, then the calls outside the filter.
+print(len(used), len(allowed), " ".join(sorted(used - allowed)))
+PY
+)
+    read -r used_count allowed_count outside <<<"$summary"
+    if [ -z "$outside" ] && [ "${used_count:-0}" -ge 20 ] && [ "${allowed_count:-0}" -ge 100 ] &&
+       grep -q '^[0-9]* *connect(' "$tmp/strace2.log" && grep -q 'cast-scan/reports' "$tmp/strace2.log" &&
+       grep -q 'accept4(' "$tmp/strace3.log" && grep -q 'libmicrohttpd.so.12' "$tmp/strace3.log"; then
+      ok "the $used_count system calls of a listing, a watch with --report and serve answering a scrape (strace) are all in SystemCallFilter=$filter ($allowed_count calls)"
+    else
+      notok "system calls of a listing, a watch with --report and serve ($used_count traced) outside $filter ($allowed_count): ${outside:-none}"
+    fi
+  else
+    notok "strace (Scripts/setup --lab installs it) or the unit's SystemCallFilter is missing"
+  fi
+else
+  notok "systemd-analyze is not installed (systemd; Scripts/setup --lab installs it)"
+fi
+examples="$tmp/x/usr/share/doc/cast-scan/examples"
+if clean_env "$bin" --replay "$examples/replay/living-room.json" --json >"$tmp/example.json" 2>&1 &&
+   "$PY" -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["devices"]) == 4' "$tmp/example.json" &&
+   (cd / && clean_env "$bin" simulate "$examples/scenarios/ios14-replay-living-room.json" >"$tmp/simulate.txt" 2>&1) &&
+   grep -q 'devices: *2 visible' "$tmp/simulate.txt"; then
+  ok "the packaged examples: the replay lists 4 devices, the scenario plays it"
+else
+  notok "the packaged replay and scenario"; cat "$tmp/example.json" "$tmp/simulate.txt" 2>/dev/null | head -20 | diag
+fi
+if command -v promtool >/dev/null && (cd "$examples/prometheus" && promtool check config prometheus.yml && promtool test rules cast-scan.rules.test.yml) >"$tmp/promtool.log" 2>&1; then
+  ok "the packaged Prometheus examples: promtool check config and test rules pass"
+else
+  notok "the packaged Prometheus examples (promtool missing or failing)"; diag <"$tmp/promtool.log"
+fi
 
 # --- The man page.
 man="$tmp/x/usr/share/man/man1/cast-scan.1.gz"
@@ -72,6 +261,14 @@ if zcat "$man" | groff -man -ww -z 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err"
   ok "man -l renders cast-scan(1), groff -ww without a warning"
 else
   notok "the man page renders without warnings"; diag <"$tmp/groff.err"
+fi
+files=$(zcat "$man" | awk '/^\.SH / { on = ($0 == ".SH FILES") } on && prev == ".TP" { print } { prev = $0 }' |
+  sed -E 's/^\\fI//; s/\\fR$//; s/\\-/-/g')
+absent=""; for f in $files; do [ -e "$tmp/x$f" ] || absent+="$f "; done
+if [ "$(wc -w <<<"$files")" -ge 3 ] && [ -z "$absent" ]; then
+  ok "the man page's FILES are in the package: $(echo $files)"
+else
+  notok "the man page's FILES [$(echo $files)]: not in the package: $absent"
 fi
 # Each command's options: from its --help, and from its section (.SS) of the man page.
 mismatch=""
@@ -125,13 +322,28 @@ else
 fi
 
 # --- Install and remove leave the system as it was.
-snapshot() { find /usr/bin /usr/share/man/man1 /usr/share/bash-completion/completions /usr/share/zsh/vendor-completions /usr/share/doc -maxdepth 2 2>/dev/null | sort; }
+snapshot() {
+  find /usr/bin /usr/share/man/man1 /usr/share/bash-completion/completions /usr/share/zsh/vendor-completions /usr/share/doc \
+    /etc/default /lib/systemd/system /usr/lib/systemd/system /etc/systemd/system -maxdepth 2 2>/dev/null | sort
+}
 snapshot >"$tmp/before"
 if dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1 && [ "$(clean_env cast-scan --version)" = "$version" ] &&
    dpkg -L cast-scan | grep -qx /usr/bin/cast-scan && dpkg -L cast-scan | grep -qx /usr/share/man/man1/cast-scan.1.gz; then
   ok "dpkg -i: cast-scan on PATH ($(dpkg -L cast-scan | grep -c /) paths listed)"
 else
   notok "dpkg -i"; diag <"$tmp/dpkg.log"
+fi
+enabled=$(systemctl --root=/ is-enabled cast-scan.service 2>&1)
+if [ "$enabled" = disabled ] && [ -z "$(find /etc/systemd/system -name 'cast-scan.service*' 2>/dev/null)" ] &&
+   dpkg-query -W -f='${Conffiles}' cast-scan | grep -q '^ /etc/default/cast-scan [0-9a-f]\{32\}$'; then
+  ok "installed: cast-scan.service disabled, /etc/default/cast-scan a registered conffile"
+else
+  notok "installed unit state '$enabled' or conffile"; dpkg-query -W -f='${Conffiles}\n' cast-scan | diag
+fi
+if systemd-analyze verify --man=no --recursive-errors=no cast-scan.service >"$tmp/verify3.log" 2>&1 && [ ! -s "$tmp/verify3.log" ]; then
+  ok "systemd-analyze verify cast-scan.service, installed: no complaint"
+else
+  notok "systemd-analyze verify of the installed unit"; diag <"$tmp/verify3.log"
 fi
 if dpkg -r cast-scan >>"$tmp/dpkg.log" 2>&1 && dpkg -P cast-scan >>"$tmp/dpkg.log" 2>&1 && ! dpkg -s cast-scan >/dev/null 2>&1 &&
    ! ls /usr/bin/cast-scan >/dev/null 2>&1 && snapshot | cmp -s - "$tmp/before"; then

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """report-collector.py: the HTTP collector the report lab test posts to.
 
-  report-collector.py --port PORT --log FILE --mode-file FILE [--address 127.0.0.1]
+  report-collector.py --port PORT --log FILE [--mode-file FILE] [--address 127.0.0.1]
+                      [--max-batch N] [--max-body-bytes N]
 
-Listens on ADDRESS:PORT (the sender namespace's loopback in the lab). Each POST is answered by
-the mode in --mode-file, read per request: "accept" answers 200 and appends every event of the
+Listens on ADDRESS:PORT (the sender namespace's loopback in the lab; port 0 picks a free one).
+Prints "listening PORT" once it listens. Each POST is answered by the mode in --mode-file, read
+per request (without --mode-file: "accept"): "accept" answers 200 and appends every event of the
 body's "events" array to --log as one JSON line; "refuse" answers 503 and appends one line
-{"refused": N} (N events in the batch). A body that is not {"events": [...]} as
-application/json is answered 400 and logged as {"bad": REASON}. Bodies over 16 MiB are refused.
+{"refused": N} (N events in the batch); "hang" reads the body and never answers. With
+--max-batch N, a batch of more than N events is answered 413 and logged as
+{"too_large": COUNT}; with --max-body-bytes N, so is a body of more than N bytes. A body that
+is not {"events": [...]} as application/json is answered 400 and logged as {"bad": REASON}.
+Bodies over 16 MiB are refused.
 """
 import argparse
 import json
@@ -24,7 +29,9 @@ def main() -> int:
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--address", default="127.0.0.1")
     ap.add_argument("--log", required=True)
-    ap.add_argument("--mode-file", required=True)
+    ap.add_argument("--mode-file")
+    ap.add_argument("--max-batch", type=int)
+    ap.add_argument("--max-body-bytes", type=int)
     args = ap.parse_args()
 
     def log(entry: dict) -> None:
@@ -51,11 +58,13 @@ def main() -> int:
                 log({"bad": f"length {length}"})
                 return self.answer(413)
             raw = self.rfile.read(length)
-            try:
-                with open(args.mode_file) as f:
-                    mode = f.read().strip()
-            except OSError:
-                mode = "refuse"
+            mode = "accept"
+            if args.mode_file:
+                try:
+                    with open(args.mode_file) as f:
+                        mode = f.read().strip()
+                except OSError:
+                    mode = "refuse"
             if self.headers.get("Content-Type") != "application/json":
                 log({"bad": f"content type {self.headers.get('Content-Type')}"})
                 return self.answer(400)
@@ -65,6 +74,12 @@ def main() -> int:
             except (ValueError, KeyError, TypeError, AssertionError) as error:
                 log({"bad": f"body: {error}"})
                 return self.answer(400)
+            if (args.max_batch is not None and len(events) > args.max_batch) or (
+                    args.max_body_bytes is not None and length > args.max_body_bytes):
+                log({"too_large": len(events)})
+                return self.answer(413)
+            if mode == "hang":
+                threading.Event().wait()
             if mode != "accept":
                 log({"refused": len(events)})
                 return self.answer(503)
@@ -73,7 +88,7 @@ def main() -> int:
             self.answer(200)
 
     server = http.server.ThreadingHTTPServer((args.address, args.port), Handler)
-    print("listening", flush=True)
+    print(f"listening {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -27,4 +27,7 @@ public enum BackendEvent: Sendable, Hashable {
     /// What a backend that reads the network itself counted so far; sent at most once a second,
     /// when the counts changed.
     case statistics(BackendStatistics)
+    /// One source of a merged backend reached a step of a browse (``MergedBackend`` only; the
+    /// merged browse's own steps are the events above).
+    case sourceProgress(SourceProgress)
 }

@@ -5,6 +5,11 @@ public protocol DiscoveryBackend: Sendable {
     ///
     /// Throws when discovery cannot start at all (no daemon, no bus). Ending the iteration
     /// (cancelling the task that iterates) stops the browse and frees everything it used.
+    ///
+    /// The stream is bounded and loses no state: every backend of this package reads it from a
+    /// ``BackendEventBuffer``, which holds 8,192 events in order and folds what comes while a
+    /// consumer is further behind into the newest state of each service, count and milestone
+    /// (counted in ``BackendStatistics/coalescedEvents``); a replay waits for room instead.
     func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent>
 
     /// The longest time from the start of a browse to the answers to the stack's first query

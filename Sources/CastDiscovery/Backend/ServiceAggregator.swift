@@ -24,15 +24,23 @@ package struct ServiceAggregator: Sendable {
         var browses: [String: Set<Copy>] = [:]
         var resolutions: [Copy: (sequence: Int, resolution: ServiceResolution)] = [:]
         var failed: Set<Copy> = []
+        /// Resolved copies whose stack is still asking for more of their addresses (another
+        /// family): a first report waits for them as for copies still resolving.
+        var partial: Set<Copy> = []
         var reported: DiscoveredService?
         /// When the first report began to wait for the other copies.
         var heldSince: ContinuousClock.Instant?
 
         var copies: Set<Copy> { browses.values.reduce(into: []) { $0.formUnion($1) } }
 
-        var hasPendingCopies: Bool {
+        /// Whether a copy is neither resolved nor failed.
+        var hasUnresolvedCopies: Bool {
             copies.contains { resolutions[$0] == nil && !failed.contains($0) }
         }
+
+        /// Whether a first report should still wait: a copy is unresolved, or resolved while
+        /// its other addresses are still being asked for.
+        var hasPendingCopies: Bool { hasUnresolvedCopies || !partial.isEmpty }
     }
 
     private struct Copy: Sendable, Hashable {
@@ -75,9 +83,9 @@ package struct ServiceAggregator: Sendable {
     /// The first reports held back (waiting briefly for other copies, see ``nextRelease``) while
     /// none of their instance's copies is pending: resolved, but not yet reported.
     package var heldReports: Int {
-        guard !held.isEmpty else { return 0 }
-        let waiting = Set(pending.map(\.service))
-        return held.filter { !waiting.contains($0) }.count
+        // Only the held instances are looked at (a few, for 25-150 ms), never every pending
+        // copy: this is read after every change, and a cold daemon has a thousand pending.
+        held.count { key in !(instances[key]?.hasUnresolvedCopies ?? false) }
     }
 
     /// When the oldest held first report must be released; nil when none is held.
@@ -162,14 +170,19 @@ package struct ServiceAggregator: Sendable {
         if gone {
             instance.resolutions[c] = nil
             instance.failed.remove(c)
+            instance.partial.remove(c)
             pending.remove(copy)
         }
         return (gone, commit(instance, for: copy.service, at: now))
     }
 
-    /// Records a resolution (first or changed) of `copy`.
+    /// Records a resolution (first or changed) of `copy`. `stillAsking` says the stack is still
+    /// asking for more of its addresses (another family's): the copy counts as resolved, but the
+    /// instance's first report waits for the rest (at most ``firstReportHold``) as it does for
+    /// copies still resolving; a later resolution, or ``addressesComplete(_:at:)``, ends that.
     package mutating func resolved(
-        _ copy: ServiceCopyKey, _ resolution: ServiceResolution, at now: ContinuousClock.Instant = .now
+        _ copy: ServiceCopyKey, _ resolution: ServiceResolution, stillAsking: Bool = false,
+        at now: ContinuousClock.Instant = .now
     ) -> [BackendEvent] {
         guard var instance = instances[copy.service] else { return [] }
         let c = Copy(copy)
@@ -177,7 +190,15 @@ package struct ServiceAggregator: Sendable {
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
         instance.failed.remove(c)
+        if stillAsking { instance.partial.insert(c) } else { instance.partial.remove(c) }
         pending.remove(copy)
+        return commit(instance, for: copy.service, at: now)
+    }
+
+    /// Records that the stack asks for no more of `copy`'s addresses (the other family's query
+    /// ended without an answer): a first report held for them is released.
+    package mutating func addressesComplete(_ copy: ServiceCopyKey, at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
+        guard var instance = instances[copy.service], instance.partial.remove(Copy(copy)) != nil else { return [] }
         return commit(instance, for: copy.service, at: now)
     }
 
@@ -189,6 +210,7 @@ package struct ServiceAggregator: Sendable {
         let c = Copy(copy)
         guard instance.copies.contains(c) else { return [] }
         instance.failed.insert(c)
+        instance.partial.remove(c)
         pending.remove(copy)
         return [.resolveFailed(copy.service, error)] + commit(instance, for: copy.service, at: now)
     }

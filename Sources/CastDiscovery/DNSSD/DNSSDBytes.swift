@@ -23,6 +23,24 @@ enum DNSSDBytes {
         return zip(a, b).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
     }
 
+    /// Whether two strings are equal when ASCII letters are compared case-insensitively; the
+    /// common case, equal strings, costs one comparison.
+    static func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+        a == b || asciiCaseInsensitiveEqual(a.utf8, b.utf8)
+    }
+
+    /// Feeds `string` to `hasher` with ASCII letters lower-cased, without making a new string
+    /// (hashing is on every dictionary and set operation); the length ends it, so that two
+    /// strings hashed one after the other cannot run together.
+    static func hashASCIILowercased(_ string: String, into hasher: inout Hasher) {
+        var count = 0
+        for byte in string.utf8 {
+            hasher.combine(asciiLowercased(byte))
+            count += 1
+        }
+        hasher.combine(count)
+    }
+
     /// The string with ASCII letters lower-cased; every other character unchanged.
     static func asciiLowercased(_ string: String) -> String {
         String(decoding: string.utf8.map(asciiLowercased), as: UTF8.self)

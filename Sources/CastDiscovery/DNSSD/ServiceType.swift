@@ -82,17 +82,22 @@ extension ServiceType: Hashable {
     /// Whether two types name the same DNS names (ASCII case-insensitive).
     public static func == (lhs: ServiceType, rhs: ServiceType) -> Bool {
         lhs.transport == rhs.transport
-            && DNSSDBytes.asciiCaseInsensitiveEqual(lhs.name.utf8, rhs.name.utf8)
-            && DNSSDBytes.asciiCaseInsensitiveEqual(lhs.domain.utf8, rhs.domain.utf8)
-            && lhs.subtype.map { s in rhs.subtype.map { DNSSDBytes.asciiCaseInsensitiveEqual(s.utf8, $0.utf8) } ?? false }
+            && DNSSDBytes.asciiCaseInsensitiveEqual(lhs.name, rhs.name)
+            && DNSSDBytes.asciiCaseInsensitiveEqual(lhs.domain, rhs.domain)
+            && lhs.subtype.map { s in rhs.subtype.map { DNSSDBytes.asciiCaseInsensitiveEqual(s, $0) } ?? false }
                 ?? (rhs.subtype == nil)
     }
 
     /// Hashes the case-folded parts, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(DNSSDBytes.asciiLowercased(name))
+        DNSSDBytes.hashASCIILowercased(name, into: &hasher)
         hasher.combine(transport)
-        hasher.combine(subtype.map(DNSSDBytes.asciiLowercased))
-        hasher.combine(DNSSDBytes.asciiLowercased(domain))
+        if let subtype {
+            hasher.combine(true)
+            DNSSDBytes.hashASCIILowercased(subtype, into: &hasher)
+        } else {
+            hasher.combine(false)
+        }
+        DNSSDBytes.hashASCIILowercased(domain, into: &hasher)
     }
 }

@@ -21,12 +21,16 @@ public struct BrowseSettlement: Sendable, Hashable {
     /// How many of them came from the stack's cache (were reported before the cache was
     /// delivered); nil when the cache was not delivered.
     public var servicesFromCache: Int?
+    /// Each source's part, when the backend is a merge (``MergedBackend``), in the merge's order;
+    /// empty otherwise.
+    public var sources: [SourceSettlement]
 
     /// Creates a settlement.
     public init(
         browseType: String, reason: Reason?, after: Duration?, cacheDeliveredAfter: Duration?, services: Int,
-        servicesFromCache: Int? = nil
+        servicesFromCache: Int? = nil, sources: [SourceSettlement] = []
     ) {
+        self.sources = sources
         self.browseType = browseType
         self.reason = reason
         self.after = after

@@ -88,7 +88,7 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics:
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics, .sourceProgress:
             return []
         }
     }

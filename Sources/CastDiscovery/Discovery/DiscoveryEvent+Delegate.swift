@@ -37,6 +37,8 @@ extension DiscoveryEvent {
             delegate.discoveryManager(manager, didSettle: settlement)
         case .scanCompleted(let completion):
             delegate.discoveryManager(manager, didCompleteScan: completion)
+        case .eventsDropped(let missed):
+            delegate.discoveryManager(manager, didMissEvents: missed)
         }
     }
 }

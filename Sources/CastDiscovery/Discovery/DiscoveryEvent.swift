@@ -1,7 +1,8 @@
 /// Everything a ``DiscoveryManager`` tells an application, in the order it happened.
 ///
 /// The same events arrive through ``DiscoveryManager/events()`` and, one method per case,
-/// through ``DiscoveryManagerDelegate``.
+/// through ``DiscoveryManagerDelegate``; only a stream whose consumer fell behind has
+/// ``eventsDropped(_:)``.
 public enum DiscoveryEvent: Sendable, Hashable {
     /// Discovery started, browsing these types (the base type, then the criteria's subtypes).
     case discoveryStarted(browseTypes: [String])
@@ -40,6 +41,11 @@ public enum DiscoveryEvent: Sendable, Hashable {
     /// The scan has everything the network had to say for now (see ``ScanProgress``); sent
     /// once per run, after the list changes that completed it, with the list at that moment.
     case scanCompleted(ScanCompletion)
+    /// The subscriber fell ``DiscoveryManager/subscriberCapacity`` events behind: the events it
+    /// had not read are gone, replaced by this, which says how many and carries the list and
+    /// state they left. The events after it follow on from that state. Never sent to the
+    /// delegate, which the manager calls for every event as it happens.
+    case eventsDropped(MissedEvents)
 
     /// The list change this event carries, if it is one.
     public var listChange: DeviceListChange? {

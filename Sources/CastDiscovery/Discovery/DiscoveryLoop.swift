@@ -27,7 +27,7 @@ struct DiscoveryLoop {
     private let backend: any DiscoveryBackend
     private let criteria: DiscoveryCriteria
     private let filter: DeviceFilter
-    private let inputs: AsyncStream<Input>.Continuation
+    private let inputs: WaitableQueue<DiscoveryInbox>
     private let outlet: DiscoveryOutlet
     private weak var manager: DiscoveryManager?
 
@@ -48,7 +48,7 @@ struct DiscoveryLoop {
 
     init(
         backend: any DiscoveryBackend, criteria: DiscoveryCriteria, filter: DeviceFilter,
-        inputs: AsyncStream<Input>.Continuation, outlet: DiscoveryOutlet, manager: DiscoveryManager
+        inputs: WaitableQueue<DiscoveryInbox>, outlet: DiscoveryOutlet, manager: DiscoveryManager
     ) {
         self.backend = backend
         self.criteria = criteria
@@ -60,9 +60,9 @@ struct DiscoveryLoop {
     }
 
     /// Takes inputs until the manager goes away, then lets go of everything.
-    static func run(_ loop: consuming DiscoveryLoop, inputs: AsyncStream<Input>) async {
+    static func run(_ loop: consuming DiscoveryLoop, inputs: WaitableQueue<DiscoveryInbox>) async {
         var loop = loop
-        for await input in inputs { loop.handle(input) }
+        while let input = await inputs.next() { loop.handle(input) }
         loop.close()
     }
 
@@ -111,9 +111,11 @@ struct DiscoveryLoop {
         publish(events)
         let run = self.run
         let inputs = self.inputs
+        // Read as fast as the loop takes it: while the inbox is full the backend's own buffer
+        // holds (and, further behind, folds) what comes.
         runTask = Task {
-            for await event in stream { inputs.yield(.backend(run: run, event)) }
-            inputs.yield(.backendEnded(run: run))
+            for await event in stream { await inputs.send(.backend(run: run, event)) }
+            inputs.post(.backendEnded(run: run))
         }
     }
 
@@ -153,7 +155,7 @@ struct DiscoveryLoop {
             events.append(.resolveFailed(key, error))
         case .statistics(let statistics):
             events.append(.backendStatistics(statistics))
-        case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded:
+        case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded, .sourceProgress:
             break
         }
         track(events, recording: event, at: .now)
@@ -189,7 +191,7 @@ struct DiscoveryLoop {
         deadline = Task {
             try? await Task.sleep(until: instant, clock: .continuous)
             guard !Task.isCancelled else { return }
-            inputs.yield(.deadline(run: run, generation: generation))
+            inputs.post(.deadline(run: run, generation: generation))
         }
     }
 
@@ -219,7 +221,7 @@ struct DiscoveryLoop {
         let timer = Task {
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }
-            inputs.yield(.findEnded(token: token))
+            inputs.post(.findEnded(token: token))
         }
         find = PendingFind(token: token, uniqueID: uniqueID, continuation: continuation, timer: timer)
         publish([])

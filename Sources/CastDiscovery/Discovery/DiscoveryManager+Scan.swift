@@ -8,7 +8,9 @@ extension DiscoveryManager {
     ///
     /// The result is built from the manager's events alone (a mirror of the list, the settled
     /// browses, the failed resolves), so it is the list when the scan ended, not whatever the
-    /// backend delivered by the time the result was read. A scan of a manager that already runs
+    /// backend delivered by the time the result was read. A scan that fell behind its events
+    /// (a slow `progress`) goes on from the state in ``DiscoveryEvent/eventsDropped(_:)``; the
+    /// settlements and failures among the missed events are not in the result. A scan of a manager that already runs
     /// and has completed its scan returns at once.
     ///
     /// - Throws: the backend's ``DiscoveryError`` when discovery cannot start, or fails for good.
@@ -59,7 +61,7 @@ extension DiscoveryManager {
 }
 
 /// A scan's view of the manager, kept from its events only.
-private final class ScanMirror: Sendable {
+final class ScanMirror: Sendable {
     enum Outcome: Sendable, Equatable {
         case completed
         case ended
@@ -102,6 +104,18 @@ private final class ScanMirror: Sendable {
                 state.failures.append(ResolveFailure(service: key, error: error))
             case .backendStatistics(let statistics):
                 state.statistics = statistics
+            case .eventsDropped(let missed):
+                // Fell behind: carry on from the state the missed events left.
+                state.devices = missed.devices
+                if let done = missed.scanCompletion {
+                    state.devices = done.devices
+                    state.browses = done.browses
+                    return .completed
+                }
+                if missed.discoveryState == .stopped {
+                    if case .failed(let error)? = missed.backendState { return .failed(error) }
+                    return .ended
+                }
             default:
                 break
             }

@@ -16,6 +16,12 @@ import Synchronization
 /// says when discovery runs. The delegate is called from the loop, one call at a time, after the
 /// batch it belongs to is published.
 ///
+/// Nothing waits without bound. At most 1,024 backend events wait for the loop; the backend's
+/// stream then waits in its own buffer (``BackendEventBuffer``, which folds and never drops).
+/// Requests are never dropped (a repeated start or stop is not queued). Each subscriber's events
+/// are bounded (see ``events()``): one that falls ``subscriberCapacity`` behind gets
+/// ``DiscoveryEvent/eventsDropped(_:)`` with the list instead, counted in ``missedEvents``.
+///
 /// ``passiveScan`` is handed to the backend at each start: the mDNS backend listens more and
 /// asks less; avahi-daemon and a replay ignore it.
 ///
@@ -32,8 +38,8 @@ public final class DiscoveryManager: Sendable {
     /// left is not listed, and every index an event carries is an index of the filtered list.
     public let filter: DeviceFilter
 
-    private let inputs: AsyncStream<DiscoveryLoop.Input>.Continuation
-    private let outlet = DiscoveryOutlet()
+    private let inputs = WaitableQueue(DiscoveryInbox())
+    private let outlet = DiscoveryOutlet(subscriberCapacity: DiscoveryManager.subscriberCapacity)
     private let findTokens = Atomic(0)
 
     /// Creates a stopped manager over `backend` looking for devices matching `criteria`, with
@@ -42,11 +48,10 @@ public final class DiscoveryManager: Sendable {
         self.backend = backend
         self.criteria = criteria
         self.filter = filter
-        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryLoop.Input.self, bufferingPolicy: .unbounded)
-        inputs = continuation
+        let inputs = self.inputs
         let loop = DiscoveryLoop(
-            backend: backend, criteria: criteria, filter: filter, inputs: continuation, outlet: outlet, manager: self)
-        Task { await DiscoveryLoop.run(loop, inputs: stream) }
+            backend: backend, criteria: criteria, filter: filter, inputs: inputs, outlet: outlet, manager: self)
+        Task { await DiscoveryLoop.run(loop, inputs: inputs) }
     }
 
     deinit {
@@ -104,18 +109,41 @@ public final class DiscoveryManager: Sendable {
         outlet.snapshot.devicesByID[DeviceList.normalizedUniqueID(uniqueID)]
     }
 
+    /// How many events the manager's subscribers missed so far because they fell behind, all of
+    /// them together (each was told with ``DiscoveryEvent/eventsDropped(_:)``).
+    public var missedEvents: Int { outlet.missedEvents }
+
+    /// How many events wait for each subscriber, in no particular order.
+    var waitingEvents: [Int] { outlet.waitingEvents }
+
     /// The unique id a find is waiting for, if one is.
     var pendingFindID: String? { outlet.snapshot.pendingFindID }
 
     // MARK: - Events
 
-    /// The events from now on, in order, until the manager goes away. Nothing is dropped.
+    /// How many events wait for one subscriber (``events()``, ``subscribe()``) before it counts as
+    /// too slow: 8,192, 16 for each of 500 devices. A start-up of 500 devices through the querier
+    /// beside avahi-daemon publishes 3,006 events, 6 a device (each device inserted, then updated
+    /// with its second address, three events each): a consumer that has not read at all during
+    /// such a start-up still gets every event. An event holds at most one device (about 2 KB), so
+    /// a subscriber that stopped reading holds about 16 MB at most.
+    public static let subscriberCapacity = 8192
+
+    /// The events from now on, in order, until the manager goes away.
+    ///
+    /// Bounded: a consumer that lets ``subscriberCapacity`` events wait unread misses them. They
+    /// are replaced by one ``DiscoveryEvent/eventsDropped(_:)`` saying how many and carrying the
+    /// list and state they left; the events after it follow on from that state. A consumer that
+    /// stays behind keeps that one event waiting, with the newest state, so its memory stays
+    /// bounded. The delegate is never behind: it gets every event.
     public func events() -> AsyncStream<DiscoveryEvent> {
         subscribe().events
     }
 
     /// The list now and the events that follow it, taken atomically: applying the list changes
-    /// of `events` to `devices` keeps a mirror equal to the manager's list.
+    /// of `events` to `devices` keeps a mirror equal to the manager's list, and so does setting
+    /// the mirror to the devices of an ``DiscoveryEvent/eventsDropped(_:)`` (bounded as
+    /// ``events()`` is).
     public func subscribe() -> (devices: [CastDevice], events: AsyncStream<DiscoveryEvent>) {
         let (snapshot, events) = outlet.subscribe()
         return (snapshot.devices, events)
@@ -133,13 +161,13 @@ public final class DiscoveryManager: Sendable {
     /// ``DiscoveryEvent/hadDiscoveredDevicesWhenStarting(count:)`` when devices from the last run
     /// are listed), or ``DiscoveryEvent/discoveryFailedToStart(_:)``.
     public func startDiscovery() {
-        inputs.yield(.start)
+        inputs.post(.start)
     }
 
     /// Asks for discovery to stop if it runs; the manager then sends
     /// ``DiscoveryEvent/discoveryStopped(_:)``. Listed devices stay listed.
     public func stopDiscovery() {
-        inputs.yield(.stop)
+        inputs.post(.stop)
     }
 
     // MARK: - Find
@@ -158,11 +186,11 @@ public final class DiscoveryManager: Sendable {
                 if Task.isCancelled {
                     continuation.resume(returning: nil)
                 } else {
-                    inputs.yield(.find(token: token, uniqueID: id, timeout: timeout, continuation))
+                    inputs.post(.find(token: token, uniqueID: id, timeout: timeout, continuation))
                 }
             }
         } onCancel: {
-            inputs.yield(.findEnded(token: token))
+            inputs.post(.findEnded(token: token))
         }
     }
 }

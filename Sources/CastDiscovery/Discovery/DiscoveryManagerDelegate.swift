@@ -43,6 +43,10 @@ public protocol DiscoveryManagerDelegate: AnyObject, Sendable {
     func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement)
     /// ``DiscoveryEvent/scanCompleted(_:)``, with the list at that moment.
     func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion)
+    /// ``DiscoveryEvent/eventsDropped(_:)``: the manager never calls it (its delegate gets every
+    /// event as it happens); ``DiscoveryEvent/deliver(to:from:)`` does, for an application that
+    /// hands a stream's events to a delegate.
+    func discoveryManager(_ manager: DiscoveryManager, didMissEvents missed: MissedEvents)
 }
 
 extension DiscoveryManagerDelegate {
@@ -68,4 +72,5 @@ extension DiscoveryManagerDelegate {
     public func discoveryManager(_ manager: DiscoveryManager, didCount statistics: BackendStatistics) {}
     public func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement) {}
     public func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) {}
+    public func discoveryManager(_ manager: DiscoveryManager, didMissEvents missed: MissedEvents) {}
 }

@@ -3,7 +3,9 @@ import Synchronization
 /// What a ``DiscoveryManager`` shows the world: the state its loop last published, the event
 /// streams of its subscribers, and its delegate. The loop is its only writer; the manager's
 /// getters and ``subscribe()`` read it. Events and the state they leave are published together,
-/// so a subscriber's snapshot plus its events always mirror the list.
+/// so a subscriber's snapshot plus its events always mirror the list. Each subscriber's events
+/// wait in a bounded queue (``SubscriberQueue``): one that falls too far behind gets one
+/// ``DiscoveryEvent/eventsDropped(_:)`` with the state instead of the events it missed.
 final class DiscoveryOutlet: Sendable {
     /// The state as of the last published batch of events.
     struct Snapshot: Sendable {
@@ -18,7 +20,8 @@ final class DiscoveryOutlet: Sendable {
 
     private struct State {
         var snapshot = Snapshot()
-        var subscribers: [Int: AsyncStream<DiscoveryEvent>.Continuation] = [:]
+        var subscribers: [Int: WaitableQueue<SubscriberQueue>] = [:]
+        var missedEvents = 0
         var nextSubscriber = 0
         weak var delegate: (any DiscoveryManagerDelegate)?
         var passiveScan = false
@@ -26,6 +29,18 @@ final class DiscoveryOutlet: Sendable {
     }
 
     private let state = Mutex(State())
+    private let capacity: Int
+
+    /// An outlet whose subscribers each have `capacity` events waiting at most.
+    init(subscriberCapacity capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// How many events subscribers missed so far, all of them together.
+    var missedEvents: Int { state.withLock { $0.missedEvents } }
+
+    /// How many events wait for each subscriber, in no particular order.
+    var waitingEvents: [Int] { state.withLock { $0.subscribers.values.map { $0.read(\.count) } } }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
@@ -43,27 +58,27 @@ final class DiscoveryOutlet: Sendable {
     func publish(_ snapshot: Snapshot, _ events: [DiscoveryEvent]) {
         state.withLock { s in
             s.snapshot = snapshot
-            for event in events {
-                for continuation in s.subscribers.values { continuation.yield(event) }
-            }
+            guard !events.isEmpty else { return }
+            for queue in s.subscribers.values { s.missedEvents += queue.update { $0.push(events, leaving: snapshot) } }
         }
     }
 
     /// The state now and the events published after it, taken in one step.
     func subscribe() -> (snapshot: Snapshot, events: AsyncStream<DiscoveryEvent>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
-        let (snapshot, id, closed) = state.withLock { s in
+        let queue = WaitableQueue(SubscriberQueue(capacity: capacity))
+        let (snapshot, id) = state.withLock { s in
             let id = s.nextSubscriber
             s.nextSubscriber += 1
-            if !s.closed { s.subscribers[id] = continuation }
-            return (s.snapshot, id, s.closed)
-        }
-        if closed {
-            continuation.finish()
-        } else {
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            if s.closed {
+                queue.update { $0.ended = true }
+            } else {
+                s.subscribers[id] = queue
             }
+            return (s.snapshot, id)
+        }
+        let stream = AsyncStream<DiscoveryEvent>.pulling(from: queue) { [weak self] in
+            queue.update { $0.ended = true }
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return (snapshot, stream)
     }
@@ -75,6 +90,6 @@ final class DiscoveryOutlet: Sendable {
             defer { s.subscribers = [:] }
             return Array(s.subscribers.values)
         }
-        subscribers.forEach { $0.finish() }
+        subscribers.forEach { $0.update { $0.ended = true } }
     }
 }

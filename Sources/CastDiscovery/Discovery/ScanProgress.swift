@@ -38,6 +38,8 @@ public struct ScanProgress: Sendable {
         var reported: Set<ServiceKey> = []
         var fromCache: Int?
         var settlement: BrowseSettlement?
+        /// The sources of a merged backend, in the order they first reported.
+        var sources: [SourceSettlement] = []
 
         var quietFrom: ContinuousClock.Instant { max(began, lastNew ?? began) }
     }
@@ -70,7 +72,8 @@ public struct ScanProgress: Sendable {
             return browse?.settlement
                 ?? BrowseSettlement(
                     browseType: type, reason: nil, after: nil, cacheDeliveredAfter: browse?.cacheDelivered.map { $0 - start },
-                    services: browse?.reported.count ?? 0, servicesFromCache: browse?.fromCache)
+                    services: browse?.reported.count ?? 0, servicesFromCache: browse.flatMap(Self.fromCache),
+                    sources: browse?.sources ?? [])
         }
     }
 
@@ -83,7 +86,7 @@ public struct ScanProgress: Sendable {
         case .browseStarted(let type):
             update(type) { browse in
                 // A browse made again (the daemon came back) starts a new round.
-                browse = Browse(began: now, reported: browse.reported, fromCache: nil)
+                browse = Browse(began: now, reported: browse.reported, fromCache: nil, sources: browse.sources)
             }
         case .copyAdded(let copy, let type):
             update(type) { browse in
@@ -109,6 +112,17 @@ public struct ScanProgress: Sendable {
             }
         case .resolvesPending(let count):
             pendingResolves = count
+        case .sourceProgress(let step):
+            let after = now - start
+            update(step.browseType) { browse in
+                if let index = browse.sources.firstIndex(where: { $0.source == step.source }) {
+                    browse.sources[index].record(step, after: after)
+                } else {
+                    var source = SourceSettlement(source: step.source, role: step.role)
+                    source.record(step, after: after)
+                    browse.sources.append(source)
+                }
+            }
         case .removed, .stateChanged, .resolveFailed, .statistics:
             break
         }
@@ -127,13 +141,13 @@ public struct ScanProgress: Sendable {
             if let allForNow = browse.allForNow {
                 browse.settlement = BrowseSettlement(
                     browseType: type, reason: .allForNow, after: allForNow - start, cacheDeliveredAfter: cache,
-                    services: browse.reported.count, servicesFromCache: browse.fromCache)
+                    services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
             } else if browse.cacheDelivered != nil {
                 let end = browse.quietFrom + round
                 if now >= end, pendingResolves == 0 {
                     browse.settlement = BrowseSettlement(
                         browseType: type, reason: .quietRound, after: end - start, cacheDeliveredAfter: cache,
-                        services: browse.reported.count, servicesFromCache: browse.fromCache)
+                        services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
                 } else if now < end {
                     next = min(next ?? end, end)
                 }
@@ -147,6 +161,15 @@ public struct ScanProgress: Sendable {
             return (.complete, settled)
         }
         return (next.map(Status.waitingUntil) ?? .waiting, settled)
+    }
+
+    /// How many of a browse's services came from a cache: the daemons' own counts when the
+    /// backend is a merge with daemons read for their cache (what the merge had reported by then
+    /// includes the querier's answers), else what had been reported when the cache was delivered.
+    private static func fromCache(_ browse: Browse) -> Int? {
+        let daemons = browse.sources.filter { $0.role == .cache }
+        guard !daemons.isEmpty else { return browse.fromCache }
+        return daemons.compactMap(\.servicesFromCache).max()
     }
 
     private mutating func update(_ type: String, _ change: (inout Browse) -> Void) {

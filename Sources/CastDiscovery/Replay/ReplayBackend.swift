@@ -9,6 +9,10 @@ import Foundation
 /// Each service is reported only through the requested browse types it was recorded in (a
 /// service recorded in none of them is not reported); all-for-now and cache-exhausted events of
 /// other browse types are dropped. Events keep their recorded spacing divided by ``speed``.
+///
+/// The stream is bounded (``BackendEventBuffer``, 8,192 events) and a replay never folds or
+/// drops: while the buffer is full the player waits for the consumer, so a consumer that falls
+/// behind receives every recorded event, later than recorded.
 public struct ReplayBackend: DiscoveryBackend {
     /// What happens after the last event.
     public enum Ending: Sendable, Hashable {
@@ -43,7 +47,7 @@ public struct ReplayBackend: DiscoveryBackend {
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let browseTypes = request.browseTypes
-        let (stream, continuation) = AsyncStream.makeStream(of: BackendEvent.self, bufferingPolicy: .unbounded)
+        let (stream, buffer) = BackendEventBuffer.makeStream()
         let events = recording.events
         let speed = speed.isFinite && speed > 0 ? speed : 0
         let ending = ending
@@ -57,22 +61,23 @@ public struct ReplayBackend: DiscoveryBackend {
                 last = replayEvent.time
                 if Task.isCancelled { return }
                 guard let event = filter.filter(replayEvent.event) else { continue }
-                continuation.yield(event)
+                await buffer.send(event)
+                if Task.isCancelled { return }
                 if case .stateChanged(.failed) = event {
-                    continuation.finish()
+                    buffer.finish()
                     return
                 }
             }
             if ending == .finish {
-                continuation.finish()
+                buffer.finish()
                 return
             }
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(3600))
             }
-            continuation.finish()
+            buffer.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        buffer.onTermination = { task.cancel() }
         return stream
     }
 }

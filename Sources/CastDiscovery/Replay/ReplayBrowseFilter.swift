@@ -26,6 +26,8 @@ struct ReplayBrowseFilter: Sendable {
         case .cacheExhausted(let browseType), .allForNow(let browseType), .browseStarted(let browseType),
             .copyAdded(_, let browseType):
             return requested.contains(browseType.lowercased()) ? event : nil
+        case .sourceProgress(let step):
+            return requested.contains(step.browseType.lowercased()) ? event : nil
         case .stateChanged, .resolveFailed, .resolvesPending, .statistics:
             return event
         }

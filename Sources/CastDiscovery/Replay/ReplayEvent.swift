@@ -14,7 +14,7 @@ public struct ReplayEvent: Sendable, Hashable {
     /// The `kind` values of a replay file.
     public static let kinds = [
         "state", "browseStarted", "copyAdded", "found", "updated", "removed", "cacheExhausted", "allForNow",
-        "resolveFailed", "resolvesPending", "statistics",
+        "resolveFailed", "resolvesPending", "statistics", "sourceProgress",
     ]
 
     /// The `state` values of a replay file.

@@ -34,6 +34,13 @@ struct ReplayEventCoding: Codable, Sendable {
     var interfaceIndex: Int32?
     var family: ServiceAddress.Family?
     var statistics: BackendStatistics?
+    var source: String?
+    var role: MergedBackend.Role?
+    var milestone: SourceProgress.Milestone?
+    var services: Int?
+
+    /// The longest source name a replay may give (names are a backend's, such as `avahi`).
+    static let maximumSourceName = 64
 
     init(_ event: ReplayEvent) {
         at = event.time
@@ -86,6 +93,13 @@ struct ReplayEventCoding: Codable, Sendable {
         case .statistics(let counts):
             kind = "statistics"
             statistics = counts
+        case .sourceProgress(let step):
+            kind = "sourceProgress"
+            source = step.source
+            role = step.role
+            milestone = step.milestone
+            browseType = step.browseType
+            services = step.services
         }
     }
 
@@ -140,6 +154,16 @@ struct ReplayEventCoding: Codable, Sendable {
             let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
             let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
             event = .resolveFailed(key, try required(error, "error").error(path: "\(path).error"))
+        case "sourceProgress":
+            let name = try required(source, "source")
+            guard !name.isEmpty, name.utf8.count <= Self.maximumSourceName else {
+                throw ReplayRecording.badInput("\(path).source: must be 1 to \(Self.maximumSourceName) bytes")
+            }
+            let count = try required(services, "services")
+            guard count >= 0 else { throw ReplayRecording.badInput("\(path).services: must not be negative") }
+            event = .sourceProgress(SourceProgress(
+                source: name, role: try required(role, "role"), browseType: try required(browseType, "browseType"),
+                milestone: try required(milestone, "milestone"), services: count))
         default:
             throw ReplayRecording.badInput(
                 "\(path).kind: unknown event kind \"\(kind)\" (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))")

@@ -62,7 +62,7 @@ package enum AtomicFile {
         var current = path
         for _ in 0...maximumLinks {
             var info = stat()
-            guard lstat(current, &info) == 0 else {
+            guard PathSyscall.lstat(current, &info) == 0 else {
                 let code = errno
                 if code == ENOENT { return current }
                 throw .failed(path: current, operation: "lstat", reason: systemErrorMessage(code))
@@ -87,10 +87,10 @@ package enum AtomicFile {
         let directory = parentDirectory(of: target)
         if createDirectories { try makeDirectories(directory) }
         var existing = stat()
-        let exists = lstat(target, &existing) == 0
+        let exists = PathSyscall.lstat(target, &existing) == 0
         let mode: mode_t = exists ? existing.st_mode & 0o7777 : 0o644
         let temporary = directory + "/." + baseName(of: target) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        let descriptor = PathSyscall.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else {
             throw .failed(path: target, operation: "creating a temporary file", reason: systemErrorMessage(errno))
         }
@@ -111,14 +111,14 @@ package enum AtomicFile {
             // The target may have been swapped for something else meanwhile: check again, as
             // late as possible, before the rename.
             var now = stat()
-            if lstat(target, &now) == 0, FileKind(mode: now.st_mode) != .regular {
+            if PathSyscall.lstat(target, &now) == 0, FileKind(mode: now.st_mode) != .regular {
                 failure = .notRegular(path: target, kind: FileKind(mode: now.st_mode))
-            } else if rename(temporary, target) != 0 {
+            } else if PathSyscall.rename(temporary, target) != 0 {
                 failure = .failed(path: target, operation: "rename", reason: systemErrorMessage(errno))
             }
         }
         if let failure {
-            unlink(temporary)
+            _ = PathSyscall.unlink(temporary)
             throw failure
         }
         syncDirectory(directory)
@@ -142,10 +142,9 @@ package enum AtomicFile {
     }
 
     private static func linkTarget(of path: String) throws(Failure) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length >= 0 else { throw .failed(path: path, operation: "readlink", reason: systemErrorMessage(errno)) }
-        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let target = PathSyscall.readlink(path) else {
+            throw .failed(path: path, operation: "readlink", reason: systemErrorMessage(errno))
+        }
         return target.hasPrefix("/") ? target : parentDirectory(of: path) + "/" + target
     }
 
@@ -153,20 +152,20 @@ package enum AtomicFile {
     /// (or a link to one) is fine, anything else in the way is refused and left alone.
     package static func makeDirectories(_ directory: String, mode: mode_t = 0o755) throws(Failure) {
         var info = stat()
-        if stat(directory, &info) == 0 {
+        if PathSyscall.stat(directory, &info) == 0 {
             let kind = FileKind(mode: info.st_mode)
             if kind != .directory { throw .notRegular(path: directory, kind: kind) }
             return
         }
         let parent = parentDirectory(of: directory)
         if parent != directory { try makeDirectories(parent, mode: mode) }
-        if mkdir(directory, mode) != 0, errno != EEXIST {
+        if PathSyscall.mkdir(directory, mode) != 0, errno != EEXIST {
             throw .failed(path: directory, operation: "creating the directory", reason: systemErrorMessage(errno))
         }
     }
 
     private static func syncDirectory(_ directory: String) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = PathSyscall.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)

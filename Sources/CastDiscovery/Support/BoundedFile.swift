@@ -47,7 +47,7 @@ package enum BoundedFile {
 
     /// The contents of the regular file at `path` (after symbolic links), at most `limit` bytes.
     package static func read(path: String, limit: Int) throws(Failure) -> Data {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let descriptor = PathSyscall.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
             throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(systemErrorMessage(code))

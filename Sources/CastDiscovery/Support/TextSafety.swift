@@ -15,10 +15,12 @@
 ///   real names need: U+200D ZERO WIDTH JOINER between two emoji (`👨‍👩‍👧`), the tag
 ///   characters U+E0020–U+E007F following an emoji (subdivision flags such as `🏴󠁧󠁢󠁳󠁣󠁴󠁿`), and
 ///   U+200C ZERO WIDTH NON-JOINER between two letters (Persian, Indic scripts);
-/// - the noncharacters U+FFFE and U+FFFF.
+/// - the noncharacters U+FFFE and U+FFFF;
+/// - the private-use block U+10FE00–U+10FEFF, which ``RawPath`` uses for the bytes of file
+///   names that are not UTF-8 (shown as those bytes, `\xFF`).
 ///
-/// Everything else, including combining marks, variation selectors, emoji and private-use
-/// characters (which terminals draw), is safe.
+/// Everything else, including combining marks, variation selectors, emoji and the other
+/// private-use characters (which terminals draw), is safe.
 package enum TextSafety {
     /// Whether the scalar at `index` of `scalars` is unsafe; its neighbours decide for ZWJ,
     /// ZWNJ and tag characters.
@@ -33,6 +35,9 @@ package enum TextSafety {
             return !(isEmojiBase(before: index, in: scalars) && isEmoji(at: index + 1, in: scalars))
         case 0x200C:
             return !(isLetter(at: index - 1, in: scalars) && isLetter(at: index + 1, in: scalars))
+        case 0x10FE00...0x10FEFF:
+            // RawPath's stand-ins for bytes that are not UTF-8: shown as the bytes.
+            return true
         case 0xE0020...0xE007F:
             return !isEmojiBase(before: index, in: scalars, skippingTags: true)
         default:

@@ -4,6 +4,7 @@ import CastSender
 struct AdviseCommand: Command {
     static let declaration = CommandDeclaration(
         name: "advise", abstract: "Advice for a Cast SDK, Xcode and deployment target combination.",
+        discussion: "Exit status 2 when a finding is an error.",
         options: [SenderProjectOptions.sdk, SenderProjectOptions.xcode, SenderProjectOptions.ios,
                   SenderProjectOptions.noBluetoothVariant, JSONOutput.option],
         inheritsOptions: false)
@@ -25,6 +26,6 @@ struct AdviseCommand: Command {
         } else {
             FindingPrinter(console: context.console).print(findings)
         }
-        return .ok
+        return ExitCode(findings: findings)
     }
 }

@@ -20,9 +20,15 @@ protocol Command: Sendable {
     /// Whether `SIGINT` and `SIGTERM` end the command at once, with status 130 or 143 (true,
     /// the default), or come to it as ``CommandContext/termination`` to end as it sees fit.
     static var endsOnSignal: Bool { get }
+
+    /// Whether standard output is a live stream of lines (true) that drops the oldest lines for
+    /// a reader slower than the events, or output that waits whole for its reader (false, the
+    /// default).
+    static var streamsOutput: Bool { get }
 }
 
 extension Command {
     static var subcommands: [any Command.Type] { [] }
     static var endsOnSignal: Bool { true }
+    static var streamsOutput: Bool { false }
 }

@@ -24,9 +24,10 @@ struct CommandFailure: Error {
         self.exitCode = exitCode
     }
 
-    /// The failure for an event-report error: 73 when a spool path was refused, else 74.
+    /// The failure for an event-report error: 73 when a spool path was refused, 75 when the
+    /// spool stayed locked by another process (try again), else 74.
     init(_ error: EventReportError) {
         message = error.description
-        exitCode = error.isRefusal ? .cannotCreate : .ioError
+        exitCode = error.isRefusal ? .cannotCreate : error.isTemporary ? .eventsRemain : .ioError
     }
 }

@@ -68,25 +68,36 @@ struct DoctorCommand: Command {
         return Check(name: "dnssd", ok: false, detail: error.message, fix: error.fix, required: false)
     }
 
-    /// Whether the built-in querier can open its sockets, and on which interfaces it would ask.
+    /// Whether the built-in querier can open its sockets, whether it can share port 5353 (which
+    /// `auto` needs to run it beside a daemon), and on which interfaces it would ask.
     static func querierCheck(_ querier: MDNSBackend, unavailability: DiscoveryError?) -> Check {
         if let unavailability {
             return Check(name: "mdns querier", ok: false, detail: unavailability.message, fix: unavailability.fix)
         }
         let used = querier.interfaces()
-        return Check(
-            name: "mdns querier", ok: !used.isEmpty,
-            detail: used.isEmpty ? "its sockets open, but no interface is usable" : "port 5353 shared; would ask on \(used.joined(separator: ", "))",
-            fix: used.isEmpty ? "bring up a network interface with multicast and an address" : nil)
+        if used.isEmpty {
+            return Check(
+                name: "mdns querier", ok: false, detail: "its sockets open, but no interface is usable",
+                fix: "bring up a network interface with multicast and an address")
+        }
+        let asks = "would ask on \(used.joined(separator: ", "))"
+        if let sharing = querier.sharingUnavailability() {
+            return Check(
+                name: "mdns querier", ok: false,
+                detail: "\(sharing.message): it hears only the answers to its own legacy-unicast queries, and `auto` uses a daemon alone; \(asks)",
+                fix: sharing.fix, required: false)
+        }
+        return Check(name: "mdns querier", ok: true, detail: "port 5353 shared; \(asks)")
     }
 
-    /// Whether any interface but loopback is up with multicast.
+    /// Whether any interface but loopback is up with multicast: the rule a one-shot listing
+    /// checks too (``NetworkInterface/multicastUnavailability(_:)``).
     static func multicastInterfacesCheck() -> Check {
-        let interfaces = multicastInterfaces()
-        return Check(
-            name: "multicast interfaces", ok: !interfaces.isEmpty,
-            detail: interfaces.isEmpty ? "no interface is up with multicast (loopback aside)" : interfaces.joined(separator: ", "),
-            fix: interfaces.isEmpty ? "bring up a network interface with multicast, e.g. `ip link set eth0 up multicast on`" : nil)
+        let interfaces = NetworkInterface.all()
+        if let unavailability = NetworkInterface.multicastUnavailability(interfaces) {
+            return Check(name: "multicast interfaces", ok: false, detail: unavailability.message, fix: unavailability.fix)
+        }
+        return Check(name: "multicast interfaces", ok: true, detail: multicastInterfaces(interfaces).joined(separator: ", "))
     }
 
     /// Which backend `--backend auto` chooses, and why.
@@ -115,7 +126,7 @@ struct DoctorCommand: Command {
     }
 
     /// The names of the interfaces that are up, not loopback, with multicast on, sorted.
-    static func multicastInterfaces() -> [String] {
-        NetworkInterface.all().filter(\.isUsable).map(\.name).sorted()
+    static func multicastInterfaces(_ interfaces: [NetworkInterface] = NetworkInterface.all()) -> [String] {
+        interfaces.filter(\.isUsable).map(\.name).sorted()
     }
 }

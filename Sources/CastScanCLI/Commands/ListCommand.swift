@@ -1,5 +1,6 @@
 import CastDiscovery
 import CastDiscoveryBackends
+import CastDiscoveryMDNS
 import CastSender
 
 /// `cast-scan` with no subcommand: one scan, then the devices beside the simulated sender.
@@ -12,16 +13,16 @@ struct ListCommand: Command {
         name: "cast-scan",
         abstract: "List the Google Cast devices on the network beside what a sender app would see.",
         discussion: """
-            Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check), \
+            Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check, advise), \
             64 usage error, 65 bad input file, 69 the chosen backend unavailable (--backend avahi \
-            without avahi-daemon), 73 a path to write is not a regular file (or a spool not a \
+            without avahi-daemon) or no network interface with multicast up to list on, 73 a path to write is not a regular file (or a spool not a \
             directory), 74 standard output or the event spool cannot be written, 75 events left \
             in the spool (report send).
             """,
         options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty, version])
 
     static var subcommands: [any Command.Type] {
-        [WatchCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
+        [WatchCommand.self, ServeCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
     }
 
     let context: CommandContext
@@ -43,6 +44,7 @@ struct ListCommand: Command {
     func run() async throws -> ExitCode {
         try sender.checkStateFile()
         let selection = try selectBackend()
+        try checkNetwork()
         let result = try await scan(selection.backend)
         let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
@@ -62,6 +64,22 @@ struct ListCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
+    }
+
+    /// A listing that asks by multicast needs an interface that carries it, by the rule of
+    /// `doctor`'s "multicast interfaces" check: without one it fails with 69 and says why,
+    /// rather than list nothing as if the network were empty. With `--host` it asks those
+    /// devices alone, and says so; a replay and `--backend hosts` need no multicast.
+    private func checkNetwork() throws(CommandFailure) {
+        guard scanOptions.replayFile == nil, scanOptions.backendChoice != .hosts,
+              let unavailability = NetworkInterface.multicastUnavailability()
+        else { return }
+        guard scanOptions.knownHosts == nil else {
+            context.console.errorLine(
+                "cast-scan: \(TerminalText.sanitize(unavailability.message)); only the --host devices are asked (see cast-scan doctor)")
+            return
+        }
+        throw CommandFailure(message: "\(unavailability.message) (see cast-scan doctor)", exitCode: .unavailable)
     }
 
     /// One scan through `backend`, counting the devices found so far on standard error's

@@ -41,6 +41,6 @@ struct PlistCheckCommand: Command {
             context.console.line("Corrected entries:")
             context.console.write(report.snippet.xml)
         }
-        return report.hasErrors ? .checkFailed : .ok
+        return ExitCode(findings: report.findings)
     }
 }

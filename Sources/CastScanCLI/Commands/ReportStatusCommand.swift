@@ -5,7 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `cast-scan report status`: what the spool holds and how the last send went.
+/// `cast-scan report status`: what the spool holds and how the last send went. It only reads:
+/// the bounds given are counted against, never applied.
 struct ReportStatusCommand: Command {
     static let declaration = CommandDeclaration(
         name: "status", abstract: "Show the stored events: how many wait, the oldest's age, drops, the last send.",
@@ -25,6 +26,9 @@ struct ReportStatusCommand: Command {
         var pending: Int
         var oldestPendingAgeSeconds: Double?
         var dropped: Int
+        var beyondBounds: Int
+        /// Events the collector refused even alone as too large (413), kept aside.
+        var refused: Int
         var lastSend: LastSend?
         var setAside: [String]
     }
@@ -41,7 +45,7 @@ struct ReportStatusCommand: Command {
         let reporter = try options.reporter()
         let status = try await ReportOptions.status(reporter)
         ReportOptions.announceSetAside(status, console: context.console)
-        await reporter.finish()
+        await ReportOptions.finish(reporter, console: context.console)
         let directory = options.configuration.spoolDirectory
         if context.arguments.isSet(JSONOutput.option) {
             let last = status.lastSend.map {
@@ -49,13 +53,21 @@ struct ReportStatusCommand: Command {
             }
             context.console.write(try JSONOutput.string(Output(
                 spool: directory, pending: status.pending, oldestPendingAgeSeconds: status.oldestPendingAge,
-                dropped: status.dropped, lastSend: last, setAside: status.setAside), format: .pretty))
+                dropped: status.dropped, beyondBounds: status.beyondBounds, refused: status.refused, lastSend: last,
+                setAside: status.setAside),
+                format: .pretty))
             return .ok
         }
         let age = status.oldestPendingAge.map { ", the oldest \(Self.age($0)) old" } ?? ""
         context.console.line("spool: \(TerminalText.sanitize(directory))")
         context.console.line("pending: \(status.pending) event\(status.pending == 1 ? "" : "s")\(age)")
         context.console.line("dropped by the spool's bounds: \(status.dropped)")
+        if status.beyondBounds > 0 {
+            context.console.line("past the bounds (the next watch or send drops them): \(status.beyondBounds)")
+        }
+        if status.refused > 0 {
+            context.console.line("refused by the collector as too large (HTTP 413), set aside: \(status.refused)")
+        }
         if let last = status.lastSend {
             let when = Date(timeIntervalSince1970: last.time).formatted(JSONOutput.dateStyle)
             let reason = last.error.map { " (\(TerminalText.sanitize($0)))" } ?? ""

@@ -1,3 +1,4 @@
+import CastDiscovery
 import CastSender
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -23,7 +24,7 @@ struct SimulateCommand: Command {
         }
         var scenario: SenderScenario
         do {
-            scenario = try await SenderScenario.load(contentsOf: URL(fileURLWithPath: path))
+            scenario = try await SenderScenario.load(contentsOf: URL(fileURLWithPath: RawPath.absolute(path)))
         } catch {
             throw CommandFailure(message: "\(error)", exitCode: .dataError)
         }

@@ -15,8 +15,14 @@ struct WatchCommand: Command {
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
         options: ScanOptions.declarations + [jsonLines] + ReportOptions.declarations, inheritsOptions: false)
 
+    /// The longest a watch whose events have ended waits for its last send.
+    static let finalSendLimit: Duration = .seconds(15)
+
     /// A signal is how a watch ends: it comes as `context.termination`.
     static var endsOnSignal: Bool { false }
+
+    /// Live events: a reader slower than them loses the oldest lines, counted and said.
+    static var streamsOutput: Bool { true }
 
     let context: CommandContext
     let options: ScanOptions
@@ -37,6 +43,8 @@ struct WatchCommand: Command {
         var index: Int?
         var toIndex: Int?
         var device: DeviceReport?
+        /// `eventsDropped`: the list the missed events left, to carry on from.
+        var devices: [DeviceReport]?
         var detail: String?
         var statistics: BackendStatistics?
     }
@@ -50,7 +58,8 @@ struct WatchCommand: Command {
             throw CommandFailure(error)
         }
         let reporter = try report?.reporter()
-        if let reporter { try await Self.startReporting(reporter, console: context.console) }
+        var reportPrinter: Task<Void, Never>?
+        if let reporter { reportPrinter = try await Self.startReporting(reporter, console: context.console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
         let events = manager.events()
         let signals = context.termination
@@ -63,41 +72,56 @@ struct WatchCommand: Command {
             group.addTask {
                 var printer = printer
                 for await event in events {
+                    // Ended by a signal: a cancelled stream still hands out what it holds, which
+                    // a watch that fell behind would go on printing for seconds.
+                    if Task.isCancelled { return .ok }
                     // A device event: one line, printed and stored alike.
                     let change = printer.deviceChange(event)
-                    if let exit = printer.print(event, change: change) { return exit }
                     if let reporter, let change {
                         if let exit = await Self.record(change.line, reporter, console: printer.console) { return exit }
+                    }
+                    // The watch fell behind and its missed events were folded into the list they
+                    // left: that list is stored in their place, and the loss said where it is read.
+                    if let reporter, case .eventsDropped(let missed) = event {
+                        let line = printer.droppedLine(missed)
+                        if let exit = await Self.record(line, reporter, console: printer.console) { return exit }
+                        printer.console.errorLine(
+                            "cast-scan: report: the watch fell behind: \(missed.count) device events were not stored one by one; the list they left (\(missed.devices.count) devices) was stored in their place")
+                    }
+                    if let exit = printer.print(event, change: change) {
+                        // Discovery stopped (a replay's end): the send that is due is finished,
+                        // for a bounded time; a signal still ends the watch at once.
+                        await reporter?.finish(flushingFor: Self.finalSendLimit)
+                        return exit
                     }
                     // Standard output stopped taking text: nothing more can be shown. The
                     // status is settled by CastScan.run (0 for a closed pipe, else 74).
                     if printer.console.outputFailure != nil { return .ok }
                 }
+                await reporter?.finish(flushingFor: Self.finalSendLimit)
                 return .ok
             }
-            group.addTask {
-                for await _ in signals { return .ok }
-                return nil
-            }
-            var result: ExitCode = .ok
-            for await exit in group {
-                if let exit { result = exit; break }
-            }
-            group.cancelAll()
-            return result
+            group.endOnSignal(signals)
+            return await group.firstExit()
         }
+        // Finishing the reporter may outlast a signal's grace period: a failure is kept.
+        CastScan.decide(outcome)
         await reporter?.finish()
+        await reportPrinter?.value
         return outcome
     }
 
     /// Says a damaged spool set aside, starts sending by itself, and prints each send that
-    /// left events behind (and the first that delivered after one did) and each drop.
-    private static func startReporting(_ reporter: EventReporter, console: Console) async throws {
+    /// left events behind (and the first that delivered after one did), the drops (a line a
+    /// second at most) and each recovery of the spool; the task ends when the reporter has
+    /// finished and everything is printed.
+    static func startReporting(_ reporter: EventReporter, console: Console) async throws -> Task<Void, Never> {
         ReportOptions.announceSetAside(try await ReportOptions.status(reporter), console: console)
         await reporter.startSending()
-        Task {
+        return Task {
             var failing = false
             for await report in reporter.reports {
+                if case .sent(let result) = report, result.refused > 0 { ReportOptions.announceRefused(result.refused, console: console) }
                 switch report {
                 case .sent(let result) where result.failed > 0:
                     failing = true
@@ -108,22 +132,24 @@ struct WatchCommand: Command {
                     console.errorLine("cast-scan: report: the collector takes events again (\(result.delivered) sent)")
                 case .sent:
                     break
-                case .dropped(let count):
-                    console.errorLine("cast-scan: report: the spool is full: dropped the \(count) oldest undelivered event\(count == 1 ? "" : "s")")
+                case .dropped, .recovered:
+                    ReportOptions.announce(report, console: console)
                 }
             }
         }
     }
 
-    /// Stores one event line; a spool that cannot take it ends the watch (74).
-    private static func record(_ line: Line, _ reporter: EventReporter, console: Console) async -> ExitCode? {
+    /// Stores one event line; a spool that cannot take it ends the watch (74; 75 when another
+    /// process kept it locked; 73 when what is now at the spool's path is refused).
+    static func record(_ line: Line, _ reporter: EventReporter, console: Console) async -> ExitCode? {
         do {
             let data = try JSONOutput.encoder(.lines).encode(line)
             try await reporter.record(json: Array(data))
             return nil
         } catch {
             console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
-            return .ioError
+            guard let error = error as? EventReportError else { return .ioError }
+            return error.isTemporary ? .eventsRemain : error.isRefusal ? .cannotCreate : .ioError
         }
     }
 
@@ -160,11 +186,23 @@ struct WatchCommand: Command {
             case .discoveryStopped:
                 note("stopped", "discovery stopped")
                 return .ok
+            case .eventsDropped(let missed):
+                if jsonLines { line(droppedLine(missed)) } else { note("eventsDropped", Self.droppedText(missed)) }
             case .discoveryStarted, .hadDiscoveredDevicesWhenStarting, .willUpdateDeviceList, .didUpdateDeviceList,
                  .cacheExhausted, .allForNow, .browseSettled:
                 break
             }
             return nil
+        }
+
+        /// The `eventsDropped` line: how many events were missed and the list they left.
+        func droppedLine(_ missed: MissedEvents) -> Line {
+            Line(time: Date(), event: "eventsDropped", devices: missed.devices.map { DeviceReport($0) }, detail: Self.droppedText(missed))
+        }
+
+        static func droppedText(_ missed: MissedEvents) -> String {
+            let listed = missed.devices.count
+            return "events dropped: \(missed.count) (the consumer was too slow); \(listed) device\(listed == 1 ? "" : "s") listed now"
         }
 
         /// A device event, as its `--jsonl` line and its mark for people.

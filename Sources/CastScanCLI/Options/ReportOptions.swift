@@ -12,11 +12,13 @@ struct ReportOptions: Sendable {
         help: "drop undelivered events older than this, counted (default 2592000: 30 days)")
     static let retryMax = OptionDeclaration.value("report-retry-max", valueName: "SECONDS",
         help: "longest wait between tries to reach the collector (default 60)")
+    static let batch = OptionDeclaration.value("report-batch", valueName: "N",
+        help: "send at most N events in one POST, 1 to \(EventReporter.maximumBatchSize) (default 100); a collector that answers 413 gets half as many, down to one")
 
     /// The options of the spool alone (`report status`).
     static let spoolDeclarations = [spool, spoolMaxEvents, spoolMaxAge]
     /// Every report option (`watch`, `report send`).
-    static let declarations = [report] + spoolDeclarations + [retryMax]
+    static let declarations = [report] + spoolDeclarations + [retryMax, batch]
 
     var configuration: EventReporter.Configuration
 
@@ -33,6 +35,10 @@ struct ReportOptions: Sendable {
                     expected = "a URL without a user name or password (give them as user:password in $\(EventCollector.credentialsVariable))"
                 case .invalidCollector(_, let reason):
                     expected = "an http:// or https:// URL with a host (\(reason))"
+                case .invalidCredentials(let reason):
+                    throw UsageError.invalidEnvironment(
+                        variable: EventCollector.credentialsVariable,
+                        problem: "cannot be used as the collector's credentials: \(reason) (give user:password on one line)")
                 default:
                     expected = "a collector URL"
                 }
@@ -47,6 +53,10 @@ struct ReportOptions: Sendable {
         } ?? SpoolLimits().maximumEvents
         let maximumAge = try Self.seconds(arguments, Self.spoolMaxAge, range: 1...(10 * 365 * 86400)) ?? SpoolLimits().maximumAge.seconds
         let retryMaximum = try Self.seconds(arguments, Self.retryMax, range: 0.01...86400) ?? RetrySchedule().maximumDelay.seconds
+        let batchSize = try arguments.value(of: Self.batch, expected: "a whole number from 1 to \(EventReporter.maximumBatchSize)") { text -> Int? in
+            guard let value = Int(text), (1...EventReporter.maximumBatchSize).contains(value) else { return nil }
+            return value
+        } ?? 100
         configuration = EventReporter.Configuration(
             collector: collector,
             spoolDirectory: arguments.value(of: Self.spool) ?? SenderOptions.stateDirectory(environment) + "/reports",
@@ -54,6 +64,7 @@ struct ReportOptions: Sendable {
             retry: RetrySchedule(
                 initialDelay: min(RetrySchedule().initialDelay, .seconds(clamping: retryMaximum)),
                 maximumDelay: .seconds(clamping: retryMaximum)),
+            batchSize: batchSize,
             userAgent: "cast-scan")
     }
 
@@ -82,6 +93,42 @@ struct ReportOptions: Sendable {
         } catch {
             throw CommandFailure(error)
         }
+    }
+
+    /// Drops the events past the spool's bounds (said on standard error at ``finish(_:console:)``).
+    static func applyLimits(_ reporter: EventReporter) async throws(CommandFailure) {
+        do throws(EventReportError) {
+            try await reporter.applyLimits()
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Says on standard error what the spool dropped or recovered from (a send's result is the
+    /// command's own to say).
+    static func announce(_ report: EventReport, console: Console) {
+        switch report {
+        case .sent:
+            break
+        case .dropped(let count):
+            console.errorLine("cast-scan: report: the spool is full: dropped the \(count) oldest undelivered event\(count == 1 ? "" : "s")")
+        case .recovered(let recovery):
+            console.errorLine("cast-scan: report: \(TerminalText.sanitize(recovery.description))")
+        }
+    }
+
+    /// Ends `reporter` (``EventReporter/finish()``) and says what it reported and nobody read:
+    /// drops and recoveries (for the commands that do not watch its reports).
+    static func finish(_ reporter: EventReporter, console: Console) async {
+        await reporter.finish()
+        for await report in reporter.reports { announce(report, console: console) }
+    }
+
+    /// Says on standard error that the collector refused events even one at a time (413).
+    static func announceRefused(_ count: Int, console: Console) {
+        console.errorLine(
+            "cast-scan: report: the collector refused \(count) event\(count == 1 ? "" : "s") even alone as too large (HTTP 413): "
+                + "set aside in the spool (report status counts them), not sent again")
     }
 
     /// Says on standard error which damaged spool files were set aside.

@@ -15,9 +15,9 @@ extension ScanOptions {
         help: "play a recorded event file instead of asking the network (demos, tests)")
     static let backend = OptionDeclaration.value("backend", valueName: "NAME",
         allowedValues: BackendChoice.allCases.map(\.rawValue),
-        help: "auto (default: avahi-daemon if it answers, else the built-in mDNS querier), avahi, mdns, dnssd (the dns_sd API), or hosts (only --host)")
+        help: "auto (default: the built-in mDNS querier, beside avahi-daemon's cache when the daemon answers), avahi, mdns, dnssd (the dns_sd API), or hosts (only --host)")
     static let host = OptionDeclaration.value("host", valueName: "ADDRESS", repeatable: true,
-        help: "also ask this device directly (an IPv4 or IPv6 address or a host name), for networks that drop multicast (repeatable)")
+        help: "also ask this device directly (an IPv4 or IPv6 address or a host name), for networks that drop multicast")
     static let hostInterval = OptionDeclaration.value("host-interval", valueName: "SECONDS",
         help: "how often watch asks the --host devices again (default 30)")
 

@@ -89,8 +89,8 @@ struct ScanOptions: Sendable {
     func backend(live: Bool) throws(DiscoveryError) -> BackendSelection {
         if let replayFile {
             let replay = try ReplayBackend(
-                contentsOf: URL(fileURLWithPath: replayFile), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
-            return BackendSelection(backend: replay, name: "replay", reason: "--replay \(replayFile)")
+                contentsOf: URL(fileURLWithPath: RawPath.absolute(replayFile)), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
+            return BackendSelection(backend: replay, name: "replay", reason: "--replay \(RawPath.display(replayFile))")
         }
         return try backendChoice.select(
             interfaceName: interface, families: families, knownHosts: knownHosts)

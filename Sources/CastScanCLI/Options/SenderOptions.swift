@@ -65,8 +65,8 @@ struct SenderOptions {
     /// The state file: `--state`, else `cast-scan/sender.json` in `$XDG_STATE_HOME`, else in
     /// `~/.local/state`.
     static func stateFile(_ arguments: ParsedArguments, environment: [String: String]) -> URL {
-        if let path = arguments.value(of: Self.state) { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: stateDirectory(environment) + "/sender.json")
+        if let path = arguments.value(of: Self.state) { return URL(fileURLWithPath: RawPath.absolute(path)) }
+        return URL(fileURLWithPath: RawPath.absolute(stateDirectory(environment) + "/sender.json"))
     }
 
     /// The tool's state directory: `cast-scan` in `$XDG_STATE_HOME`, else in `~/.local/state`.

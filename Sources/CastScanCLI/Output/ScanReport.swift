@@ -24,12 +24,38 @@ struct ScanReport: Encodable {
         var cacheDeliveredAfterSeconds: Double?
         var services: Int
         var servicesFromCache: Int?
+        /// Each source's part when the backend is a merge (`mdns+avahi`); absent otherwise.
+        var sources: [Source]?
 
         init(_ settlement: BrowseSettlement) {
             browseType = settlement.browseType
             settledBy = settlement.reason
             settledAfterSeconds = settlement.after.map(ScanReport.milliseconds)
             cacheDeliveredAfterSeconds = settlement.cacheDeliveredAfter.map(ScanReport.milliseconds)
+            services = settlement.services
+            servicesFromCache = settlement.servicesFromCache
+            sources = settlement.sources.isEmpty ? nil : settlement.sources.map(Source.init)
+        }
+    }
+
+    /// What one source of a merge had done for a browse when it settled.
+    struct Source: Encodable {
+        var source: String
+        var role: MergedBackend.Role
+        var cacheDeliveredAfterSeconds: Double?
+        var allForNowAfterSeconds: Double?
+        var absentAfterSeconds: Double?
+        var cacheWaitOverAfterSeconds: Double?
+        var services: Int
+        var servicesFromCache: Int?
+
+        init(_ settlement: SourceSettlement) {
+            source = settlement.source
+            role = settlement.role
+            cacheDeliveredAfterSeconds = settlement.cacheDeliveredAfter.map(ScanReport.milliseconds)
+            allForNowAfterSeconds = settlement.allForNowAfter.map(ScanReport.milliseconds)
+            absentAfterSeconds = settlement.absentAfter.map(ScanReport.milliseconds)
+            cacheWaitOverAfterSeconds = settlement.cacheWaitOverAfter.map(ScanReport.milliseconds)
             services = settlement.services
             servicesFromCache = settlement.servicesFromCache
         }

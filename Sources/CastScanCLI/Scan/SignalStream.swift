@@ -1,4 +1,4 @@
-import Dispatch
+import CastDiscovery
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,12 +9,18 @@ import Musl
 import Darwin
 #endif
 
-/// The process's termination signals as streams: `SIGINT` and `SIGTERM` stop being fatal and
-/// arrive here instead, so a command can end cleanly.
+/// The process's termination signals: the first `SIGINT` or `SIGTERM` is caught, so a
+/// command can end cleanly; a second one ends the process at once, by the signal's default
+/// action (as a shell reports it: 130 or 143).
 ///
-/// The handler is installed with `sigaction` before ``termination()`` returns, so a signal that
-/// comes right after is never lost. It only writes the signal's number to a pipe
-/// (async-signal-safe), and a dispatch read source on the pipe hands it to every open stream.
+/// ``install()`` is called as the process starts (first thing in
+/// ``CastScan/run(arguments:environment:console:)``), so a signal that comes while the command
+/// line is parsed or a host name is looked up is caught too; it is kept, and handed to whoever
+/// asks later (``termination()``, ``whenCaught(_:)``).
+///
+/// The handler only restores the default action of both signals and writes the signal's
+/// number to a pipe (all async-signal-safe); a thread of its own, blocked in `read`, hands it
+/// on, so neither a busy concurrency pool nor Dispatch's threads can delay it.
 ///
 /// Not a dispatch signal source: with those, 1 of about 240 watches in a full test run hung
 /// once it had its SIGTERM and never exited (cause not found). On Linux such a source reads a
@@ -25,29 +31,51 @@ enum SignalStream {
     /// The signals a command can be asked to end by.
     static let signals: [Int32] = [SIGINT, SIGTERM]
 
-    /// A stream of `SIGINT` and `SIGTERM`, caught from now on.
+    /// Catches `SIGINT` and `SIGTERM` from now on (again calls do nothing). Call it after
+    /// ``Console/standard(environment:)``, which gives closed standard descriptors to
+    /// `/dev/null`, so the signal pipe cannot take one. Without a pipe or its thread (no
+    /// descriptor or thread left) the signals keep their default action: they end the process.
+    static func install() {
+        _ = hub
+    }
+
+    /// The first signal caught, once there was one.
+    static var caught: Int32? { hub?.caught }
+
+    /// Calls `action` once with the first signal caught: at once (on the caller's thread) if it
+    /// was caught already, else on the signals' thread when it is. `action` must not block.
+    static func whenCaught(_ action: @escaping @Sendable (Int32) -> Void) {
+        hub?.whenCaught(action)
+    }
+
+    /// The first signal caught, as a stream that yields it (at once if it was caught already)
+    /// and finishes; without a pipe, a stream that finishes at once.
     static func termination() -> AsyncStream<Int32> {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
         guard let hub else {
-            // No pipe: the signals keep their default action (they end the process).
             continuation.finish()
             return stream
         }
-        let token = hub.add(continuation)
-        continuation.onTermination = { _ in hub.remove(token) }
+        hub.whenCaught { signal in
+            continuation.yield(signal)
+            continuation.finish()
+        }
         return stream
     }
 
-    /// The pipe, its read source and the handlers, made once per process.
+    /// The pipe, its thread and the handlers, made once per process.
     private static let hub: Hub? = Hub()
 
-    /// Hands each signal read from the pipe to every stream still open. Unchecked: the read
-    /// source is only kept (dispatch sources may be used from any thread); the rest is a Mutex
-    /// and an Atomic.
-    private final class Hub: @unchecked Sendable {
-        private let streams = Mutex<[Int: AsyncStream<Int32>.Continuation]>([:])
-        private let next = Atomic<Int>(0)
-        private let source: any DispatchSourceRead
+    /// Keeps the first signal read from the pipe and hands it to every action waiting for it.
+    private final class Hub: Sendable {
+        private struct State {
+            var caught: Int32?
+            /// Called once, with the first signal; one per caller of `whenCaught`, which only
+            /// the process's few waits on its end are.
+            var actions: [@Sendable (Int32) -> Void] = []
+        }
+
+        private let state = Mutex(State())
 
         init?() {
             var descriptors: [Int32] = [-1, -1]
@@ -57,45 +85,56 @@ enum SignalStream {
             // A full pipe drops the byte rather than block the handler: the signals before it
             // already wait to be read.
             _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
-            signalPipeWriteEnd = writeEnd
-            source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "cast-scan.signals"))
-            // The hub lives as long as the process: the handler may hold it.
-            source.setEventHandler { [self] in
-                var bytes = [UInt8](repeating: 0, count: 64)
-                while true {
-                    let count = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                    guard count > 0 else { break }
-                    let open = self.streams.withLock { Array($0.values) }
-                    for byte in bytes[..<count] {
-                        for stream in open { stream.yield(Int32(byte)) }
-                    }
-                }
+            do throws(LoopThread.Failure) {
+                // The hub lives as long as the process: its thread holds it.
+                try LoopThread.start { [self] in readSignals(from: readEnd) }
+            } catch {
+                close(readEnd)
+                close(writeEnd)
+                return nil
             }
-            source.resume()
+            signalPipeWriteEnd = writeEnd
             for number in SignalStream.signals { Self.install(number) }
         }
 
-        func add(_ continuation: AsyncStream<Int32>.Continuation) -> Int {
-            let token = next.add(1, ordering: .relaxed).newValue
-            streams.withLock { $0[token] = continuation }
-            return token
+        var caught: Int32? { state.withLock { $0.caught } }
+
+        func whenCaught(_ action: @escaping @Sendable (Int32) -> Void) {
+            let caught = state.withLock { state -> Int32? in
+                if state.caught == nil { state.actions.append(action) }
+                return state.caught
+            }
+            if let caught { action(caught) }
         }
 
-        func remove(_ token: Int) {
-            _ = streams.withLock { $0.removeValue(forKey: token) }
+        /// The signals' thread: each signal's number as the handler writes it, for the life of
+        /// the process.
+        private func readSignals(from readEnd: Int32) {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 {
+                    deliver(Int32(byte))
+                } else if count == 0 || errno != EINTR {
+                    return
+                }
+            }
+        }
+
+        private func deliver(_ signal: Int32) {
+            let actions = state.withLock { state -> [@Sendable (Int32) -> Void] in
+                guard state.caught == nil else { return [] }
+                state.caught = signal
+                defer { state.actions = [] }
+                return state.actions
+            }
+            for action in actions { action(signal) }
         }
 
         private static func install(_ number: Int32) {
-            var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = signalPipeHandler
-            #else
-            action.__sigaction_handler.sa_handler = signalPipeHandler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
+            // Neither signal interrupts the handler: a second one waits for it, then finds the
+            // default action.
+            setAction(number, signalPipeHandler, blocking: SignalStream.signals, flags: SA_RESTART)
         }
     }
 }
@@ -103,10 +142,30 @@ enum SignalStream {
 /// The write end of the signal pipe; set once, before the handlers are installed.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
-/// The handler: the signal's number into the pipe, nothing else (async-signal-safe).
+/// The handler (async-signal-safe calls only): both signals fatal again, so the next one ends
+/// the process at once, then the signal's number into the pipe.
 private func signalPipeHandler(_ number: Int32) {
     let saved = errno
+    setAction(SIGINT, SIG_DFL)
+    setAction(SIGTERM, SIG_DFL)
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(signalPipeWriteEnd, &byte, 1)
     errno = saved
+}
+
+/// `sigaction` for `number`: `handler`, with `blocking` blocked while it runs (only
+/// async-signal-safe calls: the handler uses it too).
+private func setAction(
+    _ number: Int32, _ handler: (@convention(c) (Int32) -> Void)?, blocking: [Int32] = [], flags: Int32 = 0
+) {
+    var action = sigaction()
+    #if canImport(Darwin)
+    action.__sigaction_u.__sa_handler = handler
+    #else
+    action.__sigaction_handler.sa_handler = handler
+    #endif
+    sigemptyset(&action.sa_mask)
+    for other in blocking { sigaddset(&action.sa_mask, other) }
+    action.sa_flags = flags
+    sigaction(number, &action, nil)
 }

@@ -11,7 +11,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Never returned without that flag: an empty network is otherwise a successful scan.
     case noDevices = 1
 
-    /// A check (`plist check`) found at least one error-severity finding.
+    /// A check (`plist check`, `advise`) found at least one error-severity finding, or a
+    /// `simulate` expectation failed. Warnings and notes alone are ``ok``.
     case checkFailed = 2
 
     /// The command line was wrong: unknown option, missing or invalid value, unexpected
@@ -23,7 +24,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case dataError = 65
 
     /// A service the command needs is unavailable, typically avahi-daemon is not running or
-    /// cannot be reached over D-Bus (`EX_UNAVAILABLE`).
+    /// cannot be reached over D-Bus; or a one-shot listing has no network interface with
+    /// multicast up to ask on (`EX_UNAVAILABLE`): `doctor` fails the same check.
     case unavailable = 69
 
     /// An internal error: a state the tool should never reach (`EX_SOFTWARE`).

@@ -1,5 +1,6 @@
 /// `cast-scan(1)` in roff (man macros), generated from the command declarations: every
-/// command with the options its `--help` lists, the exit statuses, environment and examples.
+/// command with the options its `--help` lists, the exit statuses, environment, the packaged
+/// files and examples.
 enum ManPage {
     static func text(root: CommandDeclaration) -> String {
         let reference = CommandReference(root: root)
@@ -24,9 +25,11 @@ enum ManPage {
         for code in ExitCode.allCases { out += [".TP", "\\fB\(code.rawValue)\\fR", escape(code.summary)] }
         out += [".SH ENVIRONMENT"]
         for (name, meaning) in environment { out += [".TP", "\\fB\(name)\\fR", escape(meaning)] }
+        out += [".SH FILES"]
+        for (path, meaning) in files { out += [".TP", "\\fI" + escape(path) + "\\fR", escape(meaning)] }
         out += [".SH EXAMPLES"]
         for (command, meaning) in examples { out += [".TP", "\\fB" + escape(command) + "\\fR", escape(meaning)] }
-        out += [".SH SEE ALSO", "\\fBavahi-browse\\fR(1), \\fBavahi-daemon\\fR(8)"]
+        out += [".SH SEE ALSO", "\\fBavahi-browse\\fR(1), \\fBavahi-daemon\\fR(8), \\fBsystemctl\\fR(1), \\fBpromtool\\fR(1)"]
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -68,6 +71,13 @@ enum ManPage {
         ("CAST_SCAN_REPORT_CREDENTIALS", "user:password for the collector of watch --report and report send (HTTP basic); never in the URL"),
         ("NO_COLOR", "when set, no colour in the output"),
         ("DBUS_SYSTEM_BUS_ADDRESS", "the D-Bus system bus the Avahi backend connects to"),
+    ]
+
+    /// The files the Debian package installs beside the binary, with what each is for.
+    static let files: [(String, String)] = [
+        ("/usr/share/doc/cast-scan/examples/", "a recorded network (replay/, for --replay), a sender scenario that plays it (scenarios/, for simulate), and a Prometheus scrape configuration with alert rules and their promtool tests (prometheus/)"),
+        ("/etc/default/cast-scan", "the options of cast-scan serve when cast-scan.service runs it (CAST_SCAN_OPTIONS)"),
+        ("/lib/systemd/system/cast-scan.service", "runs cast-scan serve as a dynamic user with its state in /var/lib/cast-scan; installed disabled: systemctl enable --now cast-scan"),
     ]
 
     static let examples: [(String, String)] = [

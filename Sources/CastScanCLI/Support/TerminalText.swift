@@ -58,6 +58,7 @@ enum TerminalText {
 
     /// The visible `.escaped` form of one scalar.
     static func escape(_ scalar: Unicode.Scalar) -> String {
+        if let byte = RawPath.isEscapedByte(scalar) { return "\\x" + hex(UInt32(byte), digits: 2) }
         switch scalar.value {
         case 0x1B: return "\\e"
         case 0x0A: return "\\n"

@@ -23,6 +23,9 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingOptions(String, String)
     /// An option given before a subcommand that does not take it.
     case optionNotAccepted(option: String, command: String)
+    /// An environment variable the command reads holds a value it cannot use; `problem` says
+    /// what is wrong without showing the value (it may be a secret).
+    case invalidEnvironment(variable: String, problem: String)
     /// Option values that each parse but describe an app that cannot exist (iOS 13 with Cast
     /// SDK 4.8.3); the payload is the reason, naming the minimum.
     case impossibleApp(String)
@@ -59,6 +62,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(quoted(first)) and \(quoted(second)) cannot be used together"
         case .optionNotAccepted(let option, let command):
             return "option \(quoted(option)) does not apply to \(quoted(command))"
+        case .invalidEnvironment(let variable, let problem):
+            return "$\(safe(variable)) \(safe(problem))"
         case .impossibleApp(let reason):
             return safe(reason)
         }

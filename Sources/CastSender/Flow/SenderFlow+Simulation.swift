@@ -49,6 +49,10 @@ extension SenderFlow {
             switch event {
             case .discoveryStopped: return devices
             case .discoveryFailedToStart(let error): throw error
+            case .eventsDropped(let missed):
+                // Fell behind: the list the missed events left, and whether the run had ended.
+                devices = missed.devices
+                if missed.discoveryState == .stopped { return devices }
             default: continue
             }
         }

@@ -229,4 +229,34 @@ struct ServiceAggregatorTests {
         #expect(aggregator.copies(onInterface: 2) == [copy])
         #expect(aggregator.copies(onInterface: 3).isEmpty)
     }
+
+    @Test("a copy resolved while its other family is still asked for: the first report waits for it, or for the hold")
+    func stillAskingForAddresses() throws {
+        var aggregator = ServiceAggregator(grace: .milliseconds(50))
+        let copy = ServiceCopyKey(service: Self.key, interfaceIndex: 2, transport: nil)
+        let v4 = try #require(ServiceAddress("10.0.0.2", interfaceName: "lab0", interfaceIndex: 2))
+        let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
+        _ = aggregator.add(copy, browseType: Self.base, at: Self.at(0))
+        let ipv6Only = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v6], txt: ["id=1"])
+        #expect(aggregator.resolved(copy, ipv6Only, stillAsking: true, at: Self.at(10)).isEmpty, "held for the IPv4 answer")
+        #expect(aggregator.nextRelease == Self.at(10) + ServiceAggregator.firstReportHold, "the hold, not the grace")
+        #expect(aggregator.pendingResolves == 1, "a scan waits for the held report")
+        #expect(aggregator.releaseHeld(at: Self.at(100)).isEmpty)
+        let both = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v6, v4], txt: ["id=1"])
+        let found = Self.found(aggregator.resolved(copy, both, at: Self.at(120)))
+        #expect(found.first.map { Set($0.service.addresses) } == [v4, v6])
+        #expect(aggregator.pendingResolves == 0)
+
+        // The other family's query ends without an answer after the grace: released at once,
+        // with what came.
+        let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
+        let otherCopy = ServiceCopyKey(service: other, interfaceIndex: 2, transport: nil)
+        _ = aggregator.add(otherCopy, browseType: Self.base, at: Self.at(200))
+        let ipv4Only = ServiceResolution(hostName: "o.local", port: 8009, addresses: [v4], txt: ["id=2"])
+        #expect(aggregator.resolved(otherCopy, ipv4Only, stillAsking: true, at: Self.at(205)).isEmpty)
+        let released = Self.found(aggregator.addressesComplete(otherCopy, at: Self.at(300)))
+        #expect(released.map { $0.service.addresses } == [[v4]])
+        #expect(aggregator.addressesComplete(otherCopy, at: Self.at(310)).isEmpty, "once")
+        #expect(aggregator.nextRelease == nil)
+    }
 }

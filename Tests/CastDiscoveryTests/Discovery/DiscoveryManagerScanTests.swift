@@ -1,4 +1,4 @@
-import CastDiscovery
+@testable import CastDiscovery
 import Foundation
 import Testing
 
@@ -31,9 +31,10 @@ struct DiscoveryManagerScanTests {
             }
         })
         let backend = ReplayBackend(recording: withoutAllForNow, speed: 0, ending: .holdOpen)
-        let result = try await DiscoveryManager(backend: backend).scan(timeout: .milliseconds(200))
+        // Long enough that a loaded machine (a full parallel test run) plays every event first.
+        let result = try await DiscoveryManager(backend: backend).scan(timeout: .seconds(2))
         #expect(!result.isComplete)
-        #expect(result.elapsed >= .milliseconds(200))
+        #expect(result.elapsed >= .seconds(2))
         #expect(result.devices.count == 3, "every event played: \(result.devices.map(\.friendlyName))")
         #expect(result.browses.map(\.reason) == [nil])
     }
@@ -75,5 +76,30 @@ struct DiscoveryManagerScanTests {
         #expect(result.isComplete && result.elapsed == .zero)
         #expect(result.devices.map(\.friendlyName) == ["A"])
         #expect(manager.discoveryState == .running)
+    }
+
+    @Test("a scan that fell behind its events goes on from the state they left: their completion completes it, a stop ends it, a failure throws")
+    func fellBehind() throws {
+        let devices = [try CastDevice(service: StartupScript.service(1).service), try CastDevice(service: StartupScript.service(2).service)]
+        func missed(_ state: DiscoveryState, _ backend: BackendState? = .running, completion: ScanCompletion? = nil) -> DiscoveryEvent {
+            .eventsDropped(MissedEvents(
+                count: 9_000, devices: devices, discoveryState: state, backendState: backend, scanCompletion: completion))
+        }
+        let running = ScanMirror(devices: [])
+        #expect(running.apply(missed(.running)) == nil, "still running, not complete: the scan goes on")
+        #expect(running.state.devices == devices)
+        // The following list changes apply to the missed events' list.
+        #expect(running.apply(.removed(devices[0], at: 0)) == nil)
+        #expect(running.state.devices == [devices[1]])
+
+        let settled = BrowseSettlement(browseType: S.base, reason: .allForNow, after: .seconds(1), cacheDeliveredAfter: nil, services: 1)
+        let completion = ScanCompletion(devices: [devices[0]], browses: [settled], elapsed: .seconds(1))
+        let completed = ScanMirror(devices: [])
+        #expect(completed.apply(missed(.running, completion: completion)) == .completed)
+        #expect(completed.state.devices == [devices[0]] && completed.state.browses == [settled], "the list at completion")
+
+        #expect(ScanMirror(devices: []).apply(missed(.stopped)) == .ended)
+        let error = DiscoveryError(kind: .other, message: "the querier stopped")
+        #expect(ScanMirror(devices: []).apply(missed(.stopped, .failed(error))) == .failed(error))
     }
 }

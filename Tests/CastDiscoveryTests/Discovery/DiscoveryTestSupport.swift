@@ -131,6 +131,7 @@ extension DiscoveryEvent {
         case .browseSettled(let settlement): "settled \(settlement.browseType) by \(settlement.reason.map(\.rawValue) ?? "-")"
         case .scanCompleted: "complete"
         case .backendStatistics(let statistics): "statistics \(statistics.packetsReceived)"
+        case .eventsDropped(let missed): "dropped \(missed.count)"
         }
     }
 }

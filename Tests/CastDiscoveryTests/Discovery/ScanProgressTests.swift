@@ -126,4 +126,29 @@ struct ScanProgressTests {
         #expect(progress.settlements.map(\.reason) == [nil, .allForNow])
         #expect(!progress.isComplete)
     }
+
+    @Test("a merged backend: the querier's all-for-now settles the browse, each source's steps are kept, the daemon's cache count is the browse's")
+    func mergedSources() {
+        var progress = ScanProgress(browseTypes: [Self.base], round: .milliseconds(730), start: Self.t0)
+        func step(_ source: String, _ role: MergedBackend.Role, _ milestone: SourceProgress.Milestone, _ services: Int) -> BackendEvent {
+            .sourceProgress(SourceProgress(source: source, role: role, browseType: Self.base, milestone: milestone, services: services))
+        }
+        _ = progress.record(.browseStarted(browseType: Self.base), at: Self.at(0))
+        _ = progress.record(step("mdns", .asks, .browseStarted, 0), at: Self.at(0))
+        _ = progress.record(step("avahi", .cache, .browseStarted, 0), at: Self.at(1))
+        _ = progress.record(.copyAdded(Self.copy("A"), browseType: Self.base), at: Self.at(5))
+        _ = progress.record(.copyAdded(Self.copy("B"), browseType: Self.base), at: Self.at(8))
+        _ = progress.record(step("mdns", .asks, .allForNow, 2), at: Self.at(150))
+        #expect(progress.status(at: Self.at(150)).status != .complete, "the merge has not said all-for-now")
+        _ = progress.record(step("avahi", .cache, .cacheExhausted, 1), at: Self.at(20))
+        let (status, settled) = progress.record(.allForNow(browseType: Self.base), at: Self.at(151))
+        #expect(status == .complete)
+        guard let browse = settled.first else { Issue.record("nothing settled"); return }
+        #expect(browse.reason == .allForNow && browse.after == .milliseconds(151))
+        #expect(browse.sources.map(\.source) == ["mdns", "avahi"])
+        #expect(browse.sources[0].allForNowAfter == .milliseconds(150) && browse.sources[0].cacheDeliveredAfter == nil)
+        #expect(browse.sources[1].cacheDeliveredAfter == .milliseconds(20) && browse.sources[1].servicesFromCache == 1)
+        #expect(browse.servicesFromCache == 1, "the daemon's count, not the two the merge had reported by then")
+        #expect(browse.services == 2)
+    }
 }

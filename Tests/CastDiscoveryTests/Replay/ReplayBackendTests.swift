@@ -211,4 +211,22 @@ struct ReplayBackendTests {
             }
         }
     }
+
+    @Test("a stalled consumer of a replay: the player waits for room, so every one of 20,000 events arrives in order, none folded")
+    func stalledConsumer() async throws {
+        var recorded: [ReplayEvent] = [ReplayEvent(time: 0, event: .stateChanged(.running))]
+        for version in 0..<2_000 {
+            for index in 0..<10 {
+                let service = StartupScript.service(index, version: version)
+                recorded.append(ReplayEvent(time: 0, event: version == 0 ? .found(service) : .updated(service)))
+            }
+        }
+        let backend = ReplayBackend(recording: try ReplayRecording(events: recorded), speed: 0, ending: .finish)
+        let stream = try backend.events(browsing: [S.base])
+        try await Task.sleep(for: .milliseconds(300))
+        var events: [BackendEvent] = []
+        for await event in stream { events.append(event) }
+        #expect(events.count == recorded.count)
+        #expect(events == recorded.map(\.event), "every event, in order, none folded")
+    }
 }

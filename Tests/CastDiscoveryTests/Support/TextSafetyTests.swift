@@ -9,7 +9,7 @@ struct TextSafetyTests {
     static let scalars = Array(UInt32(0)...0x7FF) + Array(UInt32(0x2000)...0x206F)
         + Array(stride(from: UInt32(0x800), through: 0x10FFFF, by: 61))
 
-    @Test("a lone scalar is unsafe exactly when it is a control, a separator, a noncharacter or a format character")
+    @Test("a lone scalar is unsafe exactly when it is a control, a separator, a noncharacter, a format character or a RawPath byte")
     func loneScalars() {
         var mismatches: [UInt32] = []
         for value in Self.scalars {
@@ -17,6 +17,7 @@ struct TextSafetyTests {
             let category = scalar.properties.generalCategory
             let expected = category == .control || category == .format || category == .lineSeparator
                 || category == .paragraphSeparator || value == 0xFFFE || value == 0xFFFF
+                || (0x10FE00...0x10FEFF).contains(value)
             if TextSafety.isUnsafe(at: 0, in: [scalar]) != expected { mismatches.append(value) }
         }
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5).map { String($0, radix: 16) })")

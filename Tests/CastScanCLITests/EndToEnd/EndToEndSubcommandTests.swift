@@ -105,6 +105,24 @@ struct EndToEndSubcommandTests {
         #expect(!fixed.stdout.contains("cast-button-may-need-location"), "\(fixed)")
     }
 
+    @Test("advise exits as plist check does: 2 with an error finding (text and JSON), 0 with warnings and notes only",
+          arguments: [[String](), ["--json"]])
+    func adviseStatus(extra: [String]) async throws {
+        // SDK 4.4.0 built with Xcode 12: sdk-too-old-for-xcode, an error.
+        let error = try await CastScanProcess.run(["advise", "--sdk", "4.4.0", "--xcode", "12", "--ios", "13"] + extra)
+        #expect(error.exitCode == ExitCode.checkFailed.rawValue, "\(error)")
+        #expect(error.stderr.isEmpty, "\(error)")
+        #expect(error.stdout.contains("sdk-too-old-for-xcode"), "the findings are still printed: \(error)")
+        let plist = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture("plists/missing-keys.plist")] + extra)
+        #expect(plist.exitCode == error.exitCode, "plist check: \(plist)")
+
+        // SDK 4.8.0: first-tap-discovery-bug (a warning) and sdk-below-recommended (a note).
+        let warning = try await CastScanProcess.run(["advise", "--sdk", "4.8.0", "--ios", "14"] + extra)
+        #expect(warning.exitCode == 0, "\(warning)")
+        #expect(warning.stdout.contains("first-tap-discovery-bug"), "\(warning)")
+        #expect(!warning.stdout.contains("error"), "\(warning)")
+    }
+
     @Test("simulate --xcode stands in for the scenario's app.xcode")
     func simulateXcode() async throws {
         let scenario = FixturePaths.fixture("scenarios/ios13-sdk-4.4.3-xcode-11-location.json")

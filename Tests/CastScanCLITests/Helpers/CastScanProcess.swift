@@ -130,6 +130,18 @@ enum CastScanProcess {
         try RunningProcess(executable: try executable(), arguments: arguments)
     }
 
+    /// Starts `cast-scan arguments` with its standard output a pipe that only the test reads
+    /// (``RunningProcess/readPipe(atMost:)``), or leaves full: a reader that is slow or stalled.
+    /// `measured`: under GNU time, for the child's peak memory (then signals reach `time`, not
+    /// the child: only for a child that ends by itself).
+    static func startPiped(_ arguments: [String], measured: Bool = false) throws -> RunningProcess {
+        let time = "/usr/bin/time"
+        if measured, !FileManager.default.isExecutableFile(atPath: time) {
+            throw NotFound(searched: ["\(time) (GNU time, needed to measure memory; run Scripts/setup)"])
+        }
+        return try RunningProcess(executable: try executable(), arguments: arguments, pipedOutput: true, measuredBy: measured ? time : nil)
+    }
+
     /// Runs `script` with `bash -c` (its `$1`... are `arguments`), with `$CAST_SCAN` naming the
     /// executable: for what needs a shell, such as closed or redirected descriptors.
     static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws
@@ -203,31 +215,73 @@ final class RunningProcess: Sendable {
     private let exit = Mutex<Exit?>(nil)
     private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
     private let timedOut = Mutex(false)
+    /// The read end of the standard output pipe (-1 when standard output is a file), and what
+    /// the test has read from it.
+    private let pipeReadEnd: Int32
+    private let piped = Mutex<(bytes: Data, open: Bool)>((Data(), true))
 
     var stdoutURL: URL { directory.url.appendingPathComponent("stdout") }
     var stderrURL: URL { directory.url.appendingPathComponent("stderr") }
+    /// Where GNU time writes the peak memory, for a child started by ``CastScanProcess/startPiped(_:measured:)``.
+    var timeReportPath: String { directory.path("time-report") }
 
-    init(executable: URL, arguments: [String], extraEnvironment: [String: String] = [:], standardInput: String = "/dev/null")
-        throws
-    {
+    /// `pipedOutput`: standard output is a pipe the test reads (or does not) instead of a file.
+    /// `measuredBy`: GNU time's path, to run the executable under it for its peak memory.
+    init(
+        executable: URL, arguments: [String], extraEnvironment: [String: String] = [:], standardInput: String = "/dev/null",
+        pipedOutput: Bool = false, measuredBy time: String? = nil
+    ) throws {
         self.arguments = arguments
         directory = try TestDirectory(prefix: "cast-scan-run")
+        var executable = executable
+        var arguments = arguments
+        if let time {
+            arguments = ["-f", "%M", "-o", directory.path("time-report"), executable.path] + arguments
+            executable = URL(fileURLWithPath: time)
+        }
         let home = directory.url.appendingPathComponent("home")
         let environment = CastScanProcess.environment(home: home).merging(extraEnvironment) { _, extra in extra }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var ends: [Int32] = [-1, -1]
+        if pipedOutput {
+            guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+            // Close-on-exec, so other children do not hold an end open (the child gets its own
+            // copy of the write end as descriptor 1).
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        pipeReadEnd = ends[0]
+        defer { if ends[1] >= 0 { close(ends[1]) } }
         posix_spawn_file_actions_addopen(&actions, 2, directory.path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
+        // The child starts as from a shell: no signal blocked, none ignored. The spawning thread
+        // may be one of the test runtime's, which block signals; a child that inherited that
+        // mask never saw the SIGTERM that was to end it (dbus-daemon outlived its test).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         started = ContinuousClock.now
-        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            if ends[0] >= 0 { close(ends[0]) }
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+        }
         processIdentifier = pid
         let child = pid
         Thread.detachNewThread { [self] in
@@ -244,8 +298,96 @@ final class RunningProcess: Sendable {
         }
     }
 
+    deinit {
+        closePipe()
+    }
+
     /// Whether the child is still running.
     var isRunning: Bool { exit.withLock { $0 == nil } }
+
+    /// Reads at most `limit` bytes of what the standard output pipe holds now; returns how many.
+    @discardableResult
+    func readPipe(atMost limit: Int = .max) -> Int {
+        piped.withLock { piped in
+            guard piped.open else { return 0 }
+            var total = 0
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while total < limit {
+                let count = buffer.withUnsafeMutableBytes { read(pipeReadEnd, $0.baseAddress, min($0.count, limit - total)) }
+                guard count > 0 else { break }
+                piped.bytes.append(contentsOf: buffer[..<count])
+                total += count
+            }
+            return total
+        }
+    }
+
+    /// The bytes the standard output pipe holds, unread.
+    var pipeFill: Int {
+        var count: Int32 = 0
+        let asked = piped.withLock { piped in
+            piped.open && withUnsafeMutablePointer(to: &count) { ioctl(pipeReadEnd, UInt(FIONREAD), $0) } == 0
+        }
+        return asked ? Int(count) : 0
+    }
+
+    /// How many bytes the standard output pipe holds when full.
+    var pipeCapacity: Int {
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ (Linux), not in the Glibc module
+        return piped.withLock { $0.open ? Int(fcntl(pipeReadEnd, getPipeSize)) : 0 }
+    }
+
+    /// Waits until the standard output pipe is full (the child's next write blocks: a write of
+    /// up to `PIPE_BUF`, 4096 bytes, waits until it fits whole); false if the child ended or
+    /// `timeout` passed first.
+    func waitForFullPipe(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        let capacity = pipeCapacity
+        while ContinuousClock.now < deadline, isRunning {
+            if capacity > 0, pipeFill > capacity - 4096 { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Waits until the standard output pipe is full and a thread of the child is blocked
+    /// writing to it (`write(1, …)` in `/proc/PID/task/*/syscall`, seen twice 20 ms apart), so
+    /// at least one line is still the child's; false if it ended or `timeout` passed first.
+    func waitForBlockedWrite(timeout: Duration) async -> Bool {
+        guard await waitForFullPipe(timeout: timeout) else { return false }
+        let deadline = ContinuousClock.now + timeout
+        var seen = 0
+        while ContinuousClock.now < deadline, isRunning {
+            seen = isWritingStandardOutput ? seen + 1 : 0
+            if seen == 2 { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Whether a thread of the child is in `write(1, …)` now.
+    private var isWritingStandardOutput: Bool {
+        #if arch(x86_64)
+        let write = "1"
+        #elseif arch(arm64)
+        let write = "64"
+        #else
+        let write = "?"
+        #endif
+        let tasks = "/proc/\(processIdentifier)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            let call = (try? String(contentsOfFile: "\(tasks)/\(thread)/syscall", encoding: .utf8)) ?? ""
+            return call.split(separator: " ").prefix(2) == [Substring(write), "0x1"]
+        }
+    }
+
+    private func closePipe() {
+        piped.withLock { piped in
+            if piped.open, pipeReadEnd >= 0 { close(pipeReadEnd) }
+            piped.open = false
+        }
+    }
 
     /// Standard output written so far.
     func currentStdout() -> Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
@@ -293,11 +435,22 @@ final class RunningProcess: Sendable {
         killer.cancel()
         let ended = exit.withLock { $0! }
         let exited = ended.status & 0x7F == 0
+        var stdout = (try? Data(contentsOf: stdoutURL)) ?? Data()
+        if pipeReadEnd >= 0 {
+            // The child is gone: what it wrote is in the pipe, up to its end.
+            readPipe()
+            stdout = piped.withLock { $0.bytes }
+            closePipe()
+        }
+        var peak = ended.peakResidentBytes
+        if let report = try? String(contentsOfFile: timeReportPath, encoding: .utf8) {
+            peak = report.split(separator: "\n").last.flatMap { Int($0) }.map { $0 * 1024 } ?? Int.max
+        }
         return ProcessResult(
             arguments: arguments, status: exited ? (ended.status >> 8) & 0xFF : ended.status & 0x7F, exitedNormally: exited,
             timedOut: timedOut.withLock { $0 },
-            stdoutData: (try? Data(contentsOf: stdoutURL)) ?? Data(),
+            stdoutData: stdout,
             stderrData: (try? Data(contentsOf: stderrURL)) ?? Data(),
-            elapsed: ended.ended - started, ended: ended.ended, cpuTime: ended.cpuTime, peakResidentBytes: ended.peakResidentBytes)
+            elapsed: ended.ended - started, ended: ended.ended, cpuTime: ended.cpuTime, peakResidentBytes: peak)
     }
 }

@@ -60,4 +60,24 @@ struct HelpFormatterTests {
             }
         }
     }
+
+    @Test("no command's help says \"(repeatable)\" twice: the formatter adds it, no declaration does")
+    func repeatableOnce() {
+        let tree = CastScan.root.declarationTree
+        let parser = ArgumentParser(command: tree)
+        for path in CommandTreeTests.paths(tree) {
+            // Wide enough that no help is wrapped: a line holds one option's whole help.
+            let help = parser.helpText(for: path, width: 10_000)
+            for line in help.split(separator: "\n") {
+                #expect(line.components(separatedBy: "(repeatable)").count <= 2, "\(path.joined(separator: " ")): \(line)")
+            }
+            let formatter = HelpFormatter(chain: parser.chain(for: path), width: 80)
+            for option in formatter.visibleOptions() {
+                let name = "\(path.joined(separator: " ")) \(formatter.optionName(option, alignLong: false))"
+                #expect(!option.help.contains("repeatable"), "\(name): its help says it itself: \(option.help)")
+                let shown = formatter.optionHelp(option).components(separatedBy: "(repeatable)").count - 1
+                #expect(shown == (option.isRepeatable ? 1 : 0), "\(name): \(formatter.optionHelp(option))")
+            }
+        }
+    }
 }

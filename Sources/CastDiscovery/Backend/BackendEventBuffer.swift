@@ -1,0 +1,114 @@
+import Synchronization
+
+/// The bounded buffer between a backend and the consumer of its events: what every backend's
+/// ``DiscoveryBackend/events(for:)`` stream reads from.
+///
+/// Up to ``capacity`` events wait in order, exactly as yielded. A consumer that falls further
+/// behind loses no state: while the buffer is full, each further event is folded into a summary
+/// of what it changes, delivered once the waiting events have been read. The summary holds the
+/// newest state of each service (an `updated` replaces the one before it; a service found and
+/// removed while the consumer was behind is not reported at all), the newest pending-resolve
+/// count and statistics, each announced copy and failed resolve once per service, and each
+/// milestone (state change, browse started, cache delivered, all-for-now, a source's step) once,
+/// at its last occurrence; service states come before the counts, the counts before the
+/// milestones, so each milestone follows everything that preceded it. Its size is bounded by
+/// the services the backend knows and the browses it runs; copies and failures of services it
+/// has no state of are kept for at most ``capacity`` services, further ones are dropped.
+///
+/// What was folded or dropped is counted (``coalescedEvents``) and said in-band: each
+/// ``BackendEvent/statistics(_:)`` the consumer reads carries the count in
+/// ``BackendStatistics/coalescedEvents``, and a summary that merged anything carries statistics
+/// (the newest the backend sent, or empty counts from a backend that sends none).
+///
+/// The producer calls ``yield(_:)`` from any thread (it never waits), or ``send(_:)`` from a task
+/// that may wait for room instead (nothing is then folded), and ``finish()`` at the end.
+public final class BackendEventBuffer: Sendable {
+    /// The default ``capacity``: 8,192 events, 16 for each of 500 devices. A start-up of 500
+    /// devices through the querier beside avahi-daemon, each source sending eight events a device
+    /// (two copies, found, updated, four pending counts; the querier sends fewer), gives the
+    /// merge 5,010 events, 10 a device: a consumer that has not read at all during such a
+    /// start-up still receives every event as sent. A waiting event holds one service report,
+    /// about 2 KB (1.9 KB measured with a full Cast TXT and two addresses), so a full buffer
+    /// holds about 16 MB.
+    public static let defaultCapacity = 8192
+
+    /// How many events wait in order before further ones are folded.
+    public let capacity: Int
+
+    private let queue: WaitableQueue<BackendEventQueue>
+    private let termination = Mutex<Termination>(Termination())
+
+    private struct Termination {
+        var handler: (@Sendable () -> Void)?
+        var happened = false
+    }
+
+    /// Makes a buffer holding `capacity` events in order (at least one) and the stream that
+    /// reads it; the stream's consumer going away runs ``onTermination``.
+    public static func makeStream(capacity: Int = defaultCapacity) -> (stream: AsyncStream<BackendEvent>, buffer: BackendEventBuffer) {
+        let buffer = BackendEventBuffer(capacity: capacity)
+        let stream = AsyncStream<BackendEvent>.pulling(from: buffer.queue) {
+            buffer.queue.update { $0.consumerGone = true }
+            buffer.terminate()
+        }
+        return (stream, buffer)
+    }
+
+    private init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        queue = WaitableQueue(BackendEventQueue(capacity: self.capacity))
+    }
+
+    /// Runs once, on the producer's ``finish()`` or when the consumer is done (it read the end,
+    /// was cancelled, or let go of the stream); set right after ``makeStream(capacity:)``. Set
+    /// after either, it runs at once.
+    public var onTermination: (@Sendable () -> Void)? {
+        get { termination.withLock { $0.handler } }
+        set {
+            let runNow = termination.withLock { state -> Bool in
+                guard !state.happened else { return true }
+                state.handler = newValue
+                return false
+            }
+            if runNow { newValue?() }
+        }
+    }
+
+    /// Queues `event`, or folds it into the summary when the buffer is full; never waits. Does
+    /// nothing after ``finish()`` or once the consumer is gone.
+    public func yield(_ event: BackendEvent) {
+        queue.update { $0.push(event) }
+    }
+
+    /// Queues `event`, waiting for room when the buffer is full (nothing is folded); returns
+    /// without queueing it when the calling task is cancelled or the consumer is gone.
+    public func send(_ event: BackendEvent) async {
+        while !Task.isCancelled {
+            if queue.update({ $0.pushIfRoom(event) }) { return }
+            await queue.wait { $0.hasRoom || $0.isClosed }
+        }
+    }
+
+    /// Ends the stream: the consumer reads what waits, then the end. Runs ``onTermination``.
+    public func finish() {
+        queue.update { $0.finished = true }
+        terminate()
+    }
+
+    /// How many events the consumer did not receive on their own: folded into newer ones while
+    /// the buffer was full, or dropped from the summary (see the type's description).
+    public var coalescedEvents: Int { queue.read(\.coalescedTotal) }
+
+    /// How many events wait (in order and in the summary's entries).
+    public var bufferedEvents: Int { queue.read(\.bufferedCount) }
+
+    private func terminate() {
+        let handler = termination.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.happened else { return nil }
+            state.happened = true
+            defer { state.handler = nil }
+            return state.handler
+        }
+        handler?()
+    }
+}

@@ -1,0 +1,79 @@
+/// What a ``BackendEventBuffer`` holds: the events in order, the summary of those that came
+/// while it was full, and what it counted.
+struct BackendEventQueue: WaitableQueueStorage {
+    let capacity: Int
+    private var items = FIFOBuffer<BackendEvent>()
+    private var fold: BackendEventFold
+    /// The services the consumer will have been told of once it has read everything queued and
+    /// folded: found or updated, and not removed since.
+    private var announced: Set<ServiceKey> = []
+    private var coalesced = 0
+    private var lastStatistics: BackendStatistics?
+    var finished = false
+    var consumerGone = false
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        fold = BackendEventFold(hintLimit: capacity)
+    }
+
+    var isEnded: Bool { consumerGone || (finished && items.isEmpty && fold.isEmpty) }
+    var isClosed: Bool { consumerGone || finished }
+    var hasRoom: Bool { fold.isEmpty && items.count < capacity }
+    var bufferedCount: Int { items.count + (fold.isEmpty ? 0 : fold.events().count) }
+    var coalescedTotal: Int { coalesced + (fold.isEmpty ? 0 : fold.taken - fold.events().count) }
+
+    mutating func push(_ event: BackendEvent) {
+        guard !isClosed else { return }
+        if hasRoom {
+            items.append(event)
+        } else {
+            fold.take(event, known: Self.service(of: event).map(announced.contains) ?? false)
+        }
+        note(event)
+    }
+
+    mutating func pushIfRoom(_ event: BackendEvent) -> Bool {
+        guard !isClosed else { return true }
+        guard hasRoom else { return false }
+        items.append(event)
+        note(event)
+        return true
+    }
+
+    mutating func take() -> BackendEvent? {
+        if items.isEmpty, !fold.isEmpty { flushFold() }
+        guard let event = items.popFirst() else { return nil }
+        guard case .statistics(var counts) = event else { return event }
+        counts.coalescedEvents += coalesced
+        return .statistics(counts)
+    }
+
+    /// Moves the summary into the queue, counting what it merged.
+    private mutating func flushFold() {
+        var events = fold.events()
+        let merged = fold.taken - events.count
+        if merged > 0, !fold.hasStatistics { events = fold.events(addingStatistics: lastStatistics ?? BackendStatistics()) }
+        coalesced += merged
+        items.append(contentsOf: events)
+        fold = BackendEventFold(hintLimit: capacity)
+    }
+
+    private mutating func note(_ event: BackendEvent) {
+        switch event {
+        case .found(let service), .updated(let service): announced.insert(service.key)
+        case .removed(let service): announced.remove(service.key)
+        case .statistics(let counts): lastStatistics = counts
+        default: break
+        }
+    }
+
+    private static func service(of event: BackendEvent) -> ServiceKey? {
+        switch event {
+        case .found(let service), .updated(let service), .removed(let service): service.key
+        case .copyAdded(let copy, _): copy.service
+        case .resolveFailed(let key, _): key
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import CastDiscovery
+import CastDiscoveryBackends
+import CastDiscoveryReporting
+import CastScanServing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `cast-scan serve`: a watch that answers HTTP: Prometheus metrics, the device list as JSON,
+/// a health check and a status page, until SIGINT or SIGTERM (exit 0).
+struct ServeCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "serve",
+        abstract: "Watch Cast devices and serve them over HTTP: /metrics for Prometheus, /devices (JSON), /healthz and a status page at /.",
+        options: ScanOptions.declarations + ServeOptions.declarations + ReportOptions.declarations, inheritsOptions: false)
+
+    /// A signal is how serving ends: it comes as `context.termination`.
+    static var endsOnSignal: Bool { false }
+
+    /// How often gone devices are forgotten and the report spool's counts read.
+    static let tick: Duration = .seconds(1)
+
+    let context: CommandContext
+    let options: ScanOptions
+    let serve: ServeOptions
+    /// `--report`: the device events stored and sent; nil without it.
+    let report: ReportOptions?
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        options = try ScanOptions(context.arguments)
+        serve = try ServeOptions(context.arguments)
+        let reportGiven = ReportOptions.declarations.contains { context.arguments.isSet($0) }
+        report = reportGiven ? try ReportOptions(context.arguments, environment: context.environment, needsCollector: true) : nil
+    }
+
+    func run() async throws -> ExitCode {
+        let console = context.console
+        let selection: BackendSelection
+        do {
+            selection = try options.backend(live: true)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let monitor = FleetMonitor(Fleet(
+            backend: selection.name, reason: selection.reason, started: Date(),
+            forgetAfter: serve.forgetAfter, goneLimit: serve.maxDevices))
+        let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(listen: serve.listen, limits: .init(connections: serve.maxConnections)) { routes.respond(to: $0) }
+        } catch {
+            console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description))")
+            return .unavailable
+        }
+        defer { server.stop() }
+
+        let reporter = try report?.reporter()
+        var reportPrinter: Task<Void, Never>?
+        if let reporter { reportPrinter = try await WatchCommand.startReporting(reporter, console: console) }
+        let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
+        let events = manager.events()
+        let signals = context.termination
+        manager.startDiscovery()
+        defer { manager.stopDiscovery() }
+
+        console.errorLine("cast-scan: serve: listening on http://\(server.address)/ (metrics at /metrics); backend \(selection.name): \(TerminalText.sanitize(selection.reason))")
+        if case .failed(let reason) = ServiceManager.ready(status: "serving on \(server.address), backend \(selection.name)") {
+            console.errorLine("cast-scan: serve: cannot tell the service manager it is ready: \(reason)")
+        }
+
+        let outcome = await withTaskGroup(of: ExitCode?.self) { group in
+            group.addTask {
+                let printer = WatchCommand.Printer(console: console, jsonLines: false)
+                for await event in events {
+                    if Task.isCancelled { return .ok }
+                    let change = printer.deviceChange(event)
+                    if let reporter, let change {
+                        if let exit = await WatchCommand.record(change.line, reporter, console: console) { return exit }
+                    }
+                    if let change { Self.log(change, console: console) }
+                    Self.apply(event, to: monitor, manager: manager, console: console)
+                }
+                return nil
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.tick)
+                    monitor.update { $0.forget(at: Date()) }
+                    if let reporter, let status = try? await ReportOptions.status(reporter) {
+                        monitor.update { $0.report = status }
+                    }
+                }
+                return nil
+            }
+            group.endOnSignal(signals)
+            return await group.firstExit()
+        }
+        ServiceManager.stopping()
+        server.stop()
+        CastScan.decide(outcome)
+        await reporter?.finish()
+        await reportPrinter?.value
+        return outcome
+    }
+
+    /// Applies one discovery event to the fleet, and says the backend's changes on stderr.
+    private static func apply(_ event: DiscoveryEvent, to monitor: FleetMonitor, manager: DiscoveryManager, console: Console) {
+        switch event {
+        case .didUpdateDeviceList, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
+            // The list is taken whole once per change set (a set's device events come between
+            // willUpdateDeviceList and didUpdateDeviceList).
+            let devices = manager.devices
+            monitor.update { $0.list(devices, at: Date()) }
+        case .eventsDropped(let missed):
+            // What the missed events left: the list, the backend's state, whether discovery runs.
+            monitor.update {
+                $0.list(missed.devices, at: Date())
+                $0.missedEvents += missed.count
+                $0.backendState = missed.backendState
+                if missed.discoveryState == .stopped, $0.stopped == nil { $0.stopped = "stopped while this server was behind" }
+            }
+            console.errorLine("cast-scan: serve: \(WatchCommand.Printer.droppedText(missed))")
+        case .backendStateChanged(let state):
+            monitor.update { $0.backendState = state }
+            console.errorLine("cast-scan: serve: backend \(TerminalText.sanitize(state.description))")
+        case .backendStatistics(let statistics):
+            monitor.update { $0.statistics = statistics }
+        case .discoveryStopped(let reason):
+            let text = switch reason {
+            case .requested: "stopped"
+            case .backendEnded: "the backend's events ended (a replay's end)"
+            case .backendFailed(let error): "the backend failed: \(error)"
+            }
+            monitor.update { $0.stopped = text }
+            console.errorLine("cast-scan: serve: discovery stopped: \(TerminalText.sanitize(text)); still serving what was found")
+        case .discoveryFailedToStart(let error):
+            monitor.update { $0.stopped = "failed to start: \(error)" }
+            console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description)); still serving")
+        case .resolveFailed(let key, let error):
+            console.errorLine("cast-scan: serve: could not resolve \(TerminalText.sanitize(key.name)): \(TerminalText.sanitize(error.message))")
+        case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList, .cacheExhausted, .allForNow, .browseSettled:
+            break
+        }
+    }
+
+    /// One stderr line per device change, as `watch` prints them.
+    private static func log(_ change: WatchCommand.Printer.DeviceChange, console: Console) {
+        let device = change.device
+        let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
+        let status = device.status == .busy ? " busy" : ""
+        console.errorLine("cast-scan: serve: \(change.mark) \(TerminalText.sanitize("\(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"))")
+    }
+}

@@ -1,0 +1,58 @@
+import CastDiscovery
+
+/// Where a server listens: an IPv4 or IPv6 address and a TCP port (0: one the system picks).
+public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The address family and its bytes.
+    public enum Host: Sendable, Hashable {
+        case ipv4(IPv4Address)
+        case ipv6(IPv6Address)
+    }
+
+    /// The address to bind.
+    public var host: Host
+    /// The TCP port.
+    public var port: UInt16
+
+    /// Creates a listen address.
+    public init(host: Host, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `ADDRESS:PORT`: `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464` or `[::]:9464`.
+    /// Host names are not accepted: a server binds an address, not a name.
+    public init(parsing text: String) throws(HTTPServerError) {
+        let invalid = HTTPServerError.invalidListenAddress(text)
+        guard text.utf8.count <= 64, let colon = text.lastIndex(of: ":") else { throw invalid }
+        var hostText = String(text[..<colon])
+        let portText = text[text.index(after: colon)...]
+        guard !portText.isEmpty, portText.utf8.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = UInt16(portText) else { throw invalid }
+        if hostText.hasPrefix("[") {
+            guard hostText.hasSuffix("]"), hostText.count > 2 else { throw invalid }
+            hostText = String(hostText.dropFirst().dropLast())
+            guard let address = IPv6Address(hostText) else { throw invalid }
+            self.init(host: .ipv6(address), port: port)
+        } else {
+            guard let address = IPv4Address(hostText) else { throw invalid }
+            self.init(host: .ipv4(address), port: port)
+        }
+    }
+
+    /// The default: loopback only, Prometheus' port for this exporter (9464).
+    public static let loopbackDefault = HTTPListenAddress(host: .ipv4(IPv4Address(127, 0, 0, 1)), port: 9464)
+
+    /// Whether this is the unspecified address of IPv6 (`[::]`), which also takes IPv4.
+    public var isIPv6Unspecified: Bool {
+        if case .ipv6(let address) = host { return address.bytes.allSatisfy { $0 == 0 } }
+        return false
+    }
+
+    /// `127.0.0.1:9464` or `[::]:9464`.
+    public var description: String {
+        switch host {
+        case .ipv4(let address): "\(address):\(port)"
+        case .ipv6(let address): "[\(address)]:\(port)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+internal import CMicroHTTPD
+import CastDiscovery
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running libmicrohttpd daemon: the C calls of ``HTTPServer``, each wrapped once.
+struct Daemon: @unchecked Sendable {
+    // The daemon handle is used only to stop it, once (HTTPServer's Mutex sees to that).
+    private let handle: OpaquePointer
+    let port: UInt16
+
+    /// Whether libmicrohttpd could be loaded; loads it the first time.
+    private static let loaded: Bool = cast_mhd_load()
+
+    static func start(_ address: HTTPListenAddress, limits: HTTPServer.Limits, context: RequestContext) throws(HTTPServerError) -> Daemon {
+        guard loaded else { throw .libraryMissing }
+        let cLimits = cast_mhd_limits(
+            connection_limit: UInt32(clamping: max(1, limits.connections)),
+            per_address_limit: 0,
+            timeout_seconds: UInt32(clamping: max(1, limits.idleTimeoutSeconds)),
+            memory_limit: max(4096, limits.requestHeadBytes))
+        let contextPointer = Unmanaged.passUnretained(context).toOpaque()
+        var flags: UInt32 = 0  // the shim adds the epoll polling thread
+        let handle: OpaquePointer?
+        // errno is what a failed bind or listen left: the reason said.
+        errno = 0
+        switch address.host {
+        case .ipv4(let host):
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = address.port.bigEndian
+            socketAddress.sin_addr.s_addr = host.value.bigEndian
+            handle = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    cast_mhd_start(flags, $0, cLimits, answer, contextPointer)
+                }
+            }
+        case .ipv6(let host):
+            flags |= UInt32(address.isIPv6Unspecified ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue)
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = address.port.bigEndian
+            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { bytes in
+                for (index, byte) in host.bytes.enumerated() { bytes[index] = byte }
+            }
+            handle = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    cast_mhd_start(flags, $0, cLimits, answer, contextPointer)
+                }
+            }
+        }
+        guard let handle else {
+            let code = errno
+            let reason = code == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(code))
+            throw .cannotListen(address, reason: reason)
+        }
+        let bound = cast_mhd_bound_port(handle)
+        return Daemon(handle: handle, port: bound == 0 ? address.port : bound)
+    }
+
+    func stop() { cast_mhd_stop(handle) }
+}
+
+/// libmicrohttpd's request callback: the first call for a request answers it (GET and HEAD
+/// carry no body; any other method is refused before its body is read).
+private let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
+    guard let context, let connection else { return .NO }
+    let server = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
+    let accept = cast_mhd_header(connection, "Accept").map { String(cString: $0) }
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "",
+        path: url.map { String(cString: $0) } ?? "/",
+        accept: accept)
+    return queue(server.handler(request), on: connection) ? .YES : .NO
+}
+
+/// Hands `response` to libmicrohttpd for `connection`; false when it cannot be (out of memory).
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
+    let made = response.body.withUnsafeBytes { cast_mhd_response($0.baseAddress, $0.count) }
+    guard let made else { return false }
+    defer { cast_mhd_release(made) }
+    var headers = [(name: "Content-Type", value: response.contentType)] + response.headers
+    headers.append((name: "X-Content-Type-Options", value: "nosniff"))
+    for (name, value) in headers where !value.contains(where: \.isNewline) {
+        guard cast_mhd_add_header(made, name, value) else { return false }
+    }
+    return cast_mhd_queue(connection, UInt32(clamping: response.status), made)
+}

@@ -1,0 +1,21 @@
+/// Why a server could not start.
+public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The listen address is not `ADDRESS:PORT` with a literal IPv4 or bracketed IPv6 address.
+    case invalidListenAddress(String)
+    /// GNU libmicrohttpd (libmicrohttpd12) is not installed.
+    case libraryMissing
+    /// The server did not start on that address: in use, not an address of this machine, or
+    /// not permitted.
+    case cannotListen(HTTPListenAddress, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidListenAddress(let text):
+            "invalid listen address '\(text)': give ADDRESS:PORT, e.g. 127.0.0.1:9464 or [::]:9464"
+        case .libraryMissing:
+            "GNU libmicrohttpd is not installed (libmicrohttpd.so.12): apt-get install libmicrohttpd12"
+        case .cannotListen(let address, let reason):
+            "cannot listen on \(address): \(reason)"
+        }
+    }
+}

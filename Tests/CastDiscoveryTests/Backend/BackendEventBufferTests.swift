@@ -1,0 +1,184 @@
+import CastDiscovery
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("BackendEventBuffer: bounded, and no state lost", .timeLimit(.minutes(1)))
+struct BackendEventBufferTests {
+    typealias Script = StartupScript
+    static let base = StartupScript.base
+
+    static func read(_ stream: AsyncStream<BackendEvent>) async -> [BackendEvent] {
+        var events: [BackendEvent] = []
+        for await event in stream { events.append(event) }
+        return events
+    }
+
+    static func serviceEvents(_ events: [BackendEvent]) -> [BackendEvent] {
+        events.filter { event in
+            switch event {
+            case .found, .updated, .removed: true
+            default: false
+            }
+        }
+    }
+
+    @Test("a stalled consumer: 20 devices updated 1,000 times each while nobody reads; then every device's last state, the rest folded and counted, the buffer bounded")
+    func stalledConsumer() async {
+        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let capacity = buffer.capacity
+        #expect(capacity == BackendEventBuffer.defaultCapacity)
+        var yielded = 0
+        var mostBuffered = 0
+        func yield(_ event: BackendEvent) {
+            buffer.yield(event)
+            yielded += 1
+            if yielded % 50 == 0 { mostBuffered = max(mostBuffered, buffer.bufferedEvents) }
+        }
+        yield(.stateChanged(.running))
+        yield(.browseStarted(browseType: Self.base))
+        for index in 0..<20 {
+            yield(.copyAdded(Script.copy(index, .ipv4), browseType: Self.base))
+            yield(.found(Script.service(index)))
+        }
+        for version in 1...1_000 {
+            for index in 0..<20 { yield(.updated(Script.service(index, version: version))) }
+            yield(.resolvesPending(version % 3))
+            if version % 100 == 0 { yield(.statistics(BackendStatistics())) }
+        }
+        yield(.removed(Script.service(0, version: 1_000)))
+        yield(.found(Script.service(20)))              // found and gone while the consumer is behind:
+        yield(.removed(Script.service(20)))            // it never hears of it
+        yield(.found(Script.service(21, version: 7)))
+        yield(.resolvesPending(0))
+        yield(.allForNow(browseType: Self.base))
+        buffer.finish()
+        // 21,058 events: 8,192 wait in order; the rest fold into one entry per device, count and
+        // milestone.
+        #expect(yielded == 21_058)
+        #expect(mostBuffered <= capacity + 30, "at most \(mostBuffered) events waited")
+
+        let events = await Self.read(stream)
+        var known: [ServiceKey: DiscoveredService] = [:]
+        Script.mirror(events, into: &known)
+        var expected: [ServiceKey: DiscoveredService] = [:]
+        for index in 1..<20 { expected[Script.key(index)] = Script.service(index, version: 1_000) }
+        expected[Script.key(21)] = Script.service(21, version: 7)
+        #expect(known == expected, "every device's last state, device 0 removed, 20 never listed")
+        #expect(!events.contains(.found(Script.service(20))) && !events.contains(.removed(Script.service(20))))
+        // The fold's order: services, then the counts, then the milestones.
+        #expect(events.last == .allForNow(browseType: Self.base))
+        let lastService = events.lastIndex { !Self.serviceEvents([$0]).isEmpty } ?? 0
+        let lastPending = events.lastIndex { if case .resolvesPending = $0 { true } else { false } } ?? 0
+        #expect(events[lastPending] == .resolvesPending(0) && lastPending > lastService)
+        // Counted: what the consumer did not receive on its own, also in the statistics it reads.
+        #expect(buffer.coalescedEvents == yielded - events.count)
+        #expect(buffer.coalescedEvents > 12_000)
+        guard case .statistics(let counts)? = events.last(where: { if case .statistics = $0 { true } else { false } }) else {
+            Issue.record("no statistics after the fold"); return
+        }
+        #expect(counts.coalescedEvents == buffer.coalescedEvents)
+        #expect(events.count < capacity + 40)
+    }
+
+    @Test("while the consumer is behind, milestones follow the state before them, repeats keep their last place, and the count is said")
+    func foldOrder() async {
+        let (stream, buffer) = BackendEventBuffer.makeStream(capacity: 3)
+        let a = Script.service(1), b = Script.service(2), c = Script.service(3)
+        for event: BackendEvent in [.stateChanged(.running), .browseStarted(browseType: Self.base), .found(a)] { buffer.yield(event) }
+        // Full: the rest folds.
+        let folded: [BackendEvent] = [
+            .copyAdded(Script.copy(2, .ipv4), browseType: Self.base), .resolvesPending(1),
+            .allForNow(browseType: Self.base),                                   // before b was found...
+            .found(b), .resolvesPending(0),
+            .updated(Script.service(1, version: 1)), .updated(Script.service(1, version: 2)),
+            .found(c), .removed(c),
+            .stateChanged(.daemonLost), .stateChanged(.connecting), .stateChanged(.running),
+        ]
+        folded.forEach(buffer.yield)
+        buffer.finish()
+        let events = await Self.read(stream)
+        var statistics = BackendStatistics()
+        statistics.coalescedEvents = 4   // resolvesPending(1), the first update of a, c found and removed
+        #expect(events == [
+            .stateChanged(.running), .browseStarted(browseType: Self.base), .found(a),
+            .copyAdded(Script.copy(2, .ipv4), browseType: Self.base),
+            .found(b), .updated(Script.service(1, version: 2)),                 // a was known before: updated
+            .resolvesPending(0), .statistics(statistics),                       // a backend that sends none
+            .allForNow(browseType: Self.base),                                   // ...and is after it now
+            .stateChanged(.daemonLost), .stateChanged(.connecting), .stateChanged(.running),
+        ])
+        #expect(buffer.coalescedEvents == 4)
+    }
+
+    @Test("a service the consumer knew, removed while it is behind, is reported removed; one found again is updated")
+    func knownServices() async {
+        let (stream, buffer) = BackendEventBuffer.makeStream(capacity: 1)
+        let a = Script.service(1), b = Script.service(2)
+        buffer.yield(.found(a))
+        var reader = stream.makeAsyncIterator()
+        #expect(await reader.next() == .found(a))
+        buffer.yield(.found(b))                       // waits in order
+        buffer.yield(.removed(a))                     // folded: a was known
+        buffer.yield(.removed(b))                     // folded: b was queued, so known by then
+        buffer.yield(.found(b))
+        buffer.finish()
+        var rest: [BackendEvent] = []
+        while let event = await reader.next() { rest.append(event) }
+        #expect(rest.prefix(3) == [.found(b), .removed(a), .updated(b)])
+        #expect(rest.count == 4, "and statistics: one event merged")
+    }
+
+    @Test("send waits for room instead: nothing folds, every event arrives in order")
+    func sendWaits() async throws {
+        let (stream, buffer) = BackendEventBuffer.makeStream(capacity: 4)
+        let sent = (0..<200).map { BackendEvent.resolvesPending($0) }
+        let producer = Task {
+            for event in sent { await buffer.send(event) }
+            buffer.finish()
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(buffer.bufferedEvents == 4, "the sender waits with the buffer full")
+        let events = await Self.read(stream)
+        await producer.value
+        #expect(events == sent)
+        #expect(buffer.coalescedEvents == 0)
+    }
+
+    @Test("onTermination runs once: when the producer finishes, or when the consumer lets go or is cancelled")
+    func termination() async throws {
+        let runs = Mutex(0)
+        // Let go without reading.
+        let abandoned: BackendEventBuffer = {
+            let (stream, buffer) = BackendEventBuffer.makeStream()
+            buffer.onTermination = { runs.withLock { $0 += 1 } }
+            _ = stream
+            return buffer
+        }()
+        #expect(runs.withLock { $0 } == 1)
+        abandoned.yield(.resolvesPending(1))
+        #expect(abandoned.bufferedEvents == 0, "nobody reads: nothing kept")
+        abandoned.finish()
+        #expect(runs.withLock { $0 } == 1)
+
+        // Cancelled while waiting.
+        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let cancelled = Mutex(false)
+        buffer.onTermination = { cancelled.withLock { $0 = true } }
+        let consumer = Task { await Self.read(stream) }
+        try await Task.sleep(for: .milliseconds(50))
+        consumer.cancel()
+        #expect(await consumer.value.isEmpty)
+        #expect(cancelled.withLock { $0 })
+
+        // Finished: runs at once, the consumer still reads what waits.
+        let (finishedStream, finished) = BackendEventBuffer.makeStream()
+        let ended = Mutex(0)
+        finished.onTermination = { ended.withLock { $0 += 1 } }
+        finished.yield(.resolvesPending(3))
+        finished.finish()
+        #expect(ended.withLock { $0 } == 1)
+        #expect(await Self.read(finishedStream) == [.resolvesPending(3)])
+        #expect(ended.withLock { $0 } == 1)
+    }
+}

@@ -1,0 +1,330 @@
+@testable import CastScanCLI
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The event spool under a careless neighbour, with the built binary: the spool moved away,
+/// removed or damaged during a watch (every event counted by `id` at a real collector on
+/// loopback afterwards), `report status` with bounds, set-aside names, links in the spool's
+/// path, and how drops are said.
+///
+/// Every watch here that reports lasts a second at least, so that libcurl is loaded for its
+/// first send (about 100 ms after the first event) well before the watch ends: a process that
+/// exits while another thread initialises OpenSSL can crash in its exit handlers (seen once in
+/// 240 runs under load, before a replay's end waited for the send due), a fault that is not
+/// this suite's subject.
+@Suite("cast-scan report: the spool under a careless neighbour, end to end")
+struct EndToEndReportSpoolTests {
+    static let unreachable = "http://127.0.0.1:9/events"
+    /// Device events in a disturbed watch, and the seconds the replay spreads them over.
+    static let events = 500
+    static let replaySeconds = 1.5
+
+    /// What is done to the spool while the watch records into it.
+    enum Disturbance: String, CaseIterable, CustomTestStringConvertible {
+        case moved, directoryRemoved, truncated, headerOverwritten, damagedInside
+
+        var testDescription: String { rawValue }
+
+        /// What the watch says on stderr.
+        var said: String {
+            switch self {
+            case .moved: "(its file was moved away or removed): a new one is used there"
+            case .directoryRemoved: "(its directory was removed): a new one is used there"
+            case .truncated: "was damaged while in use (truncated from"
+            case .headerOverwritten: "was damaged while in use (its header was overwritten)"
+            case .damagedInside: "was damaged while in use (the integrity check failed"
+            }
+        }
+
+        func apply(to spool: String, movingTo aside: String) throws {
+            let database = spool + "/events.sqlite"
+            switch self {
+            case .moved:
+                try FileManager.default.moveItem(atPath: database, toPath: aside)
+            case .directoryRemoved:
+                try FileManager.default.removeItem(atPath: spool)
+            case .truncated:
+                #expect(truncate(database, 0) == 0)
+            case .headerOverwritten, .damagedInside:
+                let handle = try #require(FileHandle(forUpdatingAtPath: database))
+                defer { try? handle.close() }
+                if self == .damagedInside {
+                    // The first half of the file but its header page: rows written into it by
+                    // a checkpoint and not changed since (later checkpoints would heal pages
+                    // that the log holds again).
+                    let size = try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int ?? 0
+                    try handle.seek(toOffset: 4096)
+                    try handle.write(contentsOf: Data((0..<max(0, size / 2 - 4096)).map { _ in UInt8.random(in: 0...255) }))
+                } else {
+                    try handle.write(contentsOf: Data("not a database any more".utf8))
+                }
+            }
+        }
+    }
+
+    @Test("a spool moved away, removed, truncated or overwritten under a watch is said, recorded into afresh, and no event is lost: every id arrives once",
+          arguments: Disturbance.allCases)
+    func disturbed(_ disturbance: Disturbance) async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
+        try directory.write("mode", "refuse")
+        let collector = try await ReportCollector(["--mode-file", directory.path("mode")], in: directory)
+        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        // Each event is stored before it is printed: a third printed, a third at least stored.
+        var before = await Self.waitForInserted(watch, atLeast: Self.events / 3, timeout: .seconds(30))
+        if disturbance == .damagedInside {
+            // Damage where it stays: once a checkpoint has written rows into the file.
+            before = await Self.waitForCheckpoint(spool + "/events.sqlite", watch, timeout: .seconds(30)) ? before : 0
+        }
+        if before < Self.events / 3 {
+            let result = await watch.wait(timeout: .seconds(5))
+            Issue.record("the watch did not get a third of the way: \(result)")
+            return
+        }
+        try disturbance.apply(to: spool, movingTo: directory.path("moved.sqlite"))
+        let result = await watch.wait(timeout: .seconds(60))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdoutLines.filter { $0.contains(#""event":"inserted""#) }.count == Self.events, "\(result)")
+        #expect(result.stderr.contains(disturbance.said), "\(result)")
+
+        try directory.write("mode", "accept")
+        let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool])
+        #expect(send.exitCode == 0, "\(send)")
+        let received = Self.received(collector)
+        let ids = Set(received.map(\.id))
+        #expect(received.count == Self.events && ids.count == Self.events,
+                "\(received.count) received, \(ids.count) distinct ids, of \(Self.events)\n\(result)\n\(send)")
+        let names = Set(received.compactMap { ($0.event["device"] as? [String: Any])?["friendlyName"] as? String })
+        #expect(names == Set((0..<Self.events).map { "Device \($0)" }))
+
+        if disturbance == .moved {
+            // The file moved away keeps its rows (its log was written into it).
+            let aside = directory.path("aside")
+            try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: directory.path("moved.sqlite"), toPath: aside + "/events.sqlite")
+            let status = try await CastScanProcess.run(["report", "status", "--spool", aside, "--json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+            #expect((object["pending"] as? Int ?? 0) >= before, "\(status)")
+        }
+    }
+
+    @Test("a spool moved away while the collector takes events: each event arrives exactly once")
+    func movedWhileDelivering() async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
+        let collector = try await ReportCollector(in: directory)
+        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let before = await Self.waitForInserted(watch, atLeast: Self.events / 3, timeout: .seconds(30))
+        try #require(before >= Self.events / 3, "the watch did not get a third of the way")
+        try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: directory.path("moved.sqlite"))
+        let result = await watch.wait(timeout: .seconds(60))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderr.contains(Disturbance.moved.said), "\(result)")
+        let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool])
+        #expect(send.exitCode == 0, "\(send)")
+        let received = Self.received(collector)
+        #expect(received.count == Self.events && Set(received.map(\.id)).count == Self.events,
+                "\(received.count) received, \(Set(received.map(\.id)).count) distinct, of \(Self.events)\n\(result)\n\(send)")
+    }
+
+    @Test("report status with bounds drops nothing and says how many are past them; report send drops them, said on stderr once")
+    func statusDropsNothing() async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try ReplayWriter.paced(count: 150, over: 1.0).write(to: directory)
+        let watch = try await CastScanProcess.run(["watch", "--replay", replay, "--report", Self.unreachable, "--spool", spool])
+        #expect(watch.exitCode == 0, "\(watch)")
+        #expect(try await Self.pending(spool) == 150)
+        let byCount = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-events", "1"])
+        #expect(byCount.exitCode == 0, "\(byCount)")
+        #expect(byCount.stdout.contains("pending: 150 events"), "\(byCount)")
+        #expect(byCount.stdout.contains("past the bounds (the next watch or send drops them): 149"), "\(byCount)")
+        try await Task.sleep(for: .milliseconds(1100))
+        let byAge = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-age", "1", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: byAge.stdoutData) as? [String: Any], "\(byAge)")
+        #expect(object["pending"] as? Int == 150 && object["beyondBounds"] as? Int == 150 && object["dropped"] as? Int == 0, "\(byAge)")
+        #expect(byAge.stderr.isEmpty, "\(byAge)")
+        #expect(try await Self.pending(spool) == 150, "report status dropped events")
+
+        let send = try await CastScanProcess.run(
+            ["report", "send", "--report", Self.unreachable, "--spool", spool, "--spool-max-events", "100"])
+        #expect(send.exitCode == 75, "\(send)")
+        #expect(send.stderrLines == ["cast-scan: report: the spool is full: dropped the 50 oldest undelivered events"], "\(send)")
+        #expect(try await Self.pending(spool) == 100)
+    }
+
+    @Test("a damaged spool set aside never replaces an earlier set-aside file, in the same second or not")
+    func setAsideNamesAreUnique() async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        // Names for this second and the next two are taken already: the set-aside file must
+        // find another and leave these as they are.
+        let now = Int(Date().timeIntervalSince1970)
+        for second in now...(now + 2) { try Data("earlier \(second)".utf8).write(to: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)")) }
+        var damaged: [Data] = []
+        for run in 0..<2 {
+            let garbage = Data("not a database, run \(run)".utf8)
+            damaged.append(garbage)
+            try garbage.write(to: URL(fileURLWithPath: spool + "/events.sqlite"))
+            let status = try await CastScanProcess.run(["report", "status", "--spool", spool])
+            #expect(status.exitCode == 0, "\(status)")
+            #expect(status.stderr.contains("set aside as"), "\(status)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: spool).filter {
+            $0.hasPrefix("events.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") && !$0.hasSuffix("-journal")
+        }
+        let contents = try names.map { try Data(contentsOf: URL(fileURLWithPath: spool + "/" + $0)) }
+        #expect(names.count == 5, "\(names)")
+        for second in now...(now + 2) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)")) == Data("earlier \(second)".utf8))
+        }
+        for garbage in damaged { #expect(contents.contains(garbage), "a set-aside file was overwritten: \(names)") }
+    }
+
+    /// Where a link sits in the way to the spool.
+    enum LinkedPath: String, CaseIterable, CustomTestStringConvertible {
+        case spoolDirectory, parent, home, stateHome
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a link on the way to the spool (its directory, a parent, HOME, XDG_STATE_HOME) is followed: events are stored",
+          arguments: LinkedPath.allCases)
+    func linkedPath(_ linked: LinkedPath) async throws {
+        let directory = try TestDirectory()
+        let real = directory.path("real")
+        let link = directory.path("link")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        var arguments: [String] = []
+        var environment: [String: String] = [:]
+        let database: String
+        switch linked {
+        case .spoolDirectory:
+            arguments = ["--spool", link]
+            database = real + "/events.sqlite"
+        case .parent:
+            arguments = ["--spool", link + "/deeper/spool"]
+            database = real + "/deeper/spool/events.sqlite"
+        case .home:
+            environment = ["HOME": link, "XDG_STATE_HOME": ""]
+            database = real + "/.local/state/cast-scan/reports/events.sqlite"
+        case .stateHome:
+            environment = ["XDG_STATE_HOME": link]
+            database = real + "/cast-scan/reports/events.sqlite"
+        }
+        let replay = try ReplayWriter.paced(count: 20, over: 1.0).write(to: directory)
+        let watch = try await CastScanProcess.run(
+            ["watch", "--replay", replay, "--report", Self.unreachable] + arguments, environment: environment)
+        #expect(watch.exitCode == 0, "\(watch)")
+        #expect(!watch.stderr.contains("unable to open"), "\(watch)")
+        var info = stat()
+        #expect(lstat(database, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "no spool at \(database)")
+        let status = try await CastScanProcess.run(["report", "status", "--json"] + arguments, environment: environment)
+        #expect(status.exitCode == 0, "\(status)")
+        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        #expect(object["pending"] as? Int == 20, "\(status)")
+    }
+
+    @Test("a spool file that is itself a link (the database or its log) is refused with 73 and its target left alone",
+          arguments: ["events.sqlite", "events.sqlite-wal", "events.sqlite-journal"])
+    func linkedFile(name: String) async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        let target = try directory.write("target", "keep")
+        try FileManager.default.createSymbolicLink(atPath: spool + "/" + name, withDestinationPath: target)
+        for arguments in [
+            ["report", "status", "--spool", spool],
+            ["watch", "--replay", try ReplayWriter.paced(count: 3, over: 0.01).write(to: directory), "--report", Self.unreachable, "--spool", spool],
+        ] {
+            let result = try await CastScanProcess.run(arguments)
+            #expect(result.exitCode == 73, "\(result)")
+            #expect(result.stderr.contains("\(name): is a symbolic link, not a regular file"), "\(result)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+    }
+
+    @Test("--spool and HOME with bytes that are not UTF-8: the spool lands at exactly those bytes")
+    func rawPath() async throws {
+        let directory = try TestDirectory()
+        let replay = try ReplayWriter.paced(count: 5, over: 1.0).write(to: directory)
+        let result = try await CastScanProcess.runScript(
+            #"""
+            set -e
+            "$CAST_SCAN" watch --replay "$2" --report "$3" --spool "$1"/$'spool\xff' >/dev/null
+            test -f "$1"/$'spool\xff'/events.sqlite
+            "$CAST_SCAN" report status --spool "$1"/$'spool\xff' | grep -o 'pending: [0-9]* events'
+            mkdir "$1"/$'home\xfe'
+            HOME="$1"/$'home\xfe' XDG_STATE_HOME= "$CAST_SCAN" watch --replay "$2" --report "$3" >/dev/null
+            find "$1"/$'home\xfe' -type f -name events.sqlite | grep -c .
+            find "$1" | grep -c $'\xef\xbf\xbd' || true
+            """#, [directory.url.path, replay, Self.unreachable])
+        #expect(result.exitCode == 0, "\(result)")
+        // Five events at exactly those bytes, one spool under the HOME that is not UTF-8, and
+        // nothing made with U+FFFD.
+        #expect(result.stdoutLines == ["pending: 5 events", "1", "0"], "\(result)")
+    }
+
+    @Test("a spool at its bound says its drops a line a second at most, every drop counted")
+    func dropsBatched() async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try ReplayWriter.paced(count: 300, over: 1.0).write(to: directory)
+        let watch = try await CastScanProcess.run(
+            ["watch", "--replay", replay, "--report", Self.unreachable, "--spool", spool, "--spool-max-events", "1"])
+        #expect(watch.exitCode == 0, "\(watch)")
+        let prefix = "cast-scan: report: the spool is full: dropped the "
+        let drops = watch.stderrLines.filter { $0.hasPrefix(prefix) }
+        let total = drops.compactMap { Int($0.dropFirst(prefix.count).prefix { $0.isNumber }) }.reduce(0, +)
+        #expect(total == 299, "\(watch)")
+        let seconds = Int(watch.elapsed.components.seconds)
+        #expect(!drops.isEmpty && drops.count <= seconds + 2, "\(drops.count) drop lines in \(watch.elapsed)")
+        let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        #expect(object["pending"] as? Int == 1 && object["dropped"] as? Int == 299, "\(status)")
+    }
+
+    // MARK: - Helpers
+
+    /// Waits until the watch printed at least `count` `inserted` events (or ended, or
+    /// `timeout` passed); returns how many it had printed.
+    static func waitForInserted(_ watch: RunningProcess, atLeast count: Int, timeout: Duration) async -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let printed = String(decoding: watch.currentStdout(), as: UTF8.self)
+                .split(separator: "\n").filter { $0.contains(#""event":"inserted""#) }.count
+            if printed >= count || !watch.isRunning || ContinuousClock.now >= deadline { return printed }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits until the database file holds 16 pages or more (a checkpoint wrote rows into it);
+    /// false when the watch ended or `timeout` passed first.
+    static func waitForCheckpoint(_ database: String, _ watch: RunningProcess, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while watch.isRunning, ContinuousClock.now < deadline {
+            var info = stat()
+            if stat(database, &info) == 0, info.st_size >= 16 * 4096 { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Every event the collector accepted, in order, with its `id` (repeated when it came twice).
+    static func received(_ collector: ReportCollector) -> [(id: String, event: [String: Any])] {
+        collector.entries().compactMap { entry in (entry["id"] as? String).map { ($0, entry) } }
+    }
+
+    static func pending(_ spool: String) async throws -> Int? {
+        let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
+        let object = try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any]
+        return object?["pending"] as? Int
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM end every command within a second whatever standard output is doing (a
+/// reader that stopped reading) and whatever the command is blocked in (reading a replay,
+/// looking up a host name); a second signal ends it at once; a slow reader costs lines, said,
+/// never memory. The product's bound is 1 s; the tests allow 5 s for a starved test pool, and
+/// print the real figure (`measured:` lines).
+@Suite("cast-scan and termination signals, end to end")
+struct EndToEndSignalTests {
+    /// The counts of the end note on stderr: lines dropped in all, and of them still waiting when
+    /// the process ended; nil without the note.
+    static func endNote(_ result: ProcessResult) -> (total: Int, waiting: Int)? {
+        let note = #/cast-scan: standard output was not read: dropped (\d+) lines? in all(?:, (\d+) of them still waiting at the end)?/#
+        for line in result.stderrLines {
+            if let match = line.wholeMatch(of: note), let total = Int(match.1) { return (total, match.2.flatMap { Int($0) } ?? 0) }
+        }
+        return nil
+    }
+
+    /// The whole lines of standard output (a line cut by the end, mid-write, left out).
+    static func wholeLines(_ result: ProcessResult) -> [String] {
+        var lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()  // after the last newline: empty, or a line the end cut
+        return lines
+    }
+
+    static func measured(_ what: String, _ duration: Duration) {
+        print("measured: \(what): \(duration)")
+    }
+
+    @Test("a watch whose reader stopped reading ends on the signal at once (exit 0), the lines still queued dropped and said",
+          arguments: [(true, SIGTERM), (true, SIGINT), (false, SIGTERM), (false, SIGINT)])
+    func stalledWatch(jsonLines: Bool, signal: Int32) async throws {
+        let directory = try TestDirectory()
+        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 4000, interval: 0.002))
+        let child = try CastScanProcess.startPiped(["watch", "--replay", replay] + (jsonLines ? ["--jsonl"] : []))
+        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
+        #expect(blocked, "the watch never filled its pipe")
+        // More lines queue up behind the blocked one.
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = child.send(signal)
+        let result = await child.wait(timeout: .seconds(30))
+        Self.measured("stalled watch \(jsonLines ? "--jsonl" : "table") signal \(signal)", result.ended - sent)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.ended - sent < .seconds(5), "the watch took \(result.ended - sent) to end\n\(result)")
+        let note = try #require(Self.endNote(result), "no end note\n\(result)")
+        #expect(note.waiting >= 1 && note.total >= note.waiting, "\(result)")
+        #expect(result.stderrLines.count == 1, "only the end note on stderr\n\(result)")
+        let lines = Self.wholeLines(result)
+        #expect(lines.count > 50, "\(result)")
+        if jsonLines {
+            for line in lines {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+            }
+        } else {
+            #expect(lines.allSatisfy { $0.contains(" * ") || $0.contains(" + ") || $0.contains(" ~ ") }, "\(result)")
+        }
+    }
+
+    @Test("with --report and a collector that refuses, a stalled watch still ends at once, every event it showed in the spool",
+          arguments: [SIGTERM, SIGINT])
+    func stalledWatchReporting(signal: Int32) async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 4000, interval: 0.002))
+        let child = try CastScanProcess.startPiped(
+            ["watch", "--jsonl", "--replay", replay, "--report", EndToEndReportTests.unreachable, "--spool", spool])
+        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
+        #expect(blocked, "the watch never filled its pipe")
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = child.send(signal)
+        let result = await child.wait(timeout: .seconds(30))
+        Self.measured("stalled watch --report signal \(signal)", result.ended - sent)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.ended - sent < .seconds(5), "the watch took \(result.ended - sent) to end\n\(result)")
+        let note = try #require(Self.endNote(result), "no end note\n\(result)")
+        #expect(note.waiting >= 1, "\(result)")
+        for line in result.stderrLines where !line.hasPrefix("cast-scan: standard output was not read: ") {
+            #expect(line.hasPrefix("cast-scan: report: "), "\(result)")
+        }
+        // Every device event that reached the reader was stored before the process ended.
+        let shown = Self.wholeLines(result).filter { $0.contains(#""device":"#) }.count
+        #expect(shown > 50, "\(result)")
+        let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
+        #expect(status.exitCode == 0, "\(status)")
+        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let pending = try #require(object["pending"] as? Int, "\(status)")
+        #expect(pending >= shown, "\(pending) events stored, \(shown) shown\n\(status)")
+        #expect(object["dropped"] as? Int == 0, "\(status)")
+    }
+
+    @Test("a one-shot scan whose output is never read ends on the signal at once with 143 or 130",
+          arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func stalledOneShot(signal: Int32, status: Int32) async throws {
+        // 400 devices: a JSON document far larger than the pipe.
+        let directory = try TestDirectory()
+        let devices = (0..<400).map { index in
+            ReplayWriter.Device(
+                instance: "Chromecast-\(index)", friendlyName: "Device \(index)", id: "device\(index)",
+                address: "192.168.\(index / 250).\(index % 250 + 1)")
+        }
+        let replay = try ReplayWriter(devices: devices).write(to: directory)
+        let child = try CastScanProcess.startPiped(["--replay", replay, "--json"])
+        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
+        #expect(blocked, "the scan never filled its pipe")
+        let sent = child.send(signal)
+        let result = await child.wait(timeout: .seconds(30))
+        Self.measured("stalled one-shot --json signal \(signal)", result.ended - sent)
+        #expect(result.exitCode == status, "\(result)")
+        #expect(result.ended - sent < .seconds(5), "the scan took \(result.ended - sent) to end\n\(result)")
+        let note = try #require(Self.endNote(result), "no end note\n\(result)")
+        #expect(note.waiting >= 1 && note.waiting == note.total, "a document drops only at the end\n\(result)")
+        #expect(result.stdout.hasPrefix("{") && !result.stdout.hasSuffix("}\n"), "the document was cut\n\(result)")
+    }
+
+    @Test("a signal while the command is still reading its replay ends it within the grace period: 143, or 0 for watch",
+          arguments: [(["--json"], Int32(143)), (["watch"], Int32(0))])
+    func signalBeforeTheCommandRuns(command: [String], status: Int32) async throws {
+        let directory = try TestDirectory()
+        let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
+        let child = try CastScanProcess.start(command + ["--replay", replay])
+        try await Self.waitUntilCaught(SIGTERM, by: child)
+        let sent = child.send(SIGTERM)
+        let result = await child.wait(timeout: .seconds(60))
+        Self.measured("\(command) reading a 10 MB replay, SIGTERM", result.ended - sent)
+        #expect(result.exitCode == status, "\(result)")
+        #expect(result.ended - sent < .seconds(5), "took \(result.ended - sent) to end\n\(result)")
+        #expect(result.stdoutData.isEmpty, "the command ran\n\(result)")
+        #expect(result.stderrData.isEmpty, "\(result)")
+    }
+
+    /// Whether a child can run with a resolver that never answers: root, `unshare` and `ip`, for
+    /// a network namespace of its own (loopback only: nothing leaves the machine) and a mount
+    /// namespace in which `/etc/resolv.conf` names an address routed to loopback, where nothing
+    /// answers.
+    static let canIsolateResolver = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("a signal during a host name look-up that hangs ends the command within the grace period: 143, or 0 for watch",
+          .enabled(if: canIsolateResolver, "needs root, unshare and ip: a private network namespace whose resolver never answers"),
+          arguments: [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))])
+    func slowHostLookup(command: [String], status: Int32) async throws {
+        let directory = try TestDirectory()
+        // 192.0.2.0/24 is for documentation (RFC 5737); here it leads to loopback, and drops.
+        let resolver = try directory.write("resolv.conf", "nameserver 192.0.2.53\noptions timeout:30 attempts:1\n")
+        let script = #"ip link set lo up && ip route add 192.0.2.0/24 dev lo && mount --bind "$RESOLVER" /etc/resolv.conf && exec "$CAST_SCAN" "$@""#
+        let child = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+            arguments: ["--net", "--mount", "/bin/bash", "-c", script, "bash"] + command + ["--host", "cast.example"],
+            extraEnvironment: ["CAST_SCAN": try CastScanProcess.executable().path, "RESOLVER": resolver])
+        // cast-scan once the shell has exec'd it, with its handler installed.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while child.isRunning, ContinuousClock.now < deadline,
+              (try? String(contentsOfFile: "/proc/\(child.processIdentifier)/comm", encoding: .utf8)) != "cast-scan\n"
+                || !EndToEndWatchTests.catches(SIGTERM, pid: child.processIdentifier) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        // Well into the look-up.
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = child.send(SIGTERM)
+        let result = await child.wait(timeout: .seconds(90))
+        Self.measured("\(command) looking up a host that never answers, SIGTERM", result.ended - sent)
+        #expect(result.exitCode == status, "\(result)")
+        #expect(result.ended - sent < .seconds(5), "took \(result.ended - sent) to end\n\(result)")
+        #expect(result.stdoutData.isEmpty, "\(result)")
+        #expect(result.stderrData.isEmpty, "the look-up ended otherwise\n\(result)")
+    }
+
+    @Test("a second signal ends the process at once, by the signal, while the first one's cleanup is stuck",
+          arguments: [(SIGTERM, SIGTERM), (SIGINT, SIGTERM), (SIGTERM, SIGINT)])
+    func secondSignal(first: Int32, second: Int32) async throws {
+        // Stuck: reading a 10 MB replay takes seconds, and only the grace period (500 ms) would
+        // end it; the second signal must not wait for that.
+        let directory = try TestDirectory()
+        let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
+        let child = try CastScanProcess.start(["watch", "--replay", replay])
+        try await Self.waitUntilCaught(first, by: child)
+        let sent = await Self.sendTwice(first, then: second, to: child)
+        let result = await child.wait(timeout: .seconds(60))
+        Self.measured("second signal \(second) after \(first)", result.ended - sent)
+        #expect(!result.exitedNormally && !result.timedOut && result.status == second,
+                "not ended by the second signal's default action\n\(result)")
+        #expect(result.ended - sent < .seconds(5), "took \(result.ended - sent) after the second signal\n\(result)")
+    }
+
+    @Test("a signal sent as the process starts is never lost: 20 one-shot scans and 20 watches, each ended at once")
+    func signalAtStart() async throws {
+        // A replay that never says all-for-now: the scan waits 60 s, the watch for ever, unless ended.
+        let directory = try TestDirectory()
+        let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
+        var caught = 0
+        for run in 1...20 {
+            for (command, status) in [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))] {
+                let child = try CastScanProcess.start(command + ["--replay", endless])
+                // Sent 0 to 38 ms after the spawn: before the handler, before the command, or as it runs.
+                try await Task.sleep(for: .milliseconds(2 * (run - 1)))
+                let sent = child.send(SIGTERM)
+                let result = await child.wait(timeout: .seconds(60))
+                // Before the handler is installed, the default action ends it; after, the command does.
+                let killed = !result.exitedNormally && !result.timedOut && result.status == SIGTERM
+                if !killed { caught += 1 }
+                #expect(killed || result.exitCode == status, "run \(run) \(command)\n\(result)")
+                #expect(result.ended - sent < .seconds(5), "run \(run) \(command): took \(result.ended - sent)\n\(result)")
+            }
+        }
+        print("measured: signal at start: \(caught) of 40 caught by the handler, the rest ended by the default action")
+    }
+
+    @Test("a watch with a slow reader keeps its memory bounded: the oldest lines dropped, each batch said, all counted")
+    func slowReader() async throws {
+        let directory = try TestDirectory()
+        let count = 2000
+        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: count, interval: 0.001))
+        let child = try CastScanProcess.startPiped(["watch", "--jsonl", "--replay", replay], measured: true)
+        // 1 KiB every 50 ms (about 35 lines a second) until the watch says it dropped lines,
+        // then everything.
+        let batchPrefix = "cast-scan: standard output is not being read: dropped "
+        let deadline = ContinuousClock.now + .seconds(60)
+        while child.isRunning, ContinuousClock.now < deadline,
+              !((try? String(contentsOf: child.stderrURL, encoding: .utf8)) ?? "").contains(batchPrefix) {
+            child.readPipe(atMost: 1024)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        while child.isRunning {
+            child.readPipe()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let result = await child.wait(timeout: .seconds(60))
+        print("measured: slow reader: peak RSS \(result.peakResidentBytes / 1024) KiB, \(result.elapsed)")
+        #expect(result.exitCode == 0, "\(result)")
+        let lines = result.stdoutLines
+        #expect(lines.last?.contains(#""event":"stopped""#) == true, "the replay ran to its end\n\(result)")
+        let note = try #require(Self.endNote(result), "no end note\n\(result)")
+        #expect(note.waiting == 0, "nothing is left when the reader reads to the end\n\(result)")
+        #expect(lines.count + note.total == count + 5, "\(lines.count) lines read, \(note.total) dropped\n\(result)")
+        // Batches of drops said as the writer got going again, at most one a second (the end
+        // note has the total).
+        let batches = result.stderrLines.filter { $0.hasPrefix(batchPrefix) }
+        #expect(!batches.isEmpty, "\(result)")
+        let said = batches.compactMap { Int($0.dropFirst(batchPrefix.count).split(separator: " ").first ?? "") }.reduce(0, +)
+        #expect(said > 0 && said <= note.total, "\(result)")
+        let seconds = Double(result.elapsed.components.seconds) + 1
+        #expect(Double(batches.count) <= seconds, "\(batches.count) notes in \(result.elapsed)\n\(result)")
+        #expect(result.stderrLines.count == batches.count + 1, "\(result)")
+        // What was read is whole JSON lines; the queue held at most 256 KiB of them.
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)") }
+        #expect(result.peakResidentBytes < 256 << 20, "\(result.peakResidentBytes) bytes")
+    }
+
+    /// Sends `first`, then `second` as soon as the first is caught (its handler restores the
+    /// default action), and returns when the second was sent. From a thread of its own, so a
+    /// starved test pool cannot delay the second past the grace period.
+    static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock.Instant {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                child.send(first)
+                let deadline = ContinuousClock.now + .seconds(30)
+                while EndToEndWatchTests.catches(second, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
+                    usleep(200)
+                }
+                continuation.resume(returning: child.send(second))
+            }
+        }
+    }
+
+    /// Waits until `child` has a handler for `signal`: cast-scan installs it first thing.
+    static func waitUntilCaught(_ signal: Int32, by child: RunningProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !EndToEndWatchTests.catches(signal, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try #require(child.isRunning, "cast-scan ended before it caught signal \(signal)")
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# soak-test.sh: a `cast-scan watch --jsonl --report` over a replay of devices that churn (40
+# changes a second, Scripts/soak/churn-replay.py), delivering to a collector on loopback
+# (Tests/Scripts/report-collector.py). Passes when the watch ends by itself with 0, every
+# device event it printed reached the collector exactly once (counted by event id), and its
+# resident memory, open descriptors and threads stay flat: the median of the second half of the
+# run is at most the most of the first half (after a 10 s warm-up) plus a small allowance.
+# SOAK_SECONDS: how long the devices churn (60 in make test; e.g. 1800 for a long soak).
+# SWIFT_SCRATCH: the build folder, if not .build. Only loopback is used; no lab, no root needed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+seconds=${SOAK_SECONDS:-60}
+case "$seconds" in ''|*[!0-9]*) echo "not ok - SOAK_SECONDS must be a whole number of seconds"; exit 1;; esac
+[ "$seconds" -ge 20 ] || { echo "not ok - SOAK_SECONDS must be at least 20"; exit 1; }
+scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
+work=$(mktemp -d /tmp/soak-test.XXXXXX)
+collector_pid="" watch_pid=""
+passed=0 failed=0
+
+finish() {
+  [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null
+  [ -n "$collector_pid" ] && kill "$collector_pid" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$work"
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+trap 'finish; exit $?' EXIT
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+
+cd "$here"
+if ! swift build "${scratch[@]}" >"$work/build.log" 2>&1; then
+  cat "$work/build.log" >&2; not_ok "cast-scan does not build"; exit 1
+fi
+bin=$(swift build "${scratch[@]}" --show-bin-path)/cast-scan
+python3 Scripts/soak/churn-replay.py --seconds "$seconds" --devices 50 --rate 40 >"$work/replay.json" \
+  || { not_ok "the churn replay could not be written"; exit 1; }
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo accept >"$work/mode"
+python3 Tests/Scripts/report-collector.py --port "$port" --log "$work/received.jsonl" --mode-file "$work/mode" \
+  >"$work/collector.out" 2>&1 &
+collector_pid=$!
+for _ in $(seq 50); do grep -q listening "$work/collector.out" 2>/dev/null && break; sleep 0.1; done
+grep -q listening "$work/collector.out" || { not_ok "the collector did not start"; exit 1; }
+
+"$bin" watch --jsonl --replay "$work/replay.json" --report "http://127.0.0.1:$port/events" \
+  --spool "$work/spool" >"$work/watch.jsonl" 2>"$work/watch.err" &
+watch_pid=$!
+: >"$work/samples"
+while kill -0 "$watch_pid" 2>/dev/null; do
+  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$watch_pid/status" 2>/dev/null)
+  threads=$(awk '/^Threads:/ {print $2}' "/proc/$watch_pid/status" 2>/dev/null)
+  fds=$(ls "/proc/$watch_pid/fd" 2>/dev/null | wc -l)
+  [ -n "$rss" ] && echo "$SECONDS $rss $fds $threads" >>"$work/samples"
+  sleep 2
+done
+wait "$watch_pid"; status=$?; watch_pid=""
+[ "$status" = 0 ] && ok "the watch ended with the replay, exit 0" || { not_ok "the watch ended with $status"; sed 's/^/#   /' "$work/watch.err" | head -20; }
+
+python3 - "$work/watch.jsonl" "$work/received.jsonl" <<'PY' && ok "every printed device event reached the collector once" || not_ok "events lost or duplicated"
+import json, sys
+printed = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+changes = [p for p in printed if p.get("event") in ("inserted", "updated", "moved", "removed")]
+received = [json.loads(l) for l in open(sys.argv[2])] if changes else []
+ids = [r["id"] for r in received if "id" in r]
+kinds = {}
+for r in received:
+    if "id" in r: kinds[r.get("event")] = kinds.get(r.get("event"), 0) + 1
+print(f"#   printed {len(changes)} device events; the collector got {len(ids)} ({len(set(ids))} distinct ids) {kinds}")
+sys.exit(0 if changes and len(ids) == len(set(ids)) == len(changes) else 1)
+PY
+
+python3 - "$work/samples" <<'PY' && ok "memory, descriptors and threads flat" || not_ok "resources grew"
+import sys
+rows = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 4]
+start = rows[0][0] if rows else 0
+rows = [r for r in rows if r[0] - start >= 10]
+if len(rows) < 4:
+    print("#   too few samples"); sys.exit(1)
+half = len(rows) // 2
+first, second = rows[:half], rows[half:]
+def most(rs, i): return max(r[i] for r in rs)
+def median(rs, i): return sorted(r[i] for r in rs)[len(rs) // 2]
+# The second half's median against the first half's most: a sample may catch a descriptor or
+# thread that lives a moment (the spool's periodic check opens the file, its log and index on a
+# second connection: 3 descriptors), a leak moves the median.
+rss1, rss2 = most(first, 1), median(second, 1)
+fd1, fd2 = most(first, 2), median(second, 2)
+th1, th2 = most(first, 3), median(second, 3)
+print(f"#   first half's most -> second half's median: RSS {rss1} -> {rss2} KiB, descriptors {fd1} -> {fd2}, "
+      f"threads {th1} -> {th2} ({len(rows)} samples; second half's most: {most(second, 1)} KiB, {most(second, 2)}, {most(second, 3)})")
+ok = rss2 <= rss1 + max(4096, rss1 // 10) and fd2 <= fd1 + 2 and th2 <= th1 + 2
+sys.exit(0 if ok else 1)
+PY
