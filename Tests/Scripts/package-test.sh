@@ -328,7 +328,7 @@ snapshot() {
 }
 snapshot >"$tmp/before"
 if dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1 && [ "$(clean_env cast-scan --version)" = "$version" ] &&
-   dpkg -L cast-scan | grep -qx /usr/bin/cast-scan && dpkg -L cast-scan | grep -qx /usr/share/man/man1/cast-scan.1.gz; then
+   files=$(dpkg -L cast-scan) && grep -qx /usr/bin/cast-scan <<<"$files" && grep -qx /usr/share/man/man1/cast-scan.1.gz <<<"$files"; then
   ok "dpkg -i: cast-scan on PATH ($(dpkg -L cast-scan | grep -c /) paths listed)"
 else
   notok "dpkg -i"; diag <"$tmp/dpkg.log"

@@ -261,7 +261,7 @@ else
 fi
 # Discovery went on through it: a TXT change reaches /devices.
 "$castlab" set-txt "$set_txt_instance" "rs=AfterAbuse" >/dev/null
-txt_seen() { get /devices | grep -q '"rs=AfterAbuse"'; }
+txt_seen() { grep -q '"rs=AfterAbuse"' <<<"$(get /devices)"; }
 if took=$(wait_for 5 txt_seen); then ok "discovery went on: a TXT change after the abuse reaches /devices in ${took} s"; else notok "a TXT change after the abuse did not reach /devices within 5 s"; fi
 
 # ---------------------------------------------------------------- the end
