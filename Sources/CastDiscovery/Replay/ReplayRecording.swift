@@ -68,7 +68,7 @@ public struct ReplayRecording: Sendable, Hashable {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw Self.badInput("a number is out of range or not a number")
             }
-            throw Self.badInput(Self.describe(error))
+            throw Self.badInput(error.summary)
         } catch {
             throw Self.badInput("not JSON: \(error)")
         }
@@ -126,27 +126,5 @@ public struct ReplayRecording: Sendable, Hashable {
 
     static func badInput(_ message: String, fix: String? = nil) -> DiscoveryError {
         DiscoveryError(kind: .badInput, message: messagePrefix + message, fix: fix)
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            var text = ""
-            for key in codingPath {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text.isEmpty ? "top level" : text
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "not JSON"
-        case .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): missing"
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)): expected \(type)"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }

@@ -3,4 +3,29 @@ extension DecodingError {
     static func invalidValue(_ error: some Error & CustomStringConvertible, codingPath: [any CodingKey]) -> DecodingError {
         .dataCorrupted(Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
     }
+
+    /// Where in the document the decoder stopped and why (`events[2].at: missing`), for a
+    /// document already checked to be JSON.
+    package var summary: String {
+        let error = self
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "top level" : text
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not JSON"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(type)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
 }

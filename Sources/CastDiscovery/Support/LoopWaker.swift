@@ -46,6 +46,12 @@ package final class LoopWaker: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
+    /// Wakes the loop without stopping it (it then runs its owner's tick). From any thread.
+    package func wake() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
     /// Empties the pipe after a wake-up.
     package func drain() {
         var byte: UInt8 = 0

@@ -77,6 +77,11 @@ package final class PollLoop: @unchecked Sendable {
         waker.stop()
     }
 
+    /// Makes the loop run a round now (its owner's tick), for work handed to it. From any thread.
+    package func wake() {
+        waker.wake()
+    }
+
     /// Checks (in debug builds) that the caller runs on the loop's thread, or that the loop is
     /// not running (before ``run(_:)`` or after it returned).
     package func assertOnLoop(file: StaticString = #fileID, line: UInt = #line) {
