@@ -22,6 +22,12 @@ public struct AvahiError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let noMemory = AvahiError(code: Int32(AVAHI_ERR_NO_MEMORY))
     /// The daemon is not running or the bus is unreachable (`AVAHI_ERR_NO_DAEMON`).
     public static let noDaemon = AvahiError(code: Int32(AVAHI_ERR_NO_DAEMON))
+    /// A name is in use (`AVAHI_ERR_COLLISION`): by another service of this daemon.
+    public static let collision = AvahiError(code: Int32(AVAHI_ERR_COLLISION))
+    /// The daemon's limit of objects per client or entries per group (`AVAHI_ERR_TOO_MANY_OBJECTS`, `..._ENTRIES`).
+    public static let tooManyObjects = AvahiError(code: Int32(AVAHI_ERR_TOO_MANY_OBJECTS))
+    /// See ``tooManyObjects``.
+    public static let tooManyEntries = AvahiError(code: Int32(AVAHI_ERR_TOO_MANY_ENTRIES))
     /// An invalid service subtype (`AVAHI_ERR_INVALID_SERVICE_SUBTYPE`).
     public static let invalidServiceSubtype = AvahiError(code: Int32(AVAHI_ERR_INVALID_SERVICE_SUBTYPE))
 
