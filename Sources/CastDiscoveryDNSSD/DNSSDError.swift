@@ -6,6 +6,7 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
     /// The raw `DNSServiceErrorType`.
     let code: Int32
 
+    static let nameConflict = DNSSDError(code: Int32(kDNSServiceErr_NameConflict))
     static let unknown = DNSSDError(code: Int32(kDNSServiceErr_Unknown))
     static let noSuchName = DNSSDError(code: Int32(kDNSServiceErr_NoSuchName))
     static let noMemory = DNSSDError(code: Int32(kDNSServiceErr_NoMemory))
@@ -22,7 +23,7 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
     static let noAuth = DNSSDError(code: Int32(kDNSServiceErr_NoAuth))
 
     private static let names: [DNSSDError: String] = [
-        .unknown: "kDNSServiceErr_Unknown", .noSuchName: "kDNSServiceErr_NoSuchName",
+        .unknown: "kDNSServiceErr_Unknown", .noSuchName: "kDNSServiceErr_NoSuchName", .nameConflict: "kDNSServiceErr_NameConflict",
         .noMemory: "kDNSServiceErr_NoMemory", .badParam: "kDNSServiceErr_BadParam",
         .badReference: "kDNSServiceErr_BadReference", .badState: "kDNSServiceErr_BadState",
         .badFlags: "kDNSServiceErr_BadFlags", .unsupported: "kDNSServiceErr_Unsupported",

@@ -21,6 +21,9 @@ final class DNSSDServiceRef {
         case resolve(interface: UInt32, host: String, port: UInt16, txt: [UInt8])
         /// A record answer (added or removed), with its data as on the wire.
         case record(added: Bool, interface: UInt32, type: UInt16, data: [UInt8])
+        /// A registration is published under `name` (the one asked for, or the daemon's
+        /// alternative after a conflict).
+        case registered(name: String)
         /// The ref failed: a dns_sd error code.
         case failure(Int32)
     }
@@ -85,6 +88,31 @@ final class DNSSDServiceRef {
     ) throws(DNSSDError) -> DNSSDServiceRef {
         try make(body) { out, context in
             DNSServiceQueryRecord(out, 0, interface, name, type, UInt16(kDNSServiceClass_IN), recordReply, context)
+        }
+    }
+
+    /// `DNSServiceRegister` of one instance: `registrationType` carries the subtypes
+    /// (`_googlecast._tcp,_CC1AD845`), `port` in host byte order, `txt` the record's wire bytes;
+    /// on this host's name, renamed by the daemon on a conflict.
+    static func register(
+        name: String, registrationType: String, interface: UInt32, port: UInt16, txt: [UInt8],
+        _ body: @escaping (Reply) -> Void
+    ) throws(DNSSDError) -> DNSSDServiceRef {
+        guard let length = UInt16(exactly: txt.count) else { throw DNSSDError(code: DNSServiceErrorType(kDNSServiceErr_BadParam)) }
+        return try make(body) { out, context in
+            txt.withUnsafeBytes { bytes in
+                DNSServiceRegister(out, 0, interface, name, registrationType, nil, nil, port.bigEndian,
+                                   length, length == 0 ? nil : bytes.baseAddress, registerReply, context)
+            }
+        }
+    }
+
+    /// `DNSServiceUpdateRecord` of a registration's TXT record (its primary record).
+    func updateTXT(_ txt: [UInt8]) -> Int32 {
+        guard let ref else { return Int32(kDNSServiceErr_BadReference) }
+        guard let length = UInt16(exactly: txt.count) else { return Int32(kDNSServiceErr_BadParam) }
+        return txt.withUnsafeBytes { bytes in
+            DNSServiceUpdateRecord(ref, nil, 0, length, length == 0 ? nil : bytes.baseAddress, 0)
         }
     }
 
@@ -162,6 +190,12 @@ private let recordReply: DNSServiceQueryRecordReply = { _, flags, interface, err
     guard error == kDNSServiceErr_NoError else { return handler.body(.failure(error)) }
     let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
     handler.body(.record(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface, type: type, data: bytes))
+}
+
+private let registerReply: DNSServiceRegisterReply = { _, _, error, name, _, _, context in
+    guard let handler = handler(context) else { return }
+    guard error == kDNSServiceErr_NoError else { return handler.body(.failure(error)) }
+    handler.body(.registered(name: string(name)))
 }
 
 #if canImport(Darwin)
