@@ -10,6 +10,7 @@ var products: [Product] = [
     .library(name: "CastDiscoveryMDNS", targets: ["CastDiscoveryMDNS"]),
     .library(name: "CastDiscoveryBackends", targets: ["CastDiscoveryBackends"]),
     .library(name: "CastSender", targets: ["CastSender"]),
+    .library(name: "CastReceiverPublisher", targets: ["CastReceiverPublisher"]),
     .library(name: "CastDiscoveryReporting", targets: ["CastDiscoveryReporting"]),
     .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
     .executable(name: "cast-scan", targets: ["cast-scan"]),
@@ -61,6 +62,16 @@ var targets: [Target] = [
     .target(name: "CastScanServing", dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd"]),
     .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery"]),
 
+    // Layer 2: publishing simulated Cast receivers through a daemon's API (the Avahi and
+    // dns_sd modules' publishers): what a test suite or `cast-scan publish` uses.
+    .target(
+        name: "CastReceiverPublisher",
+        dependencies: [
+            "CastDiscovery", "CastDiscoveryDNSSD",
+            .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
+        ]),
+    .testTarget(name: "CastReceiverPublisherTests", dependencies: ["CastReceiverPublisher", "CastDiscovery"]),
+
     // Layer 3: the sender model, on the core.
     .target(name: "CastSender", dependencies: ["CastDiscovery"]),
     .testTarget(name: "CastSenderTests", dependencies: ["CastSender", "CastDiscovery"]),
@@ -70,7 +81,7 @@ var targets: [Target] = [
         name: "CastScanCLI",
         dependencies: [
             "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender",
-            "CastDiscoveryReporting", "CastScanServing",
+            "CastDiscoveryReporting", "CastScanServing", "CastReceiverPublisher",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),

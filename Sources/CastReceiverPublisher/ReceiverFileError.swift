@@ -1,0 +1,21 @@
+/// Why a device file cannot be published: the file, the entry and what is wrong.
+public struct ReceiverFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path, as given.
+    public var path: String
+    /// What is wrong, and where in the file.
+    public var message: String
+
+    /// Creates an error.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+
+    /// What is wrong with one entry, before the file's path and the entry's index are known.
+    struct Reason: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+}
