@@ -1,0 +1,152 @@
+import CastDiscovery
+import CastReceiverPublisher
+
+/// `cast-scan publish FILE`: simulated Cast receivers published through the daemon until
+/// SIGINT or SIGTERM, which withdraw them (exit 0); changes on cue with `--script`.
+struct PublishCommand: Command {
+    static let file = PositionalDeclaration("FILE", help: "the devices, in the lab's format (Fixtures/lab/*.json)")
+
+    static let declaration = CommandDeclaration(
+        name: "publish",
+        abstract: "Publish simulated Cast receivers on the network until interrupted, then withdraw them.",
+        discussion: """
+            Each device is published as a Cast receiver publishes itself: its instance name, TXT record, \
+            _googlecast._tcp and one subtype per app ID, on this host. Friendly names get " (simulated)" \
+            unless --exact-names. A name another host has is replaced by the daemon's next alternative, \
+            said on stderr. A script's lines: [SECONDS] rename|start-app|stop-app|set|withdraw|return DEVICE [ARGS].
+            """,
+        options: PublishOptions.declarations, positionals: [file], inheritsOptions: false)
+
+    static var endsOnSignal: Bool { false }
+    static var streamsOutput: Bool { true }
+
+    let context: CommandContext
+    let options: PublishOptions
+
+    init(_ context: CommandContext) throws {
+        self.context = context
+        options = try PublishOptions(context.arguments)
+    }
+
+    func run() async throws -> ExitCode {
+        let console = context.console
+        guard let path = context.arguments.value(of: Self.file) else { throw UsageError.missingArgument(Self.file.name) }
+        let file: ReceiverFile
+        let script: ReceiverScript?
+        do throws(ReceiverFileError) {
+            file = try ReceiverFile(path: path)
+            if let scriptPath = options.script, scriptPath != "-" {
+                script = try ReceiverScript(path: scriptPath)
+            } else {
+                script = nil
+            }
+        } catch {
+            throw CommandFailure(message: error.description, exitCode: .dataError)
+        }
+        let limit = options.backend.maximumReceivers
+        guard file.receivers.count <= limit else {
+            throw CommandFailure(
+                message: "\(path): \(file.receivers.count) devices; --backend \(options.backend.rawValue) publishes at most \(limit) at once",
+                exitCode: .dataError)
+        }
+        let publisher: CastReceiverPublisher
+        do throws(DiscoveryError) {
+            let daemon = try options.backend.makePublisher()
+            publisher = try CastReceiverPublisher(
+                receivers: file.receivers, publisher: daemon,
+                options: .init(exactNames: options.exactNames, interfaceIndexes: options.interfaceIndexes))
+        } catch {
+            throw CommandFailure(error)
+        }
+        defer { publisher.close() }
+        if let script {
+            for change in script.changes {
+                do throws(DiscoveryError) {
+                    _ = try publisher.check(change)
+                } catch {
+                    throw CommandFailure(message: "\(options.script ?? ""): \(error.message)", exitCode: .dataError)
+                }
+            }
+        }
+        let start = ContinuousClock.now
+        do throws(DiscoveryError) {
+            try publisher.start()
+        } catch {
+            throw CommandFailure(error)
+        }
+        let where_ = options.interfaceNames.isEmpty ? "every interface avahi-daemon uses" : options.interfaceNames.joined(separator: ", ")
+        console.errorLine("cast-scan: publish: \(file.receivers.count) device\(file.receivers.count == 1 ? "" : "s") through \(options.backend.rawValue) on \(TerminalText.sanitize(where_)); Ctrl-C withdraws them")
+
+        let printer = PublishPrinter(console: console, receivers: publisher.receivers)
+        let signals = context.termination
+        let stdinScript = options.script == "-"
+        let outcome = await withTaskGroup(of: ExitCode?.self) { group in
+            group.addTask {
+                for await event in publisher.events {
+                    if let exit = printer.print(event) { return exit }
+                }
+                return nil
+            }
+            if let script {
+                group.addTask {
+                    for change in script.changes {
+                        if let at = change.at {
+                            try? await Task.sleep(until: start + at, clock: .continuous)
+                        }
+                        if Task.isCancelled { return nil }
+                        if let exit = Self.apply(change, to: publisher, printer: printer) { return exit }
+                    }
+                    return nil
+                }
+            }
+            if stdinScript {
+                group.addTask {
+                    for await line in StandardInputLines.stream(limit: ReceiverScript.maximumLineLength) {
+                        if Task.isCancelled { return nil }
+                        switch line {
+                        case .text(let text):
+                            let change: ReceiverChange?
+                            do throws(ReceiverFileError) {
+                                change = try ReceiverScript.change(fromLine: text)
+                            } catch {
+                                console.errorLine("cast-scan: publish: \(TerminalText.sanitize(error.description))")
+                                continue
+                            }
+                            guard var change else { continue }
+                            if let at = change.at { try? await Task.sleep(until: start + at, clock: .continuous) }
+                            change.at = nil
+                            _ = Self.apply(change, to: publisher, printer: printer, fatal: false)
+                        case .tooLong:
+                            console.errorLine("cast-scan: publish: standard input: a line longer than \(ReceiverScript.maximumLineLength) bytes, skipped")
+                        case .failed(let reason):
+                            console.errorLine("cast-scan: publish: standard input: \(TerminalText.sanitize(reason)); no more changes are read")
+                            return nil
+                        }
+                    }
+                    return nil
+                }
+            }
+            group.endOnSignal(signals)
+            return await group.firstExit()
+        }
+        let published = publisher.publishedCount
+        publisher.close()
+        console.errorLine("cast-scan: publish: withdrew \(published) device\(published == 1 ? "" : "s")")
+        if publisher.droppedEvents > 0 {
+            console.errorLine("cast-scan: publish: \(publisher.droppedEvents) daemon events were dropped while this output was behind")
+        }
+        return outcome
+    }
+
+    /// Applies a script's change and prints it; an error ends the command (a file's script was
+    /// checked before publishing, so it is the daemon's) unless not `fatal`.
+    private static func apply(_ change: ReceiverChange, to publisher: CastReceiverPublisher, printer: PublishPrinter, fatal: Bool = true) -> ExitCode? {
+        do throws(DiscoveryError) {
+            printer.applied(change, try publisher.apply(change))
+            return nil
+        } catch {
+            printer.console.errorLine("cast-scan: publish: \(TerminalText.sanitize(error.description))")
+            return fatal ? CommandFailure(error).exitCode : nil
+        }
+    }
+}
