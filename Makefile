@@ -32,6 +32,7 @@ test: setup
 	bash Tests/Scripts/unprivileged-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
 	bash Tests/Scripts/serve-lab-test.sh
+	bash Tests/Scripts/publish-lab-test.sh
 	bash Tests/Scripts/soak-test.sh
 	bash Tests/Scripts/benchmark-smoke-test.sh
 	bash Tests/Scripts/prometheus-examples-test.sh
@@ -47,6 +48,7 @@ lab-test: setup
 	bash Tests/Scripts/unprivileged-lab-test.sh
 	bash Tests/Scripts/report-lab-test.sh
 	bash Tests/Scripts/serve-lab-test.sh
+	bash Tests/Scripts/publish-lab-test.sh
 
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup
