@@ -11,7 +11,7 @@ struct PublishOptions: Sendable {
     static let exactNames = OptionDeclaration.flag("exact-names",
         help: "publish friendly names as the file gives them, without the \" (simulated)\" suffix")
     static let interface = OptionDeclaration.value("interface", short: "i", valueName: "NAME", repeatable: true,
-        help: "publish on this network interface only (repeatable; default: every interface the daemon uses)")
+        help: "publish on this network interface only (default: every interface the daemon uses)")
 
     static let declarations = [backend, script, exactNames, interface]
 
