@@ -64,19 +64,19 @@ public struct ReceiverFile: Sendable {
         var ids: [String: Int] = [:]
         var names: [String: Int] = [:]
         for (index, receiver) in receivers.enumerated() {
-            let where_ = "devices[\(index)]"
+            let position = "devices[\(index)]"
             if let first = ids[receiver.normalizedID] {
-                throw ReceiverFileError(path: path, message: "\(where_): the id \(SafeText.quoted(receiver.id)) is also devices[\(first)]'s")
+                throw ReceiverFileError(path: path, message: "\(position): the id \(SafeText.quoted(receiver.id)) is also devices[\(first)]'s")
             }
             ids[receiver.normalizedID] = index
             if let first = names[receiver.instanceName.lowercased()] {
-                throw ReceiverFileError(path: path, message: "\(where_): the instance name \(SafeText.quoted(receiver.instanceName)) is also devices[\(first)]'s")
+                throw ReceiverFileError(path: path, message: "\(position): the instance name \(SafeText.quoted(receiver.instanceName)) is also devices[\(first)]'s")
             }
             names[receiver.instanceName.lowercased()] = index
             do throws(DiscoveryError) {
                 try receiver.registration().validate()
             } catch {
-                throw ReceiverFileError(path: path, message: "\(where_): \(error.message)")
+                throw ReceiverFileError(path: path, message: "\(position): \(error.message)")
             }
         }
         self.receivers = receivers

@@ -75,7 +75,16 @@ PY
 count=$(wc -l <"$tmp/expected.jsonl")
 
 lab_up --devices 1
-if ! "$castlab" publisher start >"$tmp/pubhost" 2>&1; then cat "$tmp/pubhost" >&2; notok "the publisher host starts"; exit 1; fi
+# The lab's third stack: Fixtures/lab/publisher.json published by cast-scan from the publisher host.
+if ! CASTLAB_CAST_SCAN=$bin "$castlab" publisher start "$here/Fixtures/lab/publisher.json" >"$tmp/pubhost" 2>&1; then
+  cat "$tmp/pubhost" >&2; notok "the publisher host starts and publishes Fixtures/lab/publisher.json"; exit 1
+fi
+"$castlab" exec timeout 20 avahi-browse -rpt _googlecast._tcp >"$tmp/stack.txt" 2>/dev/null
+if grep -q 'fn=Hall (cast-scan publish)' "$tmp/stack.txt" && grep -q 'fn=Study (cast-scan publish)' "$tmp/stack.txt"; then
+  ok "castlab publisher start FILE: the lab's third stack (cast-scan publish) serves Fixtures/lab/publisher.json to the sender's avahi-daemon"
+else
+  notok "the lab's third stack: the sender's avahi-browse lacks Fixtures/lab/publisher.json's devices"; diag <"$tmp/stack.txt"
+fi
 
 # check_avahi_browse LABEL: the sender's avahi-browse -rpt lists every receiver, with its TXT.
 check_avahi_browse() {
@@ -271,19 +280,24 @@ else
 fi
 kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
 
-# The publisher's avahi-daemon restarts: everything is published again.
-publish_start restart --interface eth0 "$file"
-within 20 bash -c "[ \$(grep -c ' published ' '$tmp/restart.out') -ge $count ]" || notok "restart: published first"
-"$castlab" publisher daemon restart >"$tmp/restart.log" 2>&1 || { notok "the publisher's avahi-daemon restarts"; diag <"$tmp/restart.log"; }
-t0=$(date +%s)
-if within 20 bash -c "[ \$(grep -c ' published ' '$tmp/restart.out') -ge $((2 * count)) ]" && grep -q "lost the daemon" "$tmp/restart.err" &&
-   grep -q "the daemon is back" "$tmp/restart.err"; then
-  ok "an avahi-daemon restart: publish says it lost the daemon and publishes all $count again ($(($(date +%s) - t0)) s)"
-else
-  notok "an avahi-daemon restart: $(published_count "$tmp/restart.out") published lines"; diag <"$tmp/restart.err"
-fi
-check_avahi_browse "after the restart"
-kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
+# The publisher's avahi-daemon restarts: everything is published again, through each backend.
+restart_test() {
+  local backend=$1
+  publish_start "restart-$backend" --backend "$backend" --interface eth0 "$file"
+  within 20 bash -c "[ \$(grep -c ' published ' '$tmp/restart-$backend.out') -ge $count ]" || notok "--backend $backend: published before the restart"
+  "$castlab" publisher daemon restart >"$tmp/restart.log" 2>&1 || { notok "the publisher's avahi-daemon restarts"; diag <"$tmp/restart.log"; }
+  local t0; t0=$(date +%s)
+  if within 20 bash -c "[ \$(grep -c ' published ' '$tmp/restart-$backend.out') -ge $((2 * count)) ]" &&
+     grep -q "lost the daemon" "$tmp/restart-$backend.err" && grep -q "the daemon is back" "$tmp/restart-$backend.err"; then
+    ok "--backend $backend, an avahi-daemon restart: publish says it lost the daemon and publishes all $count again ($(($(date +%s) - t0)) s)"
+  else
+    notok "--backend $backend, an avahi-daemon restart: $(published_count "$tmp/restart-$backend.out") published lines"; diag <"$tmp/restart-$backend.err"
+  fi
+  check_avahi_browse "--backend $backend, after the restart"
+  kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
+}
+restart_test avahi
+restart_test dnssd
 
 # A script of changes: each reaches a watcher in order, within 1 s of its time (a removal 1 s
 # after its goodbye, as every querier holds a record that long).
@@ -362,3 +376,37 @@ else
   notok "the name conflict"; cat "$tmp/conflict.out" "$tmp/conflict.err" | diag
 fi
 kill -TERM "$pub_pid" "$first_pid"; wait "$pub_pid" "$first_pid" 2>/dev/null
+
+# --interface: nothing goes on an interface not chosen. Published on the publisher's loopback
+# only, the devices never reach the lab's link.
+publish_start loonly --interface lo "$file"
+sleep 4
+"$castlab" exec timeout 20 avahi-browse -rpt _googlecast._tcp >"$tmp/lo.txt" 2>/dev/null
+"$castlab" exec "$bin" --backend mdns --json --timeout 3 >"$tmp/lo.json" 2>/dev/null
+if kill -0 "$pub_pid" 2>/dev/null && ! grep -q "Test Lounge TV" "$tmp/lo.txt" && ! grep -q "Test Lounge TV" "$tmp/lo.json" &&
+   grep -q "Hall (cast-scan publish)" "$tmp/lo.txt"; then
+  ok "--interface lo: publish runs and nothing of it reaches the lab's link (avahi-browse and the querier on the sender)"
+else
+  notok "--interface lo: $(grep -c 'Test ' "$tmp/lo.txt") lines of the file's devices on the sender"; cat "$tmp/loonly.out" "$tmp/loonly.err" | diag
+fi
+kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
+
+# --script -: changes read from standard input as they come.
+fifo="$tmp/changes.fifo"; mkfifo "$fifo"
+watch_start watch-stdin mdns
+"$castlab" publisher exec "$bin" publish --interface eth0 --script - "$file" <"$fifo" >"$tmp/stdin.out" 2>"$tmp/stdin.err" &
+pub_pid=$!; bg_pids+=("$pub_pid")
+exec 7>"$fifo"
+within 20 bash -c "[ \$(grep -c ' published ' '$tmp/stdin.out') -ge $count ]" || notok "--script -: published"
+echo "rename 7c8d9e0f112233445566778899001122 Test Pantry" >&7
+echo "jump nowhere" >&7
+echo "start-app Google-Nest-Mini-7c8d9e0f112233445566778899001122 Radio" >&7
+if within 5 bash -c "grep -q '\"Test Pantry (simulated)\"' '$tmp/watch-stdin.jsonl' && grep -q '\"statusText\":\"Radio\"' '$tmp/watch-stdin.jsonl'" &&
+   grep -q '"jump" is not an action' "$tmp/stdin.err" && kill -0 "$pub_pid" 2>/dev/null; then
+  ok "--script -: lines from standard input are applied as they come (a bad one is said and skipped)"
+else
+  notok "--script -"; cat "$tmp/stdin.out" "$tmp/stdin.err" | diag
+fi
+exec 7>&-
+kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
+kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null

@@ -74,8 +74,8 @@ struct PublishCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        let where_ = options.interfaceNames.isEmpty ? "every interface avahi-daemon uses" : options.interfaceNames.joined(separator: ", ")
-        console.errorLine("cast-scan: publish: \(file.receivers.count) device\(file.receivers.count == 1 ? "" : "s") through \(options.backend.rawValue) on \(TerminalText.sanitize(where_)); Ctrl-C withdraws them")
+        let scope = options.interfaceNames.isEmpty ? "every interface avahi-daemon uses" : options.interfaceNames.joined(separator: ", ")
+        console.errorLine("cast-scan: publish: \(file.receivers.count) device\(file.receivers.count == 1 ? "" : "s") through \(options.backend.rawValue) on \(TerminalText.sanitize(scope)); Ctrl-C withdraws them")
 
         let printer = PublishPrinter(console: console, receivers: publisher.receivers)
         let signals = context.termination
