@@ -107,7 +107,7 @@ targets += [
     // lab by Tests/Scripts/backend-lab-test.sh; disabled elsewhere).
     .testTarget(
         name: "CastDiscoveryLabTests",
-        dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryDNSSD", "CastDiscoveryMDNS"]
+        dependencies: ["CastDiscovery", "CastDiscoveryAvahi", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastReceiverPublisher"]
     ),
 ]
 #endif
