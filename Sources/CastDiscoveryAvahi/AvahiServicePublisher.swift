@@ -230,14 +230,18 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
                 entry.group?.abandon()  // freed with the client
                 entry.group = nil
             }
-            emit(.daemonLost(reason: error.message))
             client?.free()
             client = nil
-            guard error == .disconnected else { return }
+            // A daemon that went is waited for (NO_FAIL); anything else (the bus went) ends it.
+            guard error == .disconnected else {
+                emit(.stopped(error: AvahiDiagnosis.error(for: error)))
+                return
+            }
+            emit(.daemonLost(reason: error.message))
             do throws(AvahiError) {
                 client = try AvahiClient(poll: poll, waitForDaemon: true, callback: publisherClientCallback, userdata: userdata)
             } catch {
-                emit(.daemonLost(reason: "cannot connect again: \(error.message)"))
+                emit(.stopped(error: AvahiDiagnosis.error(for: error)))
             }
         default:
             break  // connecting: the daemon is not there yet

@@ -53,7 +53,8 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
     private var daemonAway = false
 
     /// Checks that the daemon answers (a browse is opened and closed), then starts the loop's
-    /// thread. Throws when it does not, with the fix.
+    /// thread, which holds the publisher until ``close()`` ends it: call `close()` when done.
+    /// Throws when the daemon does not answer, with the fix.
     public init() throws(DiscoveryError) {
         if var error = DNSSDBackend().unavailability() {
             // Browsing can do without a daemon (the querier); publishing cannot.
@@ -119,10 +120,15 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
 
     private func run() {
         loop.assertOnLoop()
-        _ = loop.run(self)
+        let failure = loop.run(self)
         for id in entries.keys.sorted() { if let entry = entries[id] { closeRefs(of: entry) } }
         entries = [:]
         closeRetired()
+        if let failure {
+            closed.withLock { $0 = true }
+            emit(.stopped(error: DiscoveryError(kind: .other, message: "the dns_sd publisher stopped: \(failure)")))
+            continuation.finish()
+        }
         ended.signal()
     }
 
@@ -148,7 +154,11 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
             if let old = entries.removeValue(forKey: id) { closeRefs(of: old) }
             let entry = Entry(registration)
             entries[id] = entry
-            if !daemonAway { open(entry, id: id) }
+            if daemonAway {
+                retryAt = retryAt ?? .now  // tried with the others, or now when none waits
+            } else {
+                open(entry, id: id)
+            }
         case .update(let id, let txt):
             guard let entry = entries[id] else { return }
             entry.registration.txt = txt

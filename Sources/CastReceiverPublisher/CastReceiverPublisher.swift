@@ -45,8 +45,8 @@ public final class CastReceiverPublisher: Sendable {
     /// - Throws: ``DiscoveryError`` of kind `badInput` when a receiver cannot be published as
     ///   it would be (a friendly name too long for its TXT string with the suffix, say).
     public init(receivers: [SimulatedReceiver], publisher: any ServicePublisher, options: Options = Options()) throws(DiscoveryError) {
+        try Self.validate(receivers, options: options)
         let published = receivers.map { $0.published(exactNames: options.exactNames) }
-        for receiver in published { try receiver.registration(interfaceIndexes: options.interfaceIndexes).validate() }
         self.publisher = publisher
         self.options = options
         state = Mutex(State(receivers: published))
@@ -72,10 +72,59 @@ public final class CastReceiverPublisher: Sendable {
     /// withdrawal (goodbyes) or a new registration for `withdraw` and `return`.
     ///
     /// - Throws: ``DiscoveryError`` of kind `badInput` for a device no receiver is, a withdrawn
-    ///   one changed, a TXT string made too long; the daemon's refusal otherwise.
+    ///   one changed or withdrawn again, a published one returned, a TXT record made too long;
+    ///   the daemon's refusal otherwise.
     public func apply(_ change: ReceiverChange) throws(DiscoveryError) -> Applied {
-        let (id, before, withdrawn) = try find(change.device)
-        var after = before
+        var next = state.withLock { $0 }
+        let (id, step) = try Self.plan(change, in: &next, options: options)
+        switch step {
+        case .update(let txt): try publisher.updateTXT(txt, id: id)
+        case .withdraw: publisher.withdraw(id: id)
+        case .register(let registration): try publisher.register(registration, id: id)
+        }
+        state.withLock { $0 = next }
+        return Applied(id: id, receiver: next.receivers[id], isPublished: !next.withdrawn.contains(id))
+    }
+
+    /// Checks a script's changes in order, without making them, against the receivers as
+    /// `init(receivers:publisher:options:)` would publish them: each names a receiver, none
+    /// changes or withdraws a withdrawn one or returns a published one, and every TXT record it
+    /// makes is valid.
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput`, naming the change (from 1) that fails.
+    public static func check(_ changes: [ReceiverChange], receivers: [SimulatedReceiver], options: Options = Options()) throws(DiscoveryError) {
+        var state = State(receivers: receivers.map { $0.published(exactNames: options.exactNames) })
+        for (index, change) in changes.enumerated() {
+            do throws(DiscoveryError) {
+                _ = try plan(change, in: &state, options: options)
+            } catch {
+                throw bad("change \(index + 1): \(error.message)")
+            }
+        }
+    }
+
+    /// Checks that every receiver can be published with `options` (the suffix, the interfaces).
+    ///
+    /// - Throws: ``DiscoveryError`` of kind `badInput` naming the receiver.
+    public static func validate(_ receivers: [SimulatedReceiver], options: Options = Options()) throws(DiscoveryError) {
+        for receiver in receivers.map({ $0.published(exactNames: options.exactNames) }) {
+            try receiver.registration(interfaceIndexes: options.interfaceIndexes).validate()
+        }
+    }
+
+    /// What a change asks of the daemon.
+    private enum Step {
+        case update([TXTEntry])
+        case withdraw
+        case register(ServiceRegistration)
+    }
+
+    /// The change made to `state`, and what it asks of the daemon.
+    private static func plan(_ change: ReceiverChange, in state: inout State, options: Options) throws(DiscoveryError) -> (Int, Step) {
+        let id = try find(change.device, in: state.receivers)
+        let device = SafeText.quoted(change.device)
+        let withdrawn = state.withdrawn.contains(id)
+        var after = state.receivers[id]
         switch change.action {
         case .rename(let name):
             after.set("fn", to: name)
@@ -89,38 +138,18 @@ public final class CastReceiverPublisher: Sendable {
         case .set(let settings):
             for setting in settings { after.set(setting.key, to: setting.value) }
         case .withdraw:
-            guard !withdrawn else { throw Self.bad("\(SafeText.quoted(change.device)) is withdrawn already") }
-            publisher.withdraw(id: id)
-            state.withLock { _ = $0.withdrawn.insert(id) }
-            return Applied(id: id, receiver: before, isPublished: false)
+            guard !withdrawn else { throw bad("\(device) is withdrawn already") }
+            state.withdrawn.insert(id)
+            return (id, .withdraw)
         case .return:
-            guard withdrawn else { throw Self.bad("\(SafeText.quoted(change.device)) is published; withdraw it before it returns") }
-            try publisher.register(before.registration(interfaceIndexes: options.interfaceIndexes), id: id)
-            state.withLock { _ = $0.withdrawn.remove(id) }
-            return Applied(id: id, receiver: before, isPublished: true)
+            guard withdrawn else { throw bad("\(device) is published; withdraw it before it returns") }
+            state.withdrawn.remove(id)
+            return (id, .register(after.registration(interfaceIndexes: options.interfaceIndexes)))
         }
-        guard !withdrawn else { throw Self.bad("\(SafeText.quoted(change.device)) is withdrawn; it can change once it returns") }
+        guard !withdrawn else { throw bad("\(device) is withdrawn; it can change once it returns") }
         try after.registration(interfaceIndexes: options.interfaceIndexes).validate()
-        try publisher.updateTXT(after.txt, id: id)
-        state.withLock { $0.receivers[id] = after }
-        return Applied(id: id, receiver: after, isPublished: true)
-    }
-
-    /// Checks `change` without making it: the device it names exists, and the TXT it makes is
-    /// valid for the receiver as it is now. Returns the receiver's id.
-    ///
-    /// - Throws: ``DiscoveryError`` of kind `badInput`, as ``apply(_:)`` would.
-    public func check(_ change: ReceiverChange) throws(DiscoveryError) -> Int {
-        let (id, before, _) = try find(change.device)
-        var after = before
-        switch change.action {
-        case .rename(let name): after.set("fn", to: name); after = after.published(exactNames: options.exactNames)
-        case .startApp(let name): after.set("rs", to: name)
-        case .set(let settings): for setting in settings { after.set(setting.key, to: setting.value) }
-        case .stopApp, .withdraw, .return: break
-        }
-        try after.registration(interfaceIndexes: options.interfaceIndexes).validate()
-        return id
+        state.receivers[id] = after
+        return (id, .update(after.txt))
     }
 
     /// The number of receivers published now (not withdrawn).
@@ -132,16 +161,14 @@ public final class CastReceiverPublisher: Sendable {
     }
 
     /// The receiver a script names: by id (without case or dashes), else by instance name.
-    private func find(_ reference: String) throws(DiscoveryError) -> (Int, SimulatedReceiver, Bool) {
-        let found: (Int, SimulatedReceiver, Bool)? = state.withLock { state in
-            let hex = SimulatedReceiver.hexDigits(of: reference).lowercased()
-            let byID = hex.count >= 12 && hex.count == reference.filter({ $0 != "-" }).count
-                ? state.receivers.firstIndex { $0.normalizedID == hex } : nil
-            let index = byID ?? state.receivers.firstIndex { $0.instanceName.lowercased() == reference.lowercased() }
-            return index.map { ($0, state.receivers[$0], state.withdrawn.contains($0)) }
+    private static func find(_ reference: String, in receivers: [SimulatedReceiver]) throws(DiscoveryError) -> Int {
+        let hex = SimulatedReceiver.hexDigits(of: reference).lowercased()
+        let byID = hex.count >= 12 && hex.count == reference.filter({ $0 != "-" }).count
+            ? receivers.firstIndex { $0.normalizedID == hex } : nil
+        guard let index = byID ?? receivers.firstIndex(where: { $0.instanceName.lowercased() == reference.lowercased() }) else {
+            throw bad("no receiver has the id or instance name \(SafeText.quoted(reference))")
         }
-        guard let found else { throw Self.bad("no receiver has the id or instance name \(SafeText.quoted(reference))") }
-        return found
+        return index
     }
 
     private static func bad(_ message: String) -> DiscoveryError { DiscoveryError(kind: .badInput, message: message) }

@@ -32,10 +32,11 @@ public struct ReceiverScript: Sendable {
         let data = try Self.readText(path)
         var changes: [ReceiverChange] = []
         var latest: Duration = .zero
-        for (index, line) in data.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on the byte: a String splits "\r\n" as one character.
+        for (index, line) in data.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let change: ReceiverChange?
             do throws(ReceiverFileError.Reason) {
-                change = try Self.parse(String(line))
+                change = try Self.parse(String(decoding: line, as: UTF8.self))
             } catch {
                 throw ReceiverFileError(path: path, message: "line \(index + 1): \(error.text)")
             }

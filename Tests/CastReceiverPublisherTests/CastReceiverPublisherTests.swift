@@ -94,7 +94,7 @@ struct CastReceiverPublisherTests {
         for change in [ReceiverChange(device: "nobody", action: .stopApp),
                        ReceiverChange(device: "0a1b2c3d4e5f", action: .stopApp),
                        ReceiverChange(device: Self.tv.id, action: .rename(String(repeating: "n", count: 250)))] {
-            #expect(throws: DiscoveryError.self) { try publisher.check(change) }
+            #expect(throws: DiscoveryError.self) { try CastReceiverPublisher.check([change], receivers: [Self.tv]) }
             #expect(throws: DiscoveryError.self) { try publisher.apply(change) }
         }
         #expect(daemon.recorded.isEmpty)
@@ -106,5 +106,25 @@ struct CastReceiverPublisherTests {
         let receiver = SimulatedReceiver(id: "0a1b2c3d4e5f", friendlyName: name, model: "Chromecast", capabilities: 5)
         #expect(throws: DiscoveryError.self) { try CastReceiverPublisher(receivers: [receiver], publisher: RecordingPublisher()) }
         _ = try CastReceiverPublisher(receivers: [receiver], publisher: RecordingPublisher(), options: .init(exactNames: true))
+    }
+
+    @Test("a script is checked in order: a second withdraw, a return of a published device, a change to a withdrawn one, TXT growing past its limit line by line")
+    func scriptOrder() throws {
+        func message(_ changes: [ReceiverChange]) -> String? {
+            do throws(DiscoveryError) {
+                try CastReceiverPublisher.check(changes, receivers: [Self.tv, Self.speaker])
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let tv = Self.tv.id
+        #expect(message([.init(device: tv, action: .withdraw), .init(device: tv, action: .return), .init(device: tv, action: .withdraw)]) == nil)
+        #expect(message([.init(device: tv, action: .withdraw), .init(device: tv, action: .withdraw)])?.hasPrefix("change 2: ") == true)
+        #expect(message([.init(device: tv, action: .return)])?.contains("is published") == true)
+        #expect(message([.init(device: tv, action: .withdraw), .init(device: tv, action: .stopApp)])?.contains("change 2:") == true)
+        let grow = (0..<6).map { ReceiverChange(device: tv, action: .set([.init(key: "x\($0)", value: String(repeating: "v", count: 250))])) }
+        #expect(message(grow)?.hasPrefix("change 5: ") == true)
+        #expect(message(Array(grow.prefix(4))) == nil)
     }
 }

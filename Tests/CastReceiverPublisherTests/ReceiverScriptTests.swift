@@ -71,6 +71,9 @@ struct ReceiverScriptTests {
         try "# changes\n1 rename d A\nrename d B\n1 stop-app d\n\n3 withdraw d\n".write(toFile: path, atomically: true, encoding: .utf8)
         let script = try ReceiverScript(path: path)
         #expect(script.changes.map(\.at) == [.seconds(1), nil, .seconds(1), .seconds(3)])
+        try "# CRLF lines\r\n1 rename d A\r\n2 withdraw d\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ReceiverScript(path: path).changes == [ReceiverChange(at: .seconds(1), device: "d", action: .rename("A")),
+                                                         ReceiverChange(at: .seconds(2), device: "d", action: .withdraw)])
         try "2 rename d A\n1 rename d B\n".write(toFile: path, atomically: true, encoding: .utf8)
         do throws(ReceiverFileError) {
             _ = try ReceiverScript(path: path)

@@ -11,4 +11,7 @@ public enum PublishingEvent: Sendable, Hashable {
     case daemonLost(reason: String)
     /// The daemon answers (again); registrations follow as ``established(id:name:)``.
     case daemonRunning
+    /// The publisher cannot go on (its loop failed, or the daemon's bus went for good): nothing
+    /// it holds is published any more.
+    case stopped(error: DiscoveryError)
 }

@@ -7,6 +7,9 @@ public struct ServiceRegistration: Sendable, Hashable {
     /// The most subtypes one registration may carry: avahi-daemon allows 32 entries per entry
     /// group (`entries-per-entry-group-max`), one of which is the service on each interface.
     public static let maximumSubtypes = 16
+    /// The most services and subtypes one registration makes in all its interfaces (avahi-daemon's
+    /// default `entries-per-entry-group-max`).
+    public static let maximumEntries = 32
 
     /// The instance name (one DNS label, at most 63 bytes of UTF-8).
     public var instanceName: String
@@ -52,6 +55,10 @@ public struct ServiceRegistration: Sendable, Hashable {
         guard port != 0 else { throw bad("\(name): port 0 cannot be published") }
         guard subtypes.count <= Self.maximumSubtypes else {
             throw bad("\(name): \(subtypes.count) subtypes, more than \(Self.maximumSubtypes)")
+        }
+        let entries = (1 + subtypes.count) * max(1, interfaceIndexes.count)
+        guard entries <= Self.maximumEntries else {
+            throw bad("\(name): \(entries) records to publish (the service and \(subtypes.count) subtypes on \(max(1, interfaceIndexes.count)) interfaces), more than \(Self.maximumEntries)")
         }
         for subtype in subtypes {
             let bytes = subtype.utf8.count

@@ -43,31 +43,41 @@ struct PublishCommand: Command {
         } catch {
             throw CommandFailure(message: error.description, exitCode: .dataError)
         }
+        // Everything the file and the script say is checked before a daemon is asked.
         let limit = options.backend.maximumReceivers
-        guard file.receivers.count <= limit else {
+        let registrations = file.receivers.count * max(1, options.interfaceIndexes.count)
+        guard registrations <= limit else {
+            let perInterface = options.interfaceIndexes.count > 1 ? " (\(file.receivers.count) on \(options.interfaceIndexes.count) interfaces)" : ""
             throw CommandFailure(
-                message: "\(path): \(file.receivers.count) devices; --backend \(options.backend.rawValue) publishes at most \(limit) at once",
+                message: "\(path): \(registrations) registrations\(perInterface); --backend \(options.backend.rawValue) publishes at most \(limit) at once",
                 exitCode: .dataError)
+        }
+        let publishing = CastReceiverPublisher.Options(exactNames: options.exactNames, interfaceIndexes: options.interfaceIndexes)
+        do throws(DiscoveryError) {
+            try CastReceiverPublisher.validate(file.receivers, options: publishing)
+        } catch {
+            throw CommandFailure(message: "\(path): \(error.message)", exitCode: .dataError)
+        }
+        if let script {
+            do throws(DiscoveryError) {
+                try CastReceiverPublisher.check(script.changes, receivers: file.receivers, options: publishing)
+            } catch {
+                throw CommandFailure(message: "\(options.script ?? ""): \(error.message)", exitCode: .dataError)
+            }
         }
         let publisher: CastReceiverPublisher
         do throws(DiscoveryError) {
             let daemon = try options.backend.makePublisher()
-            publisher = try CastReceiverPublisher(
-                receivers: file.receivers, publisher: daemon,
-                options: .init(exactNames: options.exactNames, interfaceIndexes: options.interfaceIndexes))
+            do throws(DiscoveryError) {
+                publisher = try CastReceiverPublisher(receivers: file.receivers, publisher: daemon, options: publishing)
+            } catch {
+                daemon.close()
+                throw error
+            }
         } catch {
             throw CommandFailure(error)
         }
         defer { publisher.close() }
-        if let script {
-            for change in script.changes {
-                do throws(DiscoveryError) {
-                    _ = try publisher.check(change)
-                } catch {
-                    throw CommandFailure(message: "\(options.script ?? ""): \(error.message)", exitCode: .dataError)
-                }
-            }
-        }
         let start = ContinuousClock.now
         do throws(DiscoveryError) {
             try publisher.start()

@@ -41,6 +41,9 @@ final class PublishPrinter: Sendable {
         case .failed(let id, let error):
             console.errorLine("cast-scan: publish: \(TerminalText.sanitize(name(id))): \(TerminalText.sanitize(error.description))")
             return CommandFailure(error).exitCode
+        case .stopped(let error):
+            console.errorLine("cast-scan: publish: \(TerminalText.sanitize(error.description)); nothing is published any more")
+            return CommandFailure(error).exitCode
         case .daemonLost(let reason):
             daemonAway.withLock { $0 = true }
             console.errorLine("cast-scan: publish: lost the daemon (\(TerminalText.sanitize(reason))); everything is published again when it returns")

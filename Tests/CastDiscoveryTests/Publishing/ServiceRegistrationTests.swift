@@ -71,4 +71,14 @@ struct ServiceRegistrationTests {
         registration.subtypes = (0..<17).map { "_A\($0)" }
         #expect(Self.message(registration)?.contains("17 subtypes") == true)
     }
+
+    @Test("the service and its subtypes on every interface chosen fit avahi's 32 entries a group")
+    func entriesPerGroup() {
+        var registration = Self.good
+        registration.subtypes = (0..<15).map { "_A\($0)" }
+        registration.interfaceIndexes = [1, 2]
+        #expect(Self.message(registration) == nil)  // 16 x 2
+        registration.subtypes.append("_B")
+        #expect(Self.message(registration)?.contains("34 records to publish") == true)
+    }
 }

@@ -46,24 +46,21 @@ struct EndToEndPublishTests {
         let path = try directory.write("devices.json", #"{"devices": [\#((0..<101).map(Self.device).joined(separator: ","))]}"#)
         let result = try await CastScanProcess.run(["publish", "--backend", "dnssd", path], environment: Self.noBus())
         #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
-        #expect(result.stderr.contains("101 devices; --backend dnssd publishes at most 100 at once"), "\(result)")
+        #expect(result.stderr.contains("101 registrations; --backend dnssd publishes at most 100 at once"), "\(result)")
     }
 
-    @Test("a script that names no device, or a bad line, exits 65 before publishing")
+    @Test("a script that names no device, breaks the order of withdraw and return, or has a bad line exits 65 before any daemon is asked")
     func badScripts() async throws {
         let directory = try TestDirectory()
-        let path = try directory.write("devices.json", #"{"devices": [\#(Self.device(0))]}"#)
-        for (script, expected) in [("1 rename nobody X\n", "no receiver has the id or instance name \"nobody\""),
-                                   ("1 dance Chromecast-x\n", "line 1: \"dance\" is not an action")] {
+        let path = try directory.write("devices.json", #"{"devices": [{"name": "A", "model": "Chromecast", "capabilities": 5, "id": "0a1b2c3d4e5f"}]}"#)
+        for (script, expected) in [("1 rename nobody X\n", "change 1: no receiver has the id or instance name \"nobody\""),
+                                   ("1 withdraw 0a1b2c3d4e5f\n2 withdraw 0a1b2c3d4e5f\n", "change 2: \"0a1b2c3d4e5f\" is withdrawn already"),
+                                   ("return 0a1b2c3d4e5f\n", "change 1: \"0a1b2c3d4e5f\" is published"),
+                                   ("1 dance Chromecast-x\r\n", "line 1: \"dance\" is not an action")] {
             let scriptPath = try directory.write("script.txt", script)
             let result = try await CastScanProcess.run(["publish", "--script", scriptPath, path], environment: Self.noBus())
-            // The script is read before the daemon is asked; a device it names is checked once
-            // a daemon answers, so without one only the line's syntax can fail here.
-            if expected.hasPrefix("line") {
-                #expect(result.exitCode == ExitCode.dataError.rawValue && result.stderr.contains(expected), "\(result)")
-            } else {
-                #expect(result.exitCode == ExitCode.unavailable.rawValue, "\(result)")
-            }
+            #expect(result.exitCode == ExitCode.dataError.rawValue, "\(script): \(result)")
+            #expect(result.stderr.contains("\(scriptPath): \(expected)"), "\(result)")
         }
     }
 
