@@ -32,8 +32,7 @@ struct ServeCommand: Command {
         self.context = context
         options = try ScanOptions(context.arguments)
         serve = try ServeOptions(context.arguments)
-        let reportGiven = ReportOptions.declarations.contains { context.arguments.isSet($0) }
-        report = reportGiven ? try ReportOptions(context.arguments, environment: context.environment, needsCollector: true) : nil
+        report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
     }
 
     func run() async throws -> ExitCode {

@@ -32,8 +32,7 @@ struct WatchCommand: Command {
     init(_ context: CommandContext) throws {
         self.context = context
         options = try ScanOptions(context.arguments)
-        let reportGiven = ReportOptions.declarations.contains { context.arguments.isSet($0) }
-        report = reportGiven ? try ReportOptions(context.arguments, environment: context.environment, needsCollector: true) : nil
+        report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
     }
 
     /// One line of `--jsonl` output.

@@ -23,6 +23,13 @@ struct ReportOptions: Sendable {
     var configuration: EventReporter.Configuration
 
     /// Reads the options; `--report` is required when `needsCollector`.
+    /// The report options of a command whose reports are optional (`watch`, `serve`): nil when
+    /// none is given, else read as with a collector required.
+    static func ifGiven(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) -> ReportOptions? {
+        guard declarations.contains(where: { arguments.isSet($0) }) else { return nil }
+        return try ReportOptions(arguments, environment: environment, needsCollector: true)
+    }
+
     init(_ arguments: ParsedArguments, environment: [String: String], needsCollector: Bool) throws(UsageError) {
         var collector: EventCollector?
         if let url = arguments.value(of: Self.report) {
