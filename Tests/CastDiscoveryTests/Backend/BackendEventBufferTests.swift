@@ -137,6 +137,9 @@ struct BackendEventBufferTests {
             for event in sent { await buffer.send(event) }
             buffer.finish()
         }
+        // However slowly the producer runs on a loaded machine, it fills the buffer, then waits.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while buffer.bufferedEvents < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(buffer.bufferedEvents == 4, "the sender waits with the buffer full")
         let events = await Self.read(stream)

@@ -1,4 +1,5 @@
 @testable import CastDiscovery
+import Synchronization
 import Testing
 
 @Suite("DiscoveryInbox: the loop's inputs, bounded without dropping any")
@@ -55,11 +56,21 @@ struct DiscoveryInboxTests {
     @Test("the manager's reader waits for room, and goes on when the loop takes")
     func readerWaits() async throws {
         let inbox = WaitableQueue(DiscoveryInbox())
+        let sent = Mutex(0)
         let reader = Task {
-            for _ in 0..<(DiscoveryInbox.backendCapacity + 10) { await inbox.send(.backend(run: 1, .resolvesPending(0))) }
+            for _ in 0..<(DiscoveryInbox.backendCapacity + 10) {
+                await inbox.send(.backend(run: 1, .resolvesPending(0)))
+                sent.withLock { $0 += 1 }
+            }
         }
+        // However slowly the reader runs (a parallel test run on 2 cores starved it past a fixed
+        // 100 ms once), it fills the inbox and then waits there: still full, not done, a while later.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while inbox.read(\.hasRoomForBackend), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!inbox.read(\.hasRoomForBackend), "the reader filled the inbox")
         try await Task.sleep(for: .milliseconds(100))
         #expect(!inbox.read(\.hasRoomForBackend), "the reader waits with the inbox full")
+        #expect(sent.withLock { $0 } == DiscoveryInbox.backendCapacity, "the reader sent no more than fit")
         for _ in 0..<(DiscoveryInbox.backendCapacity + 10) { _ = await inbox.next() }
         await reader.value
         inbox.finish()
