@@ -272,7 +272,8 @@ else
 fi
 # Each command's options: from its --help, and from its section (.SS) of the man page.
 mismatch=""
-for path in "" watch report "report send" "report status" plist "plist check" "plist snippet" advise simulate doctor; do
+commands=("" watch serve publish report "report send" "report status" plist "plist check" "plist snippet" advise simulate doctor)
+for path in "${commands[@]}"; do
   # shellcheck disable=SC2086
   # Option rows only ("  -t, --timeout <SECONDS>  ..."), not names mentioned in prose.
   from_help=$(clean_env "$bin" $path --help | awk '/^OPTIONS:/ { on = 1; next } /^[A-Z]+:/ { on = 0 } on' |
@@ -294,7 +295,7 @@ print("\n".join(sorted(n.replace("\\-", "-") for n in names)))' "$path" | sort -
     mismatch+="cast-scan $path: help [$(echo $from_help)] man [$(echo $from_man)]; "
   fi
 done
-if [ -z "$mismatch" ]; then ok "every command's options are the same in --help and in the man page (11 commands)"
+if [ -z "$mismatch" ]; then ok "every command's options are the same in --help and in the man page (${#commands[@]} commands)"
 else notok "--help and the man page differ: $mismatch"; fi
 
 # --- Completions.
@@ -305,13 +306,15 @@ got=$(bash --norc --noprofile -c '
   COMP_WORDS=(cast-scan ""); COMP_CWORD=1; _cast_scan; echo "root: ${COMPREPLY[*]}"
   COMP_WORDS=(cast-scan --backend ""); COMP_CWORD=2; _cast_scan; echo "backend: ${COMPREPLY[*]}"
   COMP_WORDS=(cast-scan watch --backend ""); COMP_CWORD=3; _cast_scan; echo "watch backend: ${COMPREPLY[*]}"
+  COMP_WORDS=(cast-scan publish --backend ""); COMP_CWORD=3; _cast_scan; echo "publish backend: ${COMPREPLY[*]}"
   COMP_WORDS=(cast-scan --permission ""); COMP_CWORD=2; _cast_scan; echo "permission: ${COMPREPLY[*]}"
   COMP_WORDS=(cast-scan report ""); COMP_CWORD=2; _cast_scan; echo "report: ${COMPREPLY[*]}"' _ "$completion" 2>&1)
 expect_words() { local line; line=$(grep "^$1: " <<<"$got"); for w in $2; do [[ " ${line#*: } " == *" $w "* ]] || return 1; done; }
-if expect_words root "watch report plist advise simulate doctor --json --backend --help" &&
+if expect_words root "watch serve publish report plist advise simulate doctor --json --backend --help" &&
    expect_words backend "auto avahi mdns dnssd hosts" && expect_words "watch backend" "auto avahi mdns dnssd hosts" &&
+   [ "$(grep '^publish backend: ' <<<"$got")" = "publish backend: avahi dnssd" ] &&
    expect_words permission "granted denied undetermined" && expect_words report "send status"; then
-  ok "bash completion: every subcommand, --backend and --permission values, report's subcommands"
+  ok "bash completion: every subcommand, --backend's values (each command's own: publish's are avahi and dnssd) and --permission's, report's subcommands"
 else
   notok "bash completion"; diag <<<"$got"
 fi

@@ -35,23 +35,26 @@ enum ShellCompletion {
         ]
         let subcommandPaths = reference.entries.dropFirst().map { $0.path.joined(separator: " ") }
         lines.append("            " + subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|") + ") path=\"$path ${COMP_WORDS[i]}\" ;;")
-        lines += ["        esac", "    done", "    case \"$prev\" in"]
-        var valueCases: [String: String] = [:]
+        lines += ["        esac", "    done"]
+        // An option's values are its command's: `--backend` takes other values in `publish`.
+        var valueCases: [(pattern: String, values: String)] = []
         var pathOptions: Set<String> = []
         var plainValueOptions: Set<String> = []
         for entry in reference.entries {
             for option in entry.options {
                 guard case .value(_, let allowed) = option.kind else { continue }
                 for name in names(option) {
-                    if let allowed { valueCases[name] = allowed.joined(separator: " ") }
+                    if let allowed { valueCases.append(("\(entry.path.joined(separator: " ")) \(name)", allowed.joined(separator: " "))) }
                     else if takesPath(option) { pathOptions.insert(name) }
                     else { plainValueOptions.insert(name) }
                 }
             }
         }
-        for (name, values) in valueCases.sorted(by: { $0.key < $1.key }) {
-            lines.append("        \(name)) COMPREPLY=($(compgen -W \"\(values)\" -- \"$cur\")); return ;;")
+        lines.append("    case \"$path $prev\" in")
+        for (pattern, values) in valueCases.sorted(by: { $0.pattern < $1.pattern }) {
+            lines.append("        \"\(pattern)\") COMPREPLY=($(compgen -W \"\(values)\" -- \"$cur\")); return ;;")
         }
+        lines += ["    esac", "    case \"$prev\" in"]
         if !pathOptions.isEmpty {
             lines.append("        " + pathOptions.sorted().joined(separator: "|") + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
         }
