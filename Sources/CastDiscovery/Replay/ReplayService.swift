@@ -52,7 +52,7 @@ struct ReplayService: Codable, Sendable {
         case (nil, let hex?):
             var strings: [[UInt8]] = []
             for (index, text) in hex.enumerated() {
-                guard let bytes = Self.bytes(hex: text) else {
+                guard let bytes = HexText.bytes(text) else {
                     throw ReplayRecording.badInput("\(path).txtHex[\(index)]: not an even number of hex digits")
                 }
                 strings.append(bytes)
@@ -74,29 +74,6 @@ struct ReplayService: Codable, Sendable {
             instanceName: instance, serviceType: serviceType, domain: domain ?? "local", hostName: host, port: port,
             addresses: parsed, txt: record, knownHost: knownHost)
         return DiscoveredService(service: resolved, browseTypes: Set(browseTypes ?? [DiscoveryCriteria.serviceType]))
-    }
-
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

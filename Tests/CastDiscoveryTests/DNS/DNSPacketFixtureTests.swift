@@ -30,7 +30,7 @@ struct DNSPacketFixtureTests {
             let data = try Data(contentsOf: directory.appendingPathComponent(file))
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let hex = object["hex"] as? String, let expected = object["expected"] as? [String: Any],
-                let bytes = ReplayService.bytes(hex: hex)
+                let bytes = HexText.bytes(hex)
             else { throw FixtureSetEmpty(folder: "\(file): no hex or expected field") }
             return Fixture(file: file, bytes: bytes, expectedJSON: try JSONSerialization.data(withJSONObject: expected))
         }
