@@ -17,7 +17,8 @@ var products: [Product] = [
 ]
 
 var targets: [Target] = [
-    // Layer 1: the pure-Swift core. Foundation only, no C.
+    // Layer 1: the pure-Swift core. FoundationEssentials and the C library (Glibc: sockets, poll,
+    // files, interfaces), no other C library.
     .target(name: "CastDiscovery"),
     .testTarget(name: "CastDiscoveryTests", dependencies: ["CastDiscovery"]),
 
@@ -39,7 +40,9 @@ var targets: [Target] = [
     .target(name: "CastDiscoveryMDNS", dependencies: ["CastDiscovery"]),
     .testTarget(name: "CastDiscoveryMDNSTests", dependencies: ["CastDiscoveryMDNS", "CastDiscovery"]),
 
-    // Layer 2: choosing a backend (the first that works), over the backends.
+    // Layer 2: choosing a backend (the first that works), over the backends. A module of its own
+    // because it is the one place that depends on every backend: a library user gets `auto`
+    // (the querier beside avahi-daemon) without the CLI, and the core stays free of backends.
     .target(
         name: "CastDiscoveryBackends",
         dependencies: [
