@@ -27,6 +27,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var reportedPending = 0
     private var restartTimer: AvahiTimer?
     private var releaseTimer: AvahiTimer?
+    /// Beside asking sources: what they resolve, so each copy they resolve is not resolved here
+    /// again (``ResolutionLedger``); nil when this browse resolves every copy.
+    private let ledger: ResolutionLedger?
+    private var ledgerToken: Int?
+    /// New copies waiting for the asking sources to resolve them, with when they are due to be
+    /// resolved here if they have not.
+    private var deferred: [ServiceCopyKey: ContinuousClock.Instant] = [:]
+    private var deferralTimer: AvahiTimer?
     private var finished = false
     private let shutDown = Mutex(false)
 
@@ -36,6 +44,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         browseTypes = request.browseTypes
         baseTypes = request.serviceTypesByName.mapValues(\.base)
         interface = interfaceIndex(name: request.filter.interfaceName)
+        ledger = request.resolvedElsewhere
         self.buffer = buffer
         do {
             poll = try AvahiThreadedPoll()
@@ -50,6 +59,10 @@ final class AvahiBrowseSession: @unchecked Sendable {
         do {
             restartTimer = try AvahiTimer(poll: poll, callback: restartCallback, userdata: userdata)
             releaseTimer = try AvahiTimer(poll: poll, callback: releaseCallback, userdata: userdata)
+            if let ledger {
+                deferralTimer = try AvahiTimer(poll: poll, callback: deferralCallback, userdata: userdata)
+                ledgerToken = ledger.observe { [weak self] notice in self?.hear(notice) }
+            }
             client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
             try poll.start()
         } catch {
@@ -66,6 +79,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             return done
         }
         guard !already else { return }
+        if let ledger, let ledgerToken { ledger.stopObserving(ledgerToken) }
         poll.stop()
         client?.free()  // frees browsers and resolvers too
         client = nil
@@ -73,6 +87,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         restartTimer = nil
         releaseTimer?.free()
         releaseTimer = nil
+        deferralTimer?.free()
+        deferralTimer = nil
+        deferred = [:]
         browsers = [:]
         resolvers = [:]
         resolversByPointer = [:]
@@ -118,10 +135,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if event == AVAHI_BROWSER_NEW {
                 let (isNew, events) = aggregator.add(key, browseType: browseType)
                 events.forEach(emit)
-                if isNew { startResolver(for: key, interface: interface, protocol: `protocol`, domain: domainString) }
+                if isNew { resolveOrDefer(key) }
             } else {
                 let (gone, events) = aggregator.remove(key, browseType: browseType)
-                if gone { freeResolver(of: key) }
+                if gone {
+                    freeResolver(of: key)
+                    deferred[key] = nil
+                }
                 events.forEach(emit)
             }
         case AVAHI_BROWSER_CACHE_EXHAUSTED:
@@ -181,10 +201,68 @@ final class AvahiBrowseSession: @unchecked Sendable {
         let stale = staleCopies
         staleCopies = []
         for key in stale where resolvers[key] == nil && aggregator.resolution(of: key) != nil {
-            startResolver(
-                for: key, interface: key.interfaceIndex, protocol: key.transport?.avahiProtocol ?? AvahiConstant.protocolUnspecified,
-                domain: key.service.domain)
+            startResolver(for: key)
         }
+    }
+
+    /// Resolves the deferred copies that are due: those whose service no asking source has
+    /// resolved, the others are left to them.
+    fileprivate func resolveDueCopies() {
+        let now = ContinuousClock.now
+        for (key, due) in deferred.sorted(by: { $0.key.service < $1.key.service }) where due <= now {
+            deferred[key] = nil
+            if ledger?.isResolved(key.service) == true {
+                aggregator.leaveToOthers(key, at: now).forEach(emit)
+            } else {
+                startResolver(for: key)
+            }
+        }
+        armDeferralTimer()
+        afterAggregatorChange()
+    }
+
+    /// A notice of the ledger (from the merge's reader, not the poll thread). Copies left to the
+    /// asking sources that they no longer resolve get a deferral of their own before they are
+    /// resolved here: a device that said goodbye is removed by this browse within it, so it is
+    /// not resolved again on its way out. Once the ledger closes, every copy is resolved here.
+    private func hear(_ notice: ResolutionLedger.Notice) {
+        shutDown.withLock { done in
+            guard !done else { return }
+            poll.withLock {
+                switch notice {
+                case .released(let services):
+                    guard let ledger else { return }
+                    for key in aggregator.copiesLeftToOthers(of: services) {
+                        aggregator.takeBack(key)
+                        deferred[key] = .now + ledger.deferral
+                    }
+                    armDeferralTimer()
+                case .closed:
+                    let left = aggregator.copiesLeftToOthers()
+                    left.forEach { aggregator.takeBack($0) }
+                    for key in left + deferred.keys.sorted(by: { $0.service < $1.service }) { startResolver(for: key) }
+                    deferred = [:]
+                }
+                afterAggregatorChange()
+            }
+        }
+    }
+
+    /// Starts resolving a new copy, or, beside asking sources, gives them their round first.
+    private func resolveOrDefer(_ key: ServiceCopyKey) {
+        guard let ledger, ledger.isOpen else { return startResolver(for: key) }
+        if ledger.isResolved(key.service) {
+            aggregator.leaveToOthers(key).forEach(emit)
+            return
+        }
+        deferred[key] = .now + ledger.deferral
+        armDeferralTimer()
+    }
+
+    private func armDeferralTimer() {
+        guard let due = deferred.values.min() else { return }
+        let wait = max(ContinuousClock.now.duration(to: due), .zero)
+        deferralTimer?.arm(milliseconds: UInt32(clamping: wait.roundedUpMilliseconds))
     }
 
     fileprivate func releaseHeldReports() {
@@ -219,12 +297,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
     }
 
-    private func startResolver(for key: ServiceCopyKey, interface: AvahiIfIndex, protocol: AvahiProtocol, domain: String) {
-        guard let pointer = client?.pointer else { return }
+    /// Starts the resolver of `key` on its interface and protocol.
+    private func startResolver(for key: ServiceCopyKey) {
+        guard let pointer = client?.pointer, resolvers[key] == nil else { return }
         do {
             let resolver = try AvahiServiceResolver(
-                client: pointer, copy: key, interface: interface, protocol: `protocol`, name: key.service.name,
-                type: key.service.type.description, domain: domain, callback: resolverCallback, userdata: userdata)
+                client: pointer, copy: key, interface: key.interfaceIndex,
+                protocol: key.transport?.avahiProtocol ?? AvahiConstant.protocolUnspecified, name: key.service.name,
+                type: key.service.type.description, domain: key.service.domain, callback: resolverCallback, userdata: userdata)
             resolvers[key] = resolver
             resolversByPointer[resolver.pointer] = resolver
         } catch {
@@ -242,6 +322,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolvers = [:]
         resolversByPointer = [:]
         staleCopies = []
+        deferred = [:]
         client?.free()
         client = nil
         do {
@@ -299,6 +380,10 @@ private let restartCallback: AvahiTimeoutCallback = { _, userdata in
 
 private let releaseCallback: AvahiTimeoutCallback = { _, userdata in
     AvahiBrowseSession.from(userdata)?.releaseHeldReports()
+}
+
+private let deferralCallback: AvahiTimeoutCallback = { _, userdata in
+    AvahiBrowseSession.from(userdata)?.resolveDueCopies()
 }
 
 private let resolverCallback: AvahiServiceResolverCallback = {

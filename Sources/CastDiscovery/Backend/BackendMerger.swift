@@ -8,6 +8,10 @@ struct BackendMerger: Sendable {
     /// The sources whose cache delivery is waited for.
     private let caches: [Int]
     private var ended: Set<Int> = []
+    /// Asking sources that failed: they resolve nothing more.
+    private var failedAskers: Set<Int> = []
+    /// Which services the asking sources resolve, for the cache sources (nil without both kinds).
+    private let ledger: ResolutionLedger?
     /// Cache sources whose daemon went away: there is no cache to wait for.
     private var absent: Set<Int> = []
     /// Cache sources no longer waited for: their round passed without their cache.
@@ -29,7 +33,8 @@ struct BackendMerger: Sendable {
     private var statistics: [Int: BackendStatistics] = [:]
 
     /// Creates the merge of sources with these names and roles, in order.
-    init(sources: [(name: String, role: MergedBackend.Role)]) {
+    init(sources: [(name: String, role: MergedBackend.Role)], ledger: ResolutionLedger? = nil) {
+        self.ledger = ledger
         names = sources.map(\.name)
         roles = sources.map(\.role)
         let asking = sources.indices.filter { sources[$0].role == .asks }
@@ -76,6 +81,10 @@ struct BackendMerger: Sendable {
             var events: [BackendEvent] = []
             // The first source's states are the merge's; another's only when it fails.
             if index == 0 { events.append(event) } else if case .failed = state { events.append(event) }
+            if roles[index] == .asks, case .failed = state {
+                failedAskers.insert(index)
+                closeLedgerIfNoAskerIsLeft()
+            }
             guard roles[index] == .cache else { return events }
             switch state {
             case .running:
@@ -111,9 +120,17 @@ struct BackendMerger: Sendable {
         guard ended.insert(index).inserted else { return ([], ended.count == names.count) }
         pending[index] = nil
         awaited[index] = nil
+        closeLedgerIfNoAskerIsLeft()
         var events: [BackendEvent] = []
         for type in started.sorted() { events += settle(type) }
         return (events + pendingChange(), ended.count == names.count)
+    }
+
+    /// Closes the ledger once every asking source has ended or failed: the cache sources then
+    /// resolve what they left to them.
+    private func closeLedgerIfNoAskerIsLeft() {
+        guard let ledger else { return }
+        if askers.allSatisfy({ ended.contains($0) || failedAskers.contains($0) }) { ledger.close() }
     }
 
     /// The milestone event of source `index` for `type`.
@@ -163,6 +180,7 @@ struct BackendMerger: Sendable {
     /// whichever source asked one.
     private mutating func report(_ key: ServiceKey) -> [BackendEvent] {
         let sources = services[key] ?? [:]
+        ledger?.set(key, resolved: sources.keys.contains { roles[$0] == .asks })
         var merged: DiscoveredService?
         for index in sources.keys.sorted() {
             guard let service = sources[index] else { continue }

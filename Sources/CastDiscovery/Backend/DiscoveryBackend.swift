@@ -51,6 +51,11 @@ public struct BrowseRequest: Sendable, Hashable {
     /// The addresses the manager will show (``DiscoveryManager/filter``): a backend may ask only
     /// on that interface and over those families; the manager filters either way.
     public var filter: DeviceFilter
+    /// For a daemon read for its cache beside asking sources (``MergedBackend``): the services
+    /// those sources have resolved, which the daemon need not resolve again. Nil for a backend
+    /// that runs alone or asks itself: it resolves every copy. A backend that cannot leave a
+    /// resolve to others ignores it.
+    public var resolvedElsewhere: ResolutionLedger?
 
     /// Creates a request for `serviceTypes`.
     ///

@@ -14,6 +14,10 @@ import Synchronization
 /// or while a daemon waits for one of a service no source has resolved yet. Each source's steps
 /// are reported as ``BackendEvent/sourceProgress(_:)``.
 ///
+/// Each service is resolved once: a daemon read for its cache is given a ``ResolutionLedger``
+/// of what the asking sources resolve, and resolves a copy itself only when they have not
+/// resolved its service within their round (plus ``followUpAllowance``), or stop resolving it.
+///
 /// The merged stream is bounded like any backend's (``BackendEventBuffer``): the sources'
 /// streams are read as soon as they have events, so a consumer that falls behind has the merged
 /// events folded, never dropped; statistics carry the sources' ``BackendStatistics/coalescedEvents``
@@ -26,7 +30,8 @@ public struct MergedBackend: DiscoveryBackend {
         case asks
         /// A daemon whose cache is read: its cache delivery is waited for (not its all-for-now,
         /// which follows its own, slower query schedule), for at most its query round from the
-        /// start, and its pending resolves only of services no other source has resolved.
+        /// start, and its pending resolves only of services no other source has resolved; it
+        /// resolves only the copies the asking sources leave unresolved.
         case cache
     }
 
@@ -60,16 +65,34 @@ public struct MergedBackend: DiscoveryBackend {
     /// by the merge's all-for-now well before such a round passes).
     public var queryRound: Duration { sources.map(\.backend.queryRound).max() ?? .zero }
 
+    /// How long a daemon read for its cache waits for the asking sources to resolve a copy it
+    /// has seen, beyond their round: the querier's first follow-up question for a copy whose
+    /// answer lacked a record comes 100 ms after it.
+    public static let followUpAllowance: Duration = .milliseconds(100)
+
+    /// The ledger of what the asking sources resolve, when there are sources of both kinds: each
+    /// service is then resolved once, by an asking source when it can (``ResolutionLedger``).
+    private func resolutionLedger() -> ResolutionLedger? {
+        let asking = sources.filter { $0.role == .asks }.map(\.backend.queryRound)
+        guard let round = asking.max(), sources.contains(where: { $0.role == .cache }) else { return nil }
+        return ResolutionLedger(deferral: round + Self.followUpAllowance)
+    }
+
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         guard !sources.isEmpty else {
             throw DiscoveryError(kind: .other, message: "no backend to merge", fix: "give at least one backend")
         }
+        let ledger = resolutionLedger()
         var streams: [AsyncStream<BackendEvent>] = []
-        for source in sources { streams.append(try source.backend.events(for: request)) }
+        for source in sources {
+            var request = request
+            if source.role == .cache, let ledger { request.resolvedElsewhere = ledger }
+            streams.append(try source.backend.events(for: request))
+        }
         // The sources' streams are read at once, so the merged view's buffer is where a slow
         // consumer's events are folded.
         let (output, buffer) = BackendEventBuffer.makeStream()
-        let merger = SharedMerger(BackendMerger(sources: sources.map { ($0.name, $0.role) }))
+        let merger = SharedMerger(BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger))
         var tasks: [Task<Void, Never>] = []
         for (index, stream) in streams.enumerated() {
             tasks.append(Task {
@@ -78,12 +101,15 @@ public struct MergedBackend: DiscoveryBackend {
                     merger.state.withLock { state in
                         state.take(event, from: index).forEach { buffer.yield($0) }
                     }
+                    // Outside the merge's lock: a daemon source takes its own lock to hear it.
+                    ledger?.deliver()
                 }
                 let done = merger.state.withLock { state in
                     let (events, done) = state.end(index)
                     events.forEach { buffer.yield($0) }
                     return done
                 }
+                ledger?.deliver()
                 if done { buffer.finish() }
             })
         }

@@ -24,6 +24,8 @@ package struct ServiceAggregator: Sendable {
         var browses: [String: Set<Copy>] = [:]
         var resolutions: [Copy: (sequence: Int, resolution: ServiceResolution)] = [:]
         var failed: Set<Copy> = []
+        /// Copies the stack does not resolve because another source resolved their service.
+        var leftToOthers: Set<Copy> = []
         /// Resolved copies whose stack is still asking for more of their addresses (another
         /// family): a first report waits for them as for copies still resolving.
         var partial: Set<Copy> = []
@@ -35,7 +37,7 @@ package struct ServiceAggregator: Sendable {
 
         /// Whether a copy is neither resolved nor failed.
         var hasUnresolvedCopies: Bool {
-            copies.contains { resolutions[$0] == nil && !failed.contains($0) }
+            copies.contains { resolutions[$0] == nil && !failed.contains($0) && !leftToOthers.contains($0) }
         }
 
         /// Whether a first report should still wait: a copy is unresolved, or resolved while
@@ -171,6 +173,7 @@ package struct ServiceAggregator: Sendable {
             instance.resolutions[c] = nil
             instance.failed.remove(c)
             instance.partial.remove(c)
+            instance.leftToOthers.remove(c)
             pending.remove(copy)
         }
         return (gone, commit(instance, for: copy.service, at: now))
@@ -190,6 +193,7 @@ package struct ServiceAggregator: Sendable {
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
         instance.failed.remove(c)
+        instance.leftToOthers.remove(c)
         if stillAsking { instance.partial.insert(c) } else { instance.partial.remove(c) }
         pending.remove(copy)
         return commit(instance, for: copy.service, at: now)
@@ -213,6 +217,39 @@ package struct ServiceAggregator: Sendable {
         instance.partial.remove(c)
         pending.remove(copy)
         return [.resolveFailed(copy.service, error)] + commit(instance, for: copy.service, at: now)
+    }
+
+    /// Records that the stack does not resolve `copy`, because another source resolved its
+    /// service: the copy stays known (its browses) but is not pending and adds nothing.
+    package mutating func leaveToOthers(_ copy: ServiceCopyKey, at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
+        guard var instance = instances[copy.service] else { return [] }
+        let c = Copy(copy)
+        guard instance.copies.contains(c), instance.resolutions[c] == nil else { return [] }
+        instance.leftToOthers.insert(c)
+        pending.remove(copy)
+        return commit(instance, for: copy.service, at: now)
+    }
+
+    /// Records that the stack resolves `copy` after all (it had left it to another source,
+    /// which no longer resolves it): the copy is pending again.
+    package mutating func takeBack(_ copy: ServiceCopyKey) {
+        guard var instance = instances[copy.service], instance.leftToOthers.remove(Copy(copy)) != nil else { return }
+        instances[copy.service] = instance
+        pending.insert(copy)
+    }
+
+    /// The copies the stack left to another source (``leaveToOthers(_:at:)``), of `services`
+    /// only when given, in key order.
+    package func copiesLeftToOthers(of services: Set<ServiceKey>? = nil) -> [ServiceCopyKey] {
+        instances.keys.sorted().filter { services?.contains($0) ?? true }.flatMap { key in
+            (instances[key]?.leftToOthers ?? []).sorted { ($0.interfaceIndex, $0.transport == .ipv6 ? 1 : 0) < ($1.interfaceIndex, $1.transport == .ipv6 ? 1 : 0) }
+                .map { ServiceCopyKey(service: key, interfaceIndex: $0.interfaceIndex, transport: $0.transport) }
+        }
+    }
+
+    /// Whether the stack left `copy` to another source (``leaveToOthers(_:at:)``).
+    package func isLeftToOthers(_ copy: ServiceCopyKey) -> Bool {
+        instances[copy.service]?.leftToOthers.contains(Copy(copy)) ?? false
     }
 
     /// Reports the held first reports whose wait is over at `now`.

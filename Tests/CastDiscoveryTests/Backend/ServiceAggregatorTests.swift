@@ -192,6 +192,28 @@ struct ServiceAggregatorTests {
         #expect(aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error).isEmpty)
     }
 
+    @Test("a copy left to another source is neither pending nor reported, until the stack takes it back")
+    func leftToOthers() {
+        var aggregator = ServiceAggregator()
+        _ = aggregator.add(Self.copy(), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
+        #expect(aggregator.pendingResolves == 2)
+        #expect(aggregator.leaveToOthers(Self.copy(), at: Self.at(1)).isEmpty)
+        #expect(aggregator.pendingResolves == 1 && aggregator.isLeftToOthers(Self.copy()))
+        // The other copy resolves: found at once, the copy left to others is not waited for.
+        #expect(Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fe80::2"), at: Self.at(2))).count == 1)
+        #expect(aggregator.copiesLeftToOthers() == [Self.copy()])
+        let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
+        #expect(aggregator.copiesLeftToOthers(of: [other]).isEmpty)
+        aggregator.takeBack(Self.copy())
+        #expect(aggregator.pendingResolves == 1 && !aggregator.isLeftToOthers(Self.copy()))
+        #expect(aggregator.copiesLeftToOthers().isEmpty)
+        #expect(aggregator.leaveToOthers(Self.copy(), at: Self.at(3)).isEmpty)
+        #expect(aggregator.leaveToOthers(Self.copy(2, .ipv6), at: Self.at(3)).isEmpty, "a resolved copy is not left")
+        let (gone, _) = aggregator.remove(Self.copy(), browseType: Self.base, at: Self.at(4))
+        #expect(gone && aggregator.copiesLeftToOthers().isEmpty && aggregator.pendingResolves == 0)
+    }
+
     @Test("set: a copy that moves from one browse to another keeps its resolution; an empty set removes it")
     func setBrowses() throws {
         var aggregator = ServiceAggregator()
