@@ -55,10 +55,13 @@ public struct MergedBackend: DiscoveryBackend {
     /// The sources; the first one's services lead (their TXT and host win) and its state
     /// changes are the merge's (another's only when it fails).
     public var sources: [Source]
+    /// What the wait for a cache source's round is kept with.
+    public var clock: any DiscoveryClock
 
-    /// Creates the merge of `sources` (at least one).
-    public init(_ sources: [Source]) {
+    /// Creates the merge of `sources` (at least one), keeping time with `clock`.
+    public init(_ sources: [Source], clock: any DiscoveryClock = ContinuousClock()) {
         self.sources = sources
+        self.clock = clock
     }
 
     /// The longest of the sources' rounds (a browse whose cache has been delivered is settled
@@ -115,9 +118,9 @@ public struct MergedBackend: DiscoveryBackend {
         }
         // A daemon read for its cache is waited for at most its own round.
         for (index, source) in sources.enumerated() where source.role == .cache {
-            let round = source.backend.queryRound
+            let (round, clock) = (source.backend.queryRound, self.clock)
             tasks.append(Task {
-                try? await Task.sleep(for: round)
+                try? await clock.sleep(for: round)
                 guard !Task.isCancelled else { return }
                 merger.state.withLock { state in
                     state.cacheWaitOver(index).forEach { buffer.yield($0) }

@@ -27,6 +27,8 @@ struct DiscoveryLoop {
     private let backend: any DiscoveryBackend
     private let criteria: DiscoveryCriteria
     private let filter: DeviceFilter
+    /// What the scan's deadlines and the finds' time-outs are kept with.
+    private let clock: any DiscoveryClock
     private let inputs: WaitableQueue<DiscoveryInbox>
     private let outlet: DiscoveryOutlet
     private weak var manager: DiscoveryManager?
@@ -47,12 +49,13 @@ struct DiscoveryLoop {
     private var abandonedFinds: Set<Int> = []
 
     init(
-        backend: any DiscoveryBackend, criteria: DiscoveryCriteria, filter: DeviceFilter,
+        backend: any DiscoveryBackend, criteria: DiscoveryCriteria, filter: DeviceFilter, clock: any DiscoveryClock,
         inputs: WaitableQueue<DiscoveryInbox>, outlet: DiscoveryOutlet, manager: DiscoveryManager
     ) {
         self.backend = backend
         self.criteria = criteria
         self.filter = filter
+        self.clock = clock
         self.inputs = inputs
         self.outlet = outlet
         self.manager = manager
@@ -80,7 +83,7 @@ struct DiscoveryLoop {
             stop(.backendEnded)
         case .deadline(let run, let generation):
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
-            track([], at: .now)
+            track([], at: clock.now)
         case .find(let token, let uniqueID, let timeout, let continuation):
             beginFind(token: token, uniqueID: uniqueID, timeout: timeout, continuation: continuation)
         case .findEnded(let token):
@@ -104,7 +107,7 @@ struct DiscoveryLoop {
         run += 1
         discoveryState = .running
         backendState = nil
-        progress = ScanProgress(browseTypes: browseTypes, round: backend.queryRound)
+        progress = ScanProgress(browseTypes: browseTypes, round: backend.queryRound, start: clock.now)
         completion = nil
         var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
         if list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: list.count)) }
@@ -158,7 +161,7 @@ struct DiscoveryLoop {
         case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded, .sourceProgress:
             break
         }
-        track(events, recording: event, at: .now)
+        track(events, recording: event, at: clock.now)
         if !changes.isEmpty { completeFind() }
     }
 
@@ -187,9 +190,9 @@ struct DiscoveryLoop {
     private mutating func schedule(at instant: ContinuousClock.Instant) {
         deadline?.cancel()
         deadlineGeneration += 1
-        let (run, generation, inputs) = (self.run, deadlineGeneration, self.inputs)
+        let (run, generation, inputs, clock) = (self.run, deadlineGeneration, self.inputs, self.clock)
         deadline = Task {
-            try? await Task.sleep(until: instant, clock: .continuous)
+            try? await clock.sleep(until: instant, tolerance: nil)
             guard !Task.isCancelled else { return }
             inputs.post(.deadline(run: run, generation: generation))
         }
@@ -217,9 +220,9 @@ struct DiscoveryLoop {
             old.timer.cancel()
             old.continuation.resume(returning: nil)
         }
-        let inputs = self.inputs
+        let (inputs, clock) = (self.inputs, self.clock)
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             guard !Task.isCancelled else { return }
             inputs.post(.findEnded(token: token))
         }

@@ -17,7 +17,7 @@ extension DiscoveryManager {
     public func scan(timeout: Duration, progress: (@Sendable (Int) -> Void)? = nil) async throws(DiscoveryError)
         -> ScanResult
     {
-        let clock = ContinuousClock()
+        let clock = self.clock
         let start = clock.now
         let (snapshot, events) = subscribeWithState()
         if snapshot.discoveryState == .running, let done = snapshot.lastCompletion {
@@ -37,7 +37,7 @@ extension DiscoveryManager {
                 return .ended
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 return .timedOut
             }
             let first = await group.next() ?? .timedOut

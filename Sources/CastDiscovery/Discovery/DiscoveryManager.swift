@@ -37,20 +37,27 @@ public final class DiscoveryManager: Sendable {
     /// Which addresses the manager shows (one interface, some families); a device with none
     /// left is not listed, and every index an event carries is an index of the filtered list.
     public let filter: DeviceFilter
+    /// What the manager keeps time with: the scan's quiet rounds, the finds' and scans'
+    /// time-outs.
+    public let clock: any DiscoveryClock
 
     private let inputs = WaitableQueue(DiscoveryInbox())
     private let outlet = DiscoveryOutlet(subscriberCapacity: DiscoveryManager.subscriberCapacity)
     private let findTokens = Atomic(0)
 
     /// Creates a stopped manager over `backend` looking for devices matching `criteria`, with
-    /// the addresses `filter` keeps.
-    public init(backend: any DiscoveryBackend, criteria: DiscoveryCriteria = .all, filter: DeviceFilter = .none) {
+    /// the addresses `filter` keeps, keeping time with `clock` (a ``ManualClock`` in tests).
+    public init(
+        backend: any DiscoveryBackend, criteria: DiscoveryCriteria = .all, filter: DeviceFilter = .none,
+        clock: any DiscoveryClock = ContinuousClock()
+    ) {
         self.backend = backend
         self.criteria = criteria
         self.filter = filter
+        self.clock = clock
         let inputs = self.inputs
         let loop = DiscoveryLoop(
-            backend: backend, criteria: criteria, filter: filter, inputs: inputs, outlet: outlet, manager: self)
+            backend: backend, criteria: criteria, filter: filter, clock: clock, inputs: inputs, outlet: outlet, manager: self)
         Task { await DiscoveryLoop.run(loop, inputs: inputs) }
     }
 

@@ -30,12 +30,17 @@ public struct ReplayBackend: DiscoveryBackend {
     /// What happens after the last event. A recorded ``BackendState/failed(_:)`` always
     /// finishes the stream.
     public var ending: Ending
+    /// What the recorded spacing is kept with.
+    public var clock: any DiscoveryClock
 
-    /// Creates a backend playing `recording`.
-    public init(recording: ReplayRecording, speed: Double = 1, ending: Ending = .holdOpen) {
+    /// Creates a backend playing `recording`, keeping its spacing with `clock`.
+    public init(
+        recording: ReplayRecording, speed: Double = 1, ending: Ending = .holdOpen, clock: any DiscoveryClock = ContinuousClock()
+    ) {
         self.recording = recording
         self.speed = speed
         self.ending = ending
+        self.clock = clock
     }
 
     /// Creates a backend playing the recording in a JSON file.
@@ -50,13 +55,13 @@ public struct ReplayBackend: DiscoveryBackend {
         let (stream, buffer) = BackendEventBuffer.makeStream()
         let events = recording.events
         let speed = speed.isFinite && speed > 0 ? speed : 0
-        let ending = ending
+        let (ending, clock) = (ending, self.clock)
         let task = Task {
             var filter = ReplayBrowseFilter(browseTypes: browseTypes)
             var last = 0.0
             for replayEvent in events {
                 if speed > 0, replayEvent.time > last {
-                    try? await Task.sleep(for: .seconds(clamping: (replayEvent.time - last) / speed))
+                    try? await clock.sleep(for: .seconds(clamping: (replayEvent.time - last) / speed))
                 }
                 last = replayEvent.time
                 if Task.isCancelled { return }

@@ -31,12 +31,46 @@ struct DiscoveryManagerScanTests {
             }
         })
         let backend = ReplayBackend(recording: withoutAllForNow, speed: 0, ending: .holdOpen)
-        // Long enough that a loaded machine (a full parallel test run) plays every event first.
-        let result = try await DiscoveryManager(backend: backend).scan(timeout: .seconds(2))
+        let clock = ManualClock()
+        let manager = DiscoveryManager(backend: backend, clock: clock)
+        var reader = EventReader(manager.events())
+        let scan = Task { try await manager.scan(timeout: .seconds(2)) }
+        // Every recorded event played (three devices listed), the scan's time-out asleep: then
+        // its two seconds pass at once.
+        var inserted = 0
+        _ = await reader.read { event in
+            if case .inserted = event { inserted += 1 }
+            return inserted == 3
+        }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        let result = try await scan.value
         #expect(!result.isComplete)
-        #expect(result.elapsed >= .seconds(2))
+        #expect(result.elapsed == .seconds(2))
         #expect(result.devices.count == 3, "every event played: \(result.devices.map(\.friendlyName))")
         #expect(result.browses.map(\.reason) == [nil])
+    }
+
+    @Test("a browse whose cache was delivered settles one quiet round after its last news, on the manager's clock")
+    func quietRoundOnTheClock() async throws {
+        let backend = ScriptedBackend()
+        let clock = ManualClock()
+        let manager = DiscoveryManager(backend: backend, clock: clock)
+        var reader = EventReader(manager.events())
+        let scan = Task { try await manager.scan(timeout: .seconds(30)) }
+        await reader.started()
+        backend.send(
+            .browseStarted(browseType: S.base), .found(S.make("a", id: S.uuid(1), name: "A")), .cacheExhausted(browseType: S.base))
+        _ = await reader.read { if case .cacheExhausted = $0 { true } else { false } }
+        // The scan's time-out and the quiet round's deadline sleep on the clock.
+        await clock.waitForSleepers(2)
+        clock.advance(by: backend.queryRound - .milliseconds(1))
+        #expect(clock.sleeperCount == 2 && !manager.isScanComplete, "a round has not passed")
+        clock.advance(by: .milliseconds(1))
+        let result = try await scan.value
+        #expect(result.isComplete && result.devices.map(\.friendlyName) == ["A"])
+        #expect(result.browses.map(\.reason) == [.quietRound])
+        #expect(result.browses.first?.after == backend.queryRound)
     }
 
     @Test("the scan's list is the one at completion, not what the backend sent afterwards")

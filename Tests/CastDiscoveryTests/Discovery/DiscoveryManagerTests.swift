@@ -117,13 +117,18 @@ struct DiscoveryManagerTests {
     @Test("find: at once when listed, on arrival, nil on timeout; a new find ends the old with nil")
     func find() async throws {
         let backend = ScriptedBackend()
-        let manager = DiscoveryManager(backend: backend)
+        let clock = ManualClock()
+        let manager = DiscoveryManager(backend: backend, clock: clock)
         var reader = EventReader(manager.events())
         manager.startDiscovery()
         await reader.started()
         _ = await reader.exchange(backend, .found(S.make("a", id: S.uuid(1), name: "A")))
         #expect(await manager.find(uniqueID: "googlecast:" + S.uuid(1), timeout: .seconds(30))?.friendlyName == "A")
-        #expect(await manager.find(uniqueID: S.uuid(9), timeout: .milliseconds(20)) == nil)
+        // The time-out runs on the manager's clock: nil once its five seconds have passed there.
+        let missing = Task { await manager.find(uniqueID: S.uuid(9), timeout: .seconds(5)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        #expect(await missing.value == nil)
 
         let old = Task { await manager.find(uniqueID: S.uuid(2), timeout: .seconds(30)) }
         while manager.pendingFindID == nil { await Task.yield() }
