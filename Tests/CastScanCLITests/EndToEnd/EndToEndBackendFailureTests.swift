@@ -37,7 +37,14 @@ struct EndToEndBackendFailureTests {
     func control() async throws {
         let child = try CastScanProcess.start(["watch"] + Self.hosts)
         #expect(await child.waitForFirstLine(timeout: .seconds(60)), "a busy test run can keep the polling task from running for seconds")
-        try await Task.sleep(for: .milliseconds(1500))
+        // A deliberate "nothing within 1.5 s" check: the watch above fails 1.5 s into its poll
+        // loop, which runs before the first line, so this one has run at least as long (a busy
+        // machine only lengthens the window) without failing, or the check stops at the failure.
+        let quietUntil = ContinuousClock.now + .milliseconds(1500)
+        while ContinuousClock.now < quietUntil, child.isRunning,
+              !String(decoding: child.currentStdout(), as: UTF8.self).contains("backend failed") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         _ = child.send(SIGTERM)
         let result = await child.wait(timeout: .seconds(10))
         #expect(result.exitCode == 0, "\(result)")

@@ -322,6 +322,23 @@ final class RunningProcess: Sendable {
         }
     }
 
+    /// Reads the standard output pipe as the child writes to it until the child ends: a reader
+    /// that keeps up. From a thread of its own, which waits in `poll` for data.
+    func readPipeToEnd() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                while isRunning {
+                    var ready = pollfd(fd: pipeReadEnd, events: Int16(POLLIN), revents: 0)
+                    // The timeout only to see the child's end: its pipe's write end may live on
+                    // in a process it started.
+                    _ = poll(&ready, 1, 100)
+                    readPipe()
+                }
+                continuation.resume()
+            }
+        }
+    }
+
     /// The bytes the standard output pipe holds, unread.
     var pipeFill: Int {
         var count: Int32 = 0
@@ -403,6 +420,39 @@ final class RunningProcess: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
+    }
+
+    /// Runs `action` as soon as `condition` holds, checked about every 200 µs from a thread of
+    /// its own, so a test pool starved by a busy run cannot make it late; returns when it ran,
+    /// or nil if the child ended or `timeout` passed first.
+    func run(
+        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(60), _ action: @escaping @Sendable () -> Void
+    ) async -> ContinuousClock.Instant? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                let deadline = ContinuousClock.now + timeout
+                while isRunning, ContinuousClock.now < deadline {
+                    if condition() {
+                        action()
+                        return continuation.resume(returning: .now)
+                    }
+                    usleep(200)
+                }
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// Stops the child (`SIGSTOP`) as soon as `condition` holds (checked as
+    /// ``run(when:timeout:_:)`` does); false if the child ended or `timeout` passed first.
+    /// ``resume()`` lets it go on; a replay it plays then catches up, in order.
+    func pause(when condition: @escaping @Sendable () -> Bool, timeout: Duration) async -> Bool {
+        await run(when: condition, timeout: timeout) { [self] in send(SIGSTOP) } != nil && isRunning
+    }
+
+    /// Lets a child stopped by ``pause(when:timeout:)`` go on (`SIGCONT`).
+    func resume() {
+        send(SIGCONT)
     }
 
     /// Sends `signal` to the child, unless it has already been waited for; returns when.
