@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("BackendEventBuffer: bounded, and no state lost", .timeLimit(.minutes(1)))
+@Suite("BackendEventBuffer: bounded, and no state lost", .timeLimit(.minutes(10)))
 struct BackendEventBufferTests {
     typealias Script = StartupScript
     static let base = StartupScript.base

@@ -27,7 +27,7 @@ final class BufferedTestBackend: DiscoveryBackend {
 
     /// Waits until every started stream's events have been read (by the merge or the manager
     /// reading it), for at most `limit`.
-    func waitUntilRead(limit: Duration = .seconds(50)) async -> Bool {
+    func waitUntilRead(limit: Duration = .seconds(600)) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if !started.isEmpty, started.allSatisfy({ $0.bufferedEvents == 0 }) { return true }

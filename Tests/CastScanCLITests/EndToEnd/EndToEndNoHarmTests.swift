@@ -202,8 +202,10 @@ struct EndToEndNoHarmTests {
             """)
         let once = try await CastScanProcess.run(["simulate", single])
         #expect(once.exitCode == 0, "\(once)")
-        // CPU time: the work, whatever else the machine does meanwhile.
-        #expect(result.cpuTime < once.cpuTime + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
+        // CPU time: the work, whatever else the machine does meanwhile; but a busy machine makes
+        // every instruction dearer (caches shared), so the allowance grows with the load's cost:
+        // a quarter of one load more. Loading the replay for each step would cost 2,000 loads.
+        #expect(result.cpuTime < once.cpuTime * 1.25 + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
     }
 
     // MARK: - Inputs behind links

@@ -219,17 +219,13 @@ struct EndToEndReportSenderTests {
         let spool = directory.path("spool")
         let replay = try Self.replay(10, prefix: "sig", spacing: 0.001, in: directory, name: "sig.json")
         let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
-        // The replay has ended (stopped printed) and the collector holds the final send.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, watch.isRunning,
-            !String(decoding: watch.currentStdout(), as: UTF8.self).contains("\"event\":\"stopped\"")
-                || !collector.entries().contains(where: { $0["held"] != nil })
-        {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(collector.entries().contains { $0["held"] != nil }, "the collector never held a send")
-        #expect(watch.isRunning, "the watch ended before its final send")
-        let sent = watch.send(SIGTERM)
+        // SIGTERM once the replay has ended (stopped printed) and the collector holds the final
+        // send, from a thread of its own: the watch gives that send 15 s, which a starved test
+        // task once outlasted.
+        let sent = try #require(await watch.run(when: {
+            String(decoding: watch.currentStdout(), as: UTF8.self).contains("\"event\":\"stopped\"")
+                && collector.entries().contains { $0["held"] != nil }
+        }) { watch.send(SIGTERM) }, "the watch ended before its final send")
         let result = await watch.wait(timeout: .seconds(20))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.ended - sent < .seconds(5), "ended \(result.ended - sent) after SIGTERM")

@@ -422,11 +422,12 @@ final class RunningProcess: Sendable {
         return false
     }
 
-    /// Runs `action` as soon as `condition` holds, checked about every 200 µs from a thread of
-    /// its own, so a test pool starved by a busy run cannot make it late; returns when it ran,
-    /// or nil if the child ended or `timeout` passed first.
+    /// Runs `action` as soon as `condition` holds, checked about every millisecond from a thread
+    /// of its own, so a test pool starved by a busy run (for tens of seconds, seen on 2 loaded
+    /// cores) cannot make it late; returns when it ran, or nil if the child ended or `timeout`
+    /// passed first.
     func run(
-        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(60), _ action: @escaping @Sendable () -> Void
+        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(600), _ action: @escaping @Sendable () -> Void
     ) async -> ContinuousClock.Instant? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
@@ -436,11 +437,18 @@ final class RunningProcess: Sendable {
                         action()
                         return continuation.resume(returning: .now)
                     }
-                    usleep(200)
+                    usleep(1000)
                 }
                 continuation.resume(returning: nil)
             }
         }
+    }
+
+    /// Sends `signal` as soon as standard output holds a whole line (checked as
+    /// ``run(when:timeout:_:)`` does); returns when, or nil if the child ended or `timeout`
+    /// passed first.
+    func send(_ signal: Int32, afterFirstLineWithin timeout: Duration) async -> ContinuousClock.Instant? {
+        await run(when: { [self] in currentStdout().contains(UInt8(ascii: "\n")) }, timeout: timeout) { [self] in send(signal) }
     }
 
     /// Stops the child (`SIGSTOP`) as soon as `condition` holds (checked as
