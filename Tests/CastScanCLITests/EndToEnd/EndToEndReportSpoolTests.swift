@@ -1,5 +1,6 @@
 @testable import CastScanCLI
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -19,9 +20,11 @@ import Glibc
 @Suite("cast-scan report: the spool under a careless neighbour, end to end")
 struct EndToEndReportSpoolTests {
     static let unreachable = "http://127.0.0.1:9/events"
-    /// Device events in a disturbed watch, and the seconds the replay spreads them over.
+    /// Device events in a disturbed watch, and the seconds the replay spreads them over: the
+    /// watch is stopped a third of the way, 2 s before its end, by a thread that checks every
+    /// millisecond.
     static let events = 500
-    static let replaySeconds = 1.5
+    static let replaySeconds = 3.0
 
     /// What is done to the spool while the watch records into it.
     enum Disturbance: String, CaseIterable, CustomTestStringConvertible {
@@ -40,6 +43,7 @@ struct EndToEndReportSpoolTests {
             }
         }
 
+        /// Does it (from any thread: failures are thrown, not recorded).
         func apply(to spool: String, movingTo aside: String) throws {
             let database = spool + "/events.sqlite"
             switch self {
@@ -48,9 +52,9 @@ struct EndToEndReportSpoolTests {
             case .directoryRemoved:
                 try FileManager.default.removeItem(atPath: spool)
             case .truncated:
-                #expect(truncate(database, 0) == 0)
+                guard truncate(database, 0) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             case .headerOverwritten, .damagedInside:
-                let handle = try #require(FileHandle(forUpdatingAtPath: database))
+                guard let handle = FileHandle(forUpdatingAtPath: database) else { throw POSIXError(.ENOENT) }
                 defer { try? handle.close() }
                 if self == .damagedInside {
                     // The first half of the file but its header page: rows written into it by
@@ -78,11 +82,10 @@ struct EndToEndReportSpoolTests {
         // Each event is stored before it is printed: a third printed, a third at least stored.
         // Damage inside the file where it stays: once a checkpoint has written rows into it.
         let database = spool + "/events.sqlite"
-        let before = try #require(await Self.pauseMidway(watch) { disturbance != .damagedInside || Self.checkpointed(database) })
-        do {
-            defer { watch.resume() }
-            try disturbance.apply(to: spool, movingTo: directory.path("moved.sqlite"))
-        }
+        let aside = directory.path("moved.sqlite")
+        let before = try #require(await Self.disturbMidway(watch, once: { disturbance != .damagedInside || Self.checkpointed(database) }) {
+            try disturbance.apply(to: spool, movingTo: aside)
+        })
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines.filter { $0.contains(#""event":"inserted""#) }.count == Self.events, "\(result)")
@@ -116,11 +119,8 @@ struct EndToEndReportSpoolTests {
         let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
         let collector = try await ReportCollector(in: directory)
         let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
-        try #require(await Self.pauseMidway(watch) != nil)
-        do {
-            defer { watch.resume() }
-            try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: directory.path("moved.sqlite"))
-        }
+        let aside = directory.path("moved.sqlite")
+        try #require(await Self.disturbMidway(watch) { try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: aside) } != nil)
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.contains(Disturbance.moved.said), "\(result)")
@@ -301,17 +301,32 @@ struct EndToEndReportSpoolTests {
         String(decoding: watch.currentStdout(), as: UTF8.self).split(separator: "\n").filter { $0.contains(#""event":"inserted""#) }.count
     }
 
-    /// Stops the watch (``RunningProcess/pause(when:timeout:)``) once it has printed a third of
-    /// the events and `ready` holds, and returns how many it had printed: the disturbance then
-    /// lands mid-watch however busy the machine is, with events still to record after it.
-    /// nil, the reason recorded, when the watch ended first or had nothing left to record.
-    static func pauseMidway(_ watch: RunningProcess, and ready: @escaping @Sendable () -> Bool = { true }) async -> Int? {
-        let paused = await watch.pause(when: { inserted(watch) >= events / 3 && ready() }, timeout: .seconds(60))
-        let before = inserted(watch)
-        guard paused, before < events else {
-            watch.resume()
+    /// Once the watch has printed a third of the events and `ready` holds, stops it (`SIGSTOP`),
+    /// runs `disturb` and lets it go on (`SIGCONT`), all at once from a thread of its own: the
+    /// disturbance lands mid-watch however busy the machine is, with events still to record
+    /// after it. Returns how many events the watch had printed; nil, the reason recorded, when
+    /// it ended first or had nothing left to record. (A watch held stopped longer than its
+    /// sender's timeout would send a batch again: the pause lasts only the disturbance.)
+    static func disturbMidway(
+        _ watch: RunningProcess, once ready: @escaping @Sendable () -> Bool = { true }, by disturb: @escaping @Sendable () throws -> Void
+    ) async throws -> Int? {
+        let outcome = Mutex<(printed: Int, failure: (any Error)?)>((0, nil))
+        let done = await watch.run(when: { inserted(watch) >= events / 3 && ready() }) {
+            watch.send(SIGSTOP)
+            let printed = inserted(watch)
+            do {
+                try disturb()
+                outcome.withLock { $0.printed = printed }
+            } catch {
+                outcome.withLock { $0 = (printed, error) }
+            }
+            watch.send(SIGCONT)
+        }
+        let (before, failure) = outcome.withLock { $0 }
+        if let failure { throw failure }
+        guard done != nil, before < events else {
             let result = await watch.wait(timeout: .seconds(30))
-            Issue.record("the watch was not stopped midway (\(before) of \(events) printed)\n\(result)")
+            Issue.record("the watch was not disturbed midway (\(before) of \(events) printed)\n\(result)")
             return nil
         }
         return before

@@ -44,11 +44,9 @@ struct EndToEndSignalTests {
         // 24 s of lines: the replay is still playing when the signal comes, however busy the machine.
         let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 12000, interval: 0.002))
         let child = try CastScanProcess.startPiped(["watch", "--replay", replay] + (jsonLines ? ["--jsonl"] : []))
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the watch never filled its pipe")
         // The line in the blocked write is still waiting (the end note counts it) when the
-        // signal comes, however late.
-        let sent = child.send(signal)
+        // signal comes.
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch \(jsonLines ? "--jsonl" : "table") signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -75,11 +73,9 @@ struct EndToEndSignalTests {
         let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 12000, interval: 0.002))
         let child = try CastScanProcess.startPiped(
             ["watch", "--jsonl", "--replay", replay, "--report", EndToEndReportTests.unreachable, "--spool", spool])
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the watch never filled its pipe")
         // The line in the blocked write is still waiting (the end note counts it) when the
-        // signal comes, however late.
-        let sent = child.send(signal)
+        // signal comes.
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch --report signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -112,9 +108,7 @@ struct EndToEndSignalTests {
         }
         let replay = try ReplayWriter(devices: devices).write(to: directory)
         let child = try CastScanProcess.startPiped(["--replay", replay, "--json"])
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the scan never filled its pipe")
-        let sent = child.send(signal)
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the scan never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled one-shot --json signal \(signal)", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -204,12 +198,14 @@ struct EndToEndSignalTests {
         var caught = 0
         for run in 1...20 {
             for (command, status) in [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))] {
-                let child = try CastScanProcess.start(command + ["--replay", endless])
                 // Sent 0 to 38 ms after the spawn: before the handler, before the command, or as it
-                // runs. A spread of the moment, not a wait for anything: every check below holds
-                // whenever the signal comes, and a busy machine only shifts where it lands.
-                try await Task.sleep(for: .milliseconds(2 * (run - 1)))
-                let sent = child.send(SIGTERM)
+                // runs. A spread of the moment: every check below holds whenever the signal comes.
+                // From a thread of its own: a starved test task once woke after the scan's 60 s.
+                let spread = Duration.milliseconds(2 * (run - 1))
+                let child = try CastScanProcess.start(command + ["--replay", endless])
+                let spawned = ContinuousClock.now
+                let sent = try #require(await child.run(when: { ContinuousClock.now - spawned >= spread }) { child.send(SIGTERM) },
+                                        "run \(run) \(command) ended before the signal")
                 let result = await child.wait(timeout: .seconds(60))
                 // Before the handler is installed, the default action ends it; after, the command does.
                 let killed = !result.exitedNormally && !result.timedOut && result.status == SIGTERM

@@ -17,7 +17,7 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         // The living-room recording at four times its speed: the same events, 1.75 s instead of 7.
         let replay = try directory.write("living-room-fast.json", try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25))
-        let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"], timeout: .seconds(20))
+        let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
 
@@ -138,12 +138,10 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
         let child = try CastScanProcess.start(["--replay", endless, "--timeout", "60", "--json"])
-        // Ready once the signal is caught (its bit in SigCgt of /proc/PID/status).
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !Self.catches(signal, pid: child.processIdentifier), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let sent = child.send(signal)
+        // Sent once the signal is caught (its bit in SigCgt of /proc/PID/status), from a thread
+        // of its own: a starved test task once woke after the scan's 60 s.
+        let sent = try #require(await child.run(when: { Self.catches(signal, pid: child.processIdentifier) }) { child.send(signal) },
+                                "the scan ended before it caught the signal")
         let result = await child.wait(timeout: .seconds(90))
         #expect(result.exitCode == status, "\(result)")
         #expect(result.ended - sent < .seconds(3), "\(result)")
