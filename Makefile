@@ -11,18 +11,11 @@ setup:
 build: setup
 	swift build
 
-# The end-to-end suites that time signals, stalled readers and spools disturbed mid-watch run
-# on their own, one test at a time: beside the CPU-bound suites of a parallel run their test
-# task was starved for seconds and acted after the moment it tests (1 to 15 failures per full
-# parallel run on 2 cores; none in these runs alone).
-TIMED_SUITES = EndToEndSignalTests|EndToEndWatchTests|EndToEndReportSpoolTests|EndToEndReportSenderTests|EndToEndReportTests
-
 # Unit tests, then the lab's own test, then what needs the lab: the Avahi backend against a
 # real avahi-daemon hearing simulated devices over real multicast, cast-scan end to end, and a
 # smoke run of the benchmarks (so they cannot rot).
 test: setup
-	swift test --skip '$(TIMED_SUITES)'
-	swift test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
+	swift test
 	bash Tests/Scripts/castlab-test.sh
 	bash Tests/Scripts/backend-lab-test.sh
 	bash Tests/Scripts/cast-scan-lab-test.sh

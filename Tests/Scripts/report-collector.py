@@ -8,7 +8,8 @@ Listens on ADDRESS:PORT (the sender namespace's loopback in the lab; port 0 pick
 Prints "listening PORT" once it listens. Each POST is answered by the mode in --mode-file, read
 per request (without --mode-file: "accept"): "accept" answers 200 and appends every event of the
 body's "events" array to --log as one JSON line; "refuse" answers 503 and appends one line
-{"refused": N} (N events in the batch); "hang" reads the body and never answers. With
+{"refused": N} (N events in the batch); "hang" reads the body, appends {"held": N} (so a test
+can wait until a send is in progress) and never answers. With
 --max-batch N, a batch of more than N events is answered 413 and logged as
 {"too_large": COUNT}; with --max-body-bytes N, so is a body of more than N bytes. A body that
 is not {"events": [...]} as application/json is answered 400 and logged as {"bad": REASON}.
@@ -79,6 +80,7 @@ def main() -> int:
                 log({"too_large": len(events)})
                 return self.answer(413)
             if mode == "hang":
+                log({"held": len(events)})
                 threading.Event().wait()
             if mode != "accept":
                 log({"refused": len(events)})

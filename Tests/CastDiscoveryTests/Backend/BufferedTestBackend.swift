@@ -26,14 +26,16 @@ final class BufferedTestBackend: DiscoveryBackend {
     }
 
     /// Waits until every started stream's events have been read (by the merge or the manager
-    /// reading it), for at most `limit`.
-    func waitUntilRead(limit: Duration = .seconds(50)) async -> Bool {
+    /// reading it), for at most `limit`: a guard against a hang, checked once more after it (a
+    /// full parallel test run on loaded cores has kept this task from running for a minute).
+    func waitUntilRead(limit: Duration = .seconds(600)) async -> Bool {
         let deadline = ContinuousClock.now + limit
+        func read() -> Bool { !started.isEmpty && started.allSatisfy { $0.bufferedEvents == 0 } }
         while ContinuousClock.now < deadline {
-            if !started.isEmpty, started.allSatisfy({ $0.bufferedEvents == 0 }) { return true }
+            if read() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return read()
     }
 }
 

@@ -229,8 +229,9 @@ struct MergedBackendTests {
             }
         }
         let elapsed = try #require(allForNowAt)
-        // Far above the 200 ms: a full parallel test run can starve this task for seconds.
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(60), "\(elapsed)")
+        // Not before the round; the upper bound only tells an all-for-now that never came, far
+        // above the 200 ms: a full parallel run on a loaded machine starved this task for minutes.
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(600), "\(elapsed)")
     }
 
     // MARK: - A consumer that falls behind

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("DiscoveryManager", .timeLimit(.minutes(1)))
+@Suite("DiscoveryManager", .timeLimit(.minutes(10)))
 struct DiscoveryManagerTests {
     typealias S = TestService
 
@@ -130,10 +130,10 @@ struct DiscoveryManagerTests {
         clock.advance(by: .seconds(5))
         #expect(await missing.value == nil)
 
-        let old = Task { await manager.find(uniqueID: S.uuid(2), timeout: .seconds(30)) }
+        let old = Task { await manager.find(uniqueID: S.uuid(2), timeout: .seconds(600)) }
         while manager.pendingFindID == nil { await Task.yield() }
         #expect(manager.pendingFindID == "googlecast:" + S.uuid(2))
-        let new = Task { await manager.find(uniqueID: S.uuid(3), timeout: .seconds(30)) }
+        let new = Task { await manager.find(uniqueID: S.uuid(3), timeout: .seconds(600)) }
         #expect(await old.value == nil)
         _ = await reader.exchange(backend, .found(S.make("c", id: S.uuid(3), name: "C")))
         #expect(await new.value?.friendlyName == "C")
@@ -143,7 +143,7 @@ struct DiscoveryManagerTests {
     @Test("find: cancelling the caller gives nil")
     func findCancelled() async throws {
         let manager = DiscoveryManager(backend: ScriptedBackend())
-        let task = Task { await manager.find(uniqueID: S.uuid(5), timeout: .seconds(30)) }
+        let task = Task { await manager.find(uniqueID: S.uuid(5), timeout: .seconds(600)) }
         task.cancel()
         #expect(await task.value == nil)
     }

@@ -15,7 +15,7 @@ struct EndToEndBackendFailureTests {
     ])
     func oneShot(extra: [String]) async throws {
         let result = try await CastScanProcess.run(
-            Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "0"], timeout: .seconds(20))
+            Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "0"])
         #expect(result.exitCode == 70, "\(result)")
         #expect(result.stderr.contains("cast-scan: the known-hosts querier stopped: poll failed: "), "\(result)")
         #expect(result.stdout.isEmpty, "no listing is printed as if the scan had ended: \(result)")
@@ -26,7 +26,7 @@ struct EndToEndBackendFailureTests {
     ])
     func watch(extra: [String]) async throws {
         let result = try await CastScanProcess.run(
-            ["watch"] + Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "1500"], timeout: .seconds(20))
+            ["watch"] + Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "1500"])
         #expect(result.exitCode == 70, "\(result)")
         #expect(result.stderr.contains("cast-scan: the known-hosts querier stopped: poll failed: "), "\(result)")
         #expect(!result.stdout.contains("discovery stopped"), "\(result)")
@@ -37,7 +37,14 @@ struct EndToEndBackendFailureTests {
     func control() async throws {
         let child = try CastScanProcess.start(["watch"] + Self.hosts)
         #expect(await child.waitForFirstLine(timeout: .seconds(60)), "a busy test run can keep the polling task from running for seconds")
-        try await Task.sleep(for: .milliseconds(1500))
+        // A deliberate "nothing within 1.5 s" check: the watch above fails 1.5 s into its poll
+        // loop, which runs before the first line, so this one has run at least as long (a busy
+        // machine only lengthens the window) without failing, or the check stops at the failure.
+        let quietUntil = ContinuousClock.now + .milliseconds(1500)
+        while ContinuousClock.now < quietUntil, child.isRunning,
+              !String(decoding: child.currentStdout(), as: UTF8.self).contains("backend failed") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         _ = child.send(SIGTERM)
         let result = await child.wait(timeout: .seconds(10))
         #expect(result.exitCode == 0, "\(result)")

@@ -154,7 +154,7 @@ struct EndToEndNoHarmTests {
               {"at": \(time), "kind": "allForNow", "browseType": "_googlecast._tcp"}]}
             """)
         for command in [["watch"], []] {
-            let result = try await CastScanProcess.run(command + ["--replay", replay], timeout: .seconds(10))
+            let result = try await CastScanProcess.run(command + ["--replay", replay])
             #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
             #expect(result.stderr.contains("events[1].at"), "\(result)")
         }
@@ -175,7 +175,7 @@ struct EndToEndNoHarmTests {
         let directory = try TestDirectory()
         let half = 8 * 1024 * 1024 - 8
         let path = try directory.write("nested.json", String(repeating: "[", count: half) + String(repeating: "]", count: half))
-        let run = try await CastScanProcess.runMeasured(["--replay", path], timeout: .seconds(5))
+        let run = try await CastScanProcess.runMeasured(["--replay", path])
         #expect(run.exitCode == ExitCode.dataError.rawValue, "\(run)")
         #expect(run.cpuTime < .seconds(1), "\(run)")
         #expect(run.peakResidentBytes < 100 * 1024 * 1024, "\(run)")
@@ -202,8 +202,10 @@ struct EndToEndNoHarmTests {
             """)
         let once = try await CastScanProcess.run(["simulate", single])
         #expect(once.exitCode == 0, "\(once)")
-        // CPU time: the work, whatever else the machine does meanwhile.
-        #expect(result.cpuTime < once.cpuTime + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
+        // CPU time: the work, whatever else the machine does meanwhile; but a busy machine makes
+        // every instruction dearer (caches shared), so the allowance grows with the load's cost:
+        // a quarter of one load more. Loading the replay for each step would cost 2,000 loads.
+        #expect(result.cpuTime < once.cpuTime * 1.25 + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
     }
 
     // MARK: - Inputs behind links
@@ -243,8 +245,8 @@ struct EndToEndNoHarmTests {
         #expect(mkfifo(fifo, 0o644) == 0)
         for arguments in [["--replay", fifo], ["simulate", fifo], ["plist", "check", fifo], ["--replay", "/dev/zero"],
                           ["--replay", directory.url.path]] {
-            // A FIFO or device that blocked the read would hit the timeout (no exit code).
-            let result = try await CastScanProcess.run(arguments, timeout: .seconds(10))
+            // A FIFO or device that blocked the read would hit the hang limit (no exit code).
+            let result = try await CastScanProcess.run(arguments)
             #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
             #expect(result.cpuTime < .seconds(1), "\(result)")
         }

@@ -1,5 +1,6 @@
 @testable import CastScanCLI
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -19,9 +20,11 @@ import Glibc
 @Suite("cast-scan report: the spool under a careless neighbour, end to end")
 struct EndToEndReportSpoolTests {
     static let unreachable = "http://127.0.0.1:9/events"
-    /// Device events in a disturbed watch, and the seconds the replay spreads them over.
+    /// Device events in a disturbed watch, and the seconds the replay spreads them over: the
+    /// watch is stopped a third of the way, 2 s before its end, by a thread that checks every
+    /// millisecond.
     static let events = 500
-    static let replaySeconds = 1.5
+    static let replaySeconds = 3.0
 
     /// What is done to the spool while the watch records into it.
     enum Disturbance: String, CaseIterable, CustomTestStringConvertible {
@@ -40,6 +43,7 @@ struct EndToEndReportSpoolTests {
             }
         }
 
+        /// Does it (from any thread: failures are thrown, not recorded).
         func apply(to spool: String, movingTo aside: String) throws {
             let database = spool + "/events.sqlite"
             switch self {
@@ -48,9 +52,9 @@ struct EndToEndReportSpoolTests {
             case .directoryRemoved:
                 try FileManager.default.removeItem(atPath: spool)
             case .truncated:
-                #expect(truncate(database, 0) == 0)
+                guard truncate(database, 0) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             case .headerOverwritten, .damagedInside:
-                let handle = try #require(FileHandle(forUpdatingAtPath: database))
+                guard let handle = FileHandle(forUpdatingAtPath: database) else { throw POSIXError(.ENOENT) }
                 defer { try? handle.close() }
                 if self == .damagedInside {
                     // The first half of the file but its header page: rows written into it by
@@ -76,17 +80,12 @@ struct EndToEndReportSpoolTests {
         let collector = try await ReportCollector(["--mode-file", directory.path("mode")], in: directory)
         let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
         // Each event is stored before it is printed: a third printed, a third at least stored.
-        var before = await Self.waitForInserted(watch, atLeast: Self.events / 3, timeout: .seconds(30))
-        if disturbance == .damagedInside {
-            // Damage where it stays: once a checkpoint has written rows into the file.
-            before = await Self.waitForCheckpoint(spool + "/events.sqlite", watch, timeout: .seconds(30)) ? before : 0
-        }
-        if before < Self.events / 3 {
-            let result = await watch.wait(timeout: .seconds(5))
-            Issue.record("the watch did not get a third of the way: \(result)")
-            return
-        }
-        try disturbance.apply(to: spool, movingTo: directory.path("moved.sqlite"))
+        // Damage inside the file where it stays: once a checkpoint has written rows into it.
+        let database = spool + "/events.sqlite"
+        let aside = directory.path("moved.sqlite")
+        let before = try #require(await Self.disturbMidway(watch, once: { disturbance != .damagedInside || Self.checkpointed(database) }) {
+            try disturbance.apply(to: spool, movingTo: aside)
+        })
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines.filter { $0.contains(#""event":"inserted""#) }.count == Self.events, "\(result)")
@@ -120,9 +119,8 @@ struct EndToEndReportSpoolTests {
         let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
         let collector = try await ReportCollector(in: directory)
         let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
-        let before = await Self.waitForInserted(watch, atLeast: Self.events / 3, timeout: .seconds(30))
-        try #require(before >= Self.events / 3, "the watch did not get a third of the way")
-        try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: directory.path("moved.sqlite"))
+        let aside = directory.path("moved.sqlite")
+        try #require(await Self.disturbMidway(watch) { try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: aside) } != nil)
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.contains(Disturbance.moved.said), "\(result)")
@@ -145,9 +143,14 @@ struct EndToEndReportSpoolTests {
         #expect(byCount.exitCode == 0, "\(byCount)")
         #expect(byCount.stdout.contains("pending: 150 events"), "\(byCount)")
         #expect(byCount.stdout.contains("past the bounds (the next watch or send drops them): 149"), "\(byCount)")
-        try await Task.sleep(for: .milliseconds(1100))
-        let byAge = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-age", "1", "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: byAge.stdoutData) as? [String: Any], "\(byAge)")
+        // Until every event is more than a second old (asked again, with a generous deadline).
+        let deadline = ContinuousClock.now + .seconds(60)
+        var byAge: ProcessResult
+        var object: [String: Any]
+        repeat {
+            byAge = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-age", "1", "--json"])
+            object = try #require(try JSONSerialization.jsonObject(with: byAge.stdoutData) as? [String: Any], "\(byAge)")
+        } while object["beyondBounds"] as? Int != 150 && ContinuousClock.now < deadline
         #expect(object["pending"] as? Int == 150 && object["beyondBounds"] as? Int == 150 && object["dropped"] as? Int == 0, "\(byAge)")
         #expect(byAge.stderr.isEmpty, "\(byAge)")
         #expect(try await Self.pending(spool) == 150, "report status dropped events")
@@ -293,28 +296,46 @@ struct EndToEndReportSpoolTests {
 
     // MARK: - Helpers
 
-    /// Waits until the watch printed at least `count` `inserted` events (or ended, or
-    /// `timeout` passed); returns how many it had printed.
-    static func waitForInserted(_ watch: RunningProcess, atLeast count: Int, timeout: Duration) async -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let printed = String(decoding: watch.currentStdout(), as: UTF8.self)
-                .split(separator: "\n").filter { $0.contains(#""event":"inserted""#) }.count
-            if printed >= count || !watch.isRunning || ContinuousClock.now >= deadline { return printed }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+    /// How many `inserted` events the watch has printed so far.
+    static func inserted(_ watch: RunningProcess) -> Int {
+        String(decoding: watch.currentStdout(), as: UTF8.self).split(separator: "\n").filter { $0.contains(#""event":"inserted""#) }.count
     }
 
-    /// Waits until the database file holds 16 pages or more (a checkpoint wrote rows into it);
-    /// false when the watch ended or `timeout` passed first.
-    static func waitForCheckpoint(_ database: String, _ watch: RunningProcess, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while watch.isRunning, ContinuousClock.now < deadline {
-            var info = stat()
-            if stat(database, &info) == 0, info.st_size >= 16 * 4096 { return true }
-            try? await Task.sleep(for: .milliseconds(10))
+    /// Once the watch has printed a third of the events and `ready` holds, stops it (`SIGSTOP`),
+    /// runs `disturb` and lets it go on (`SIGCONT`), all at once from a thread of its own: the
+    /// disturbance lands mid-watch however busy the machine is, with events still to record
+    /// after it. Returns how many events the watch had printed; nil, the reason recorded, when
+    /// it ended first or had nothing left to record. (A watch held stopped longer than its
+    /// sender's timeout would send a batch again: the pause lasts only the disturbance.)
+    static func disturbMidway(
+        _ watch: RunningProcess, once ready: @escaping @Sendable () -> Bool = { true }, by disturb: @escaping @Sendable () throws -> Void
+    ) async throws -> Int? {
+        let outcome = Mutex<(printed: Int, failure: (any Error)?)>((0, nil))
+        let done = await watch.run(when: { inserted(watch) >= events / 3 && ready() }) {
+            watch.send(SIGSTOP)
+            let printed = inserted(watch)
+            do {
+                try disturb()
+                outcome.withLock { $0.printed = printed }
+            } catch {
+                outcome.withLock { $0 = (printed, error) }
+            }
+            watch.send(SIGCONT)
         }
-        return false
+        let (before, failure) = outcome.withLock { $0 }
+        if let failure { throw failure }
+        guard done != nil, before < events else {
+            let result = await watch.wait(timeout: .seconds(30))
+            Issue.record("the watch was not disturbed midway (\(before) of \(events) printed)\n\(result)")
+            return nil
+        }
+        return before
+    }
+
+    /// Whether the database file holds 16 pages or more (a checkpoint wrote rows into it).
+    static func checkpointed(_ database: String) -> Bool {
+        var info = stat()
+        return stat(database, &info) == 0 && info.st_size >= 16 * 4096
     }
 
     /// Every event the collector accepted, in order, with its `id` (repeated when it came twice).

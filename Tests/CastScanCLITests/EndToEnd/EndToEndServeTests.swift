@@ -19,15 +19,13 @@ struct EndToEndServeTests {
         /// Starts `serve` on a port the system picks, and waits for its "listening" line.
         static func start(_ arguments: [String]) async throws -> Server {
             let process = try CastScanProcess.start(["serve", "--listen", "127.0.0.1:0"] + arguments)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while ContinuousClock.now < deadline {
+            @Sendable func port() -> Int? {
                 let stderr = (try? String(contentsOf: process.stderrURL, encoding: .utf8)) ?? ""
-                if let range = stderr.range(of: #"listening on http://127\.0\.0\.1:([0-9]+)/"#, options: .regularExpression) {
-                    let text = stderr[range].dropFirst("listening on http://127.0.0.1:".count).dropLast()
-                    return Server(process: process, port: try #require(Int(text)))
-                }
-                if !process.isRunning { break }
-                try await Task.sleep(for: .milliseconds(20))
+                guard let range = stderr.range(of: #"listening on http://127\.0\.0\.1:([0-9]+)/"#, options: .regularExpression) else { return nil }
+                return Int(stderr[range].dropFirst("listening on http://127.0.0.1:".count).dropLast())
+            }
+            if await Eventually.wait(giveUpIf: { !process.isRunning }, until: { port() != nil }), let port = port() {
+                return Server(process: process, port: port)
             }
             let result = await process.wait(timeout: .seconds(1))
             Issue.record("serve did not say where it listens: \(result)")
@@ -44,15 +42,18 @@ struct EndToEndServeTests {
             return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "", String(decoding: data, as: UTF8.self))
         }
 
-        /// Polls `GET path` until `accept` takes the body, for at most 30 s.
+        /// Polls `GET path` until `accept` takes the body (asked once more after the deadline, which
+        /// only guards against a hang: a starved test task may wake after it).
         func poll(_ path: String, until accept: (String) -> Bool) async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + .seconds(600)
             var last = ""
-            while ContinuousClock.now < deadline {
+            repeat {
                 last = try await get(path).body
                 if accept(last) { return last }
                 try await Task.sleep(for: .milliseconds(50))
-            }
+            } while ContinuousClock.now < deadline
+            last = try await get(path).body
+            if accept(last) { return last }
             Issue.record("GET \(path) never matched; last body:\n\(last.prefix(2000))")
             return last
         }

@@ -41,13 +41,12 @@ struct EndToEndSignalTests {
           arguments: [(true, SIGTERM), (true, SIGINT), (false, SIGTERM), (false, SIGINT)])
     func stalledWatch(jsonLines: Bool, signal: Int32) async throws {
         let directory = try TestDirectory()
-        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 4000, interval: 0.002))
+        // 24 s of lines: the replay is still playing when the signal comes, however busy the machine.
+        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 12000, interval: 0.002))
         let child = try CastScanProcess.startPiped(["watch", "--replay", replay] + (jsonLines ? ["--jsonl"] : []))
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the watch never filled its pipe")
-        // More lines queue up behind the blocked one.
-        try await Task.sleep(for: .milliseconds(300))
-        let sent = child.send(signal)
+        // The line in the blocked write is still waiting (the end note counts it) when the
+        // signal comes.
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch \(jsonLines ? "--jsonl" : "table") signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -71,13 +70,12 @@ struct EndToEndSignalTests {
     func stalledWatchReporting(signal: Int32) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
-        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 4000, interval: 0.002))
+        let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: 12000, interval: 0.002))
         let child = try CastScanProcess.startPiped(
             ["watch", "--jsonl", "--replay", replay, "--report", EndToEndReportTests.unreachable, "--spool", spool])
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the watch never filled its pipe")
-        try await Task.sleep(for: .milliseconds(300))
-        let sent = child.send(signal)
+        // The line in the blocked write is still waiting (the end note counts it) when the
+        // signal comes.
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch --report signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -110,9 +108,7 @@ struct EndToEndSignalTests {
         }
         let replay = try ReplayWriter(devices: devices).write(to: directory)
         let child = try CastScanProcess.startPiped(["--replay", replay, "--json"])
-        let blocked = await child.waitForBlockedWrite(timeout: .seconds(60))
-        #expect(blocked, "the scan never filled its pipe")
-        let sent = child.send(signal)
+        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the scan never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled one-shot --json signal \(signal)", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -128,8 +124,7 @@ struct EndToEndSignalTests {
         let directory = try TestDirectory()
         let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
         let child = try CastScanProcess.start(command + ["--replay", replay])
-        try await Self.waitUntilCaught(SIGTERM, by: child)
-        let sent = child.send(SIGTERM)
+        let sent = try #require(await Self.send(SIGTERM, onceCaughtBy: child), "cast-scan ended before it caught SIGTERM")
         let result = await child.wait(timeout: .seconds(60))
         Self.measured("\(command) reading a 10 MB replay, SIGTERM", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -145,6 +140,13 @@ struct EndToEndSignalTests {
     static let canIsolateResolver = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
         && ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].contains { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// Whether the network namespace of process `pid` (its own, here) has a UDP socket
+    /// connected to the resolver's 192.0.2.53, port 53: the look-up has sent its query.
+    static func isAskingTheResolver(pid: pid_t) -> Bool {
+        let table = (try? String(contentsOfFile: "/proc/\(pid)/net/udp", encoding: .utf8)) ?? ""
+        return table.contains(String(format: " %08X:%04X ", inet_addr("192.0.2.53"), 53))
+    }
+
     @Test("a signal during a host name look-up that hangs ends the command within the grace period: 143, or 0 for watch",
           .enabled(if: canIsolateResolver, "needs root, unshare and ip: a private network namespace whose resolver never answers"),
           arguments: [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))])
@@ -157,16 +159,13 @@ struct EndToEndSignalTests {
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
             arguments: ["--net", "--mount", "/bin/bash", "-c", script, "bash"] + command + ["--host", "cast.example"],
             extraEnvironment: ["CAST_SCAN": try CastScanProcess.executable().path, "RESOLVER": resolver])
-        // cast-scan once the shell has exec'd it, with its handler installed.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while child.isRunning, ContinuousClock.now < deadline,
-              (try? String(contentsOfFile: "/proc/\(child.processIdentifier)/comm", encoding: .utf8)) != "cast-scan\n"
-                || !EndToEndWatchTests.catches(SIGTERM, pid: child.processIdentifier) {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        // Well into the look-up.
-        try await Task.sleep(for: .milliseconds(300))
-        let sent = child.send(SIGTERM)
+        // cast-scan once the shell has exec'd it, with its handler installed, and its query sent
+        // (the resolver waits 30 s for the answer).
+        let pid = child.processIdentifier
+        let sent = try #require(await child.run(when: {
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "cast-scan\n"
+                && EndToEndWatchTests.catches(SIGTERM, pid: pid) && Self.isAskingTheResolver(pid: pid)
+        }) { child.send(SIGTERM) }, "cast-scan never asked the resolver")
         let result = await child.wait(timeout: .seconds(90))
         Self.measured("\(command) looking up a host that never answers, SIGTERM", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -183,8 +182,7 @@ struct EndToEndSignalTests {
         let directory = try TestDirectory()
         let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
         let child = try CastScanProcess.start(["watch", "--replay", replay])
-        try await Self.waitUntilCaught(first, by: child)
-        let sent = await Self.sendTwice(first, then: second, to: child)
+        let sent = try #require(await Self.sendTwice(first, then: second, to: child), "cast-scan ended before it caught signal \(first)")
         let result = await child.wait(timeout: .seconds(60))
         Self.measured("second signal \(second) after \(first)", result.ended - sent)
         #expect(!result.exitedNormally && !result.timedOut && result.status == second,
@@ -194,17 +192,27 @@ struct EndToEndSignalTests {
 
     @Test("a signal sent as the process starts is never lost: 20 one-shot scans and 20 watches, each ended at once")
     func signalAtStart() async throws {
-        // A replay that never says all-for-now: the scan waits 60 s, the watch for ever, unless ended.
+        // A replay that never says all-for-now: the scan waits 60 s unless ended. A watch plays a
+        // replay in real time and ends at its end: this one's is an hour away.
         let directory = try TestDirectory()
         let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
+        let hour = try directory.write("hour.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}, "#
+            + #"{"at": 3600, "kind": "allForNow", "browseType": "_googlecast._tcp"}]}"#)
         var caught = 0
         for run in 1...20 {
-            for (command, status) in [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))] {
-                let child = try CastScanProcess.start(command + ["--replay", endless])
-                // Sent 0 to 38 ms after the spawn: before the handler, before the command, or as it runs.
-                try await Task.sleep(for: .milliseconds(2 * (run - 1)))
-                let sent = child.send(SIGTERM)
+            for (command, status) in [(["--timeout", "60", "--json", "--replay", endless], Int32(143)), (["watch", "--replay", hour], Int32(0))] {
+                // Sent 0 to 38 ms after the spawn: before the handler, before the command, or as it
+                // runs. A spread of the moment: every check below holds whenever the signal comes.
+                // From a thread of its own: a starved test task once woke after the scan's 60 s.
+                let spread = Duration.milliseconds(2 * (run - 1))
+                let child = try CastScanProcess.start(command)
+                let spawned = ContinuousClock.now
+                let signalled = await child.run(when: { ContinuousClock.now - spawned >= spread }) { child.send(SIGTERM) }
                 let result = await child.wait(timeout: .seconds(60))
+                guard let sent = signalled else {
+                    Issue.record("run \(run) \(command) ended before the signal\n\(result)")
+                    continue
+                }
                 // Before the handler is installed, the default action ends it; after, the command does.
                 let killed = !result.exitedNormally && !result.timedOut && result.status == SIGTERM
                 if !killed { caught += 1 }
@@ -221,8 +229,9 @@ struct EndToEndSignalTests {
         let count = 2000
         let replay = try directory.write("busy.json", ReplayWriter.statusChanges(count: count, interval: 0.001))
         let child = try CastScanProcess.startPiped(["watch", "--jsonl", "--replay", replay], measured: true)
-        // 1 KiB every 50 ms (about 35 lines a second) until the watch says it dropped lines,
-        // then everything.
+        // 1 KiB every 50 ms (about 35 lines a second, against 1,000 written) until the watch
+        // says it dropped lines, then everything. The 50 ms is the reader's pace, not a wait for
+        // anything: a busy machine only makes the reader slower, which is what is tested.
         let batchPrefix = "cast-scan: standard output is not being read: dropped "
         let deadline = ContinuousClock.now + .seconds(60)
         while child.isRunning, ContinuousClock.now < deadline,
@@ -230,10 +239,7 @@ struct EndToEndSignalTests {
             child.readPipe(atMost: 1024)
             try await Task.sleep(for: .milliseconds(50))
         }
-        while child.isRunning {
-            child.readPipe()
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await child.readPipeToEnd()
         let result = await child.wait(timeout: .seconds(60))
         print("measured: slow reader: peak RSS \(result.peakResidentBytes / 1024) KiB, \(result.elapsed)")
         #expect(result.exitCode == 0, "\(result)")
@@ -256,28 +262,26 @@ struct EndToEndSignalTests {
         #expect(result.peakResidentBytes < 256 << 20, "\(result.peakResidentBytes) bytes")
     }
 
-    /// Sends `first`, then `second` as soon as the first is caught (its handler restores the
-    /// default action), and returns when the second was sent. From a thread of its own, so a
-    /// starved test pool cannot delay the second past the grace period.
-    static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock.Instant {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                child.send(first)
-                let deadline = ContinuousClock.now + .seconds(30)
-                while EndToEndWatchTests.catches(second, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
-                    usleep(200)
-                }
-                continuation.resume(returning: child.send(second))
+    /// Sends `first` as soon as `child` catches it (cast-scan installs its handler first
+    /// thing), then `second` as soon as the first is caught (its handler restores the default
+    /// action), and returns when the second was sent: from a thread of its own, so a starved
+    /// test pool can neither let the command get past reading its replay nor delay the second
+    /// past the grace period. nil if the child ended before it caught `first`.
+    static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock.Instant? {
+        await child.run(when: { EndToEndWatchTests.catches(first, pid: child.processIdentifier) }) {
+            child.send(first)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while EndToEndWatchTests.catches(second, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
+                usleep(200)
             }
+            child.send(second)
         }
     }
 
-    /// Waits until `child` has a handler for `signal`: cast-scan installs it first thing.
-    static func waitUntilCaught(_ signal: Int32, by child: RunningProcess) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !EndToEndWatchTests.catches(signal, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        try #require(child.isRunning, "cast-scan ended before it caught signal \(signal)")
+    /// Sends `signal` as soon as `child` catches it, from a thread of its own (a starved test
+    /// pool cannot let the command get past the step the signal is to interrupt); returns when,
+    /// or nil if the child ended first.
+    static func send(_ signal: Int32, onceCaughtBy child: RunningProcess) async -> ContinuousClock.Instant? {
+        await child.run(when: { EndToEndWatchTests.catches(signal, pid: child.processIdentifier) }) { child.send(signal) }
     }
 }

@@ -17,7 +17,7 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         // The living-room recording at four times its speed: the same events, 1.75 s instead of 7.
         let replay = try directory.write("living-room-fast.json", try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25))
-        let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"], timeout: .seconds(20))
+        let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
 
@@ -70,14 +70,12 @@ struct EndToEndWatchTests {
 
     @Test("watch ended by SIGINT after its first output exits 0 at once")
     func interrupted() async throws {
-        // The recording, slowed to last 35 s; the interrupt must end it long before, however
-        // busy the machine is when the first line arrives.
+        // The recording, slowed to last 35 s; the interrupt, sent from a thread of its own as the
+        // first line arrives, must end it long before.
         let directory = try TestDirectory()
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
         let child = try CastScanProcess.start(["watch", "--replay", slow])
-        let sawOutput = await child.waitForFirstLine(timeout: .seconds(60))
-        #expect(sawOutput, "watch printed nothing")
-        let sent = child.send(SIGINT)
+        let sent = try #require(await child.send(SIGINT, afterFirstLineWithin: .seconds(60)), "watch printed nothing")
         let result = await child.wait(timeout: .seconds(10))
         #expect(result.exitedNormally, "watch died of a signal instead of ending cleanly\n\(result)")
         #expect(result.exitCode == 0, "\(result)")
@@ -90,14 +88,14 @@ struct EndToEndWatchTests {
           arguments: [SIGINT, SIGTERM])
     func noSignalLost(signal: Int32) async throws {
         // The recording at a tenth of its speed (70 s): a lost signal lets the replay run to its
-        // end. The margin is for this test's own task, which a busy test run can keep from
-        // running for seconds, not for the watch (whose stop is timed by its own waiter thread).
+        // end. Each signal is sent from a thread of its own as the first line arrives (a busy test
+        // run kept this test's task from running for tens of seconds); the stop is timed by the
+        // watch's own waiter thread.
         let directory = try TestDirectory()
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 10))
         for run in 1...20 {
             let child = try CastScanProcess.start(["watch", "--replay", slow])
-            #expect(await child.waitForFirstLine(timeout: .seconds(60)), "run \(run): watch printed nothing")
-            let sent = child.send(signal)
+            let sent = try #require(await child.send(signal, afterFirstLineWithin: .seconds(60)), "run \(run): watch printed nothing")
             let result = await child.wait(timeout: .seconds(90))
             #expect(result.exitCode == 0, "run \(run)\n\(result)")
             #expect(result.ended - sent < .seconds(3), "run \(run): watch took \(result.ended - sent) to stop\n\(result)")
@@ -110,8 +108,7 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 5))
         let child = try CastScanProcess.start(["watch", "--replay", slow, "--jsonl"])
-        #expect(await child.waitForFirstLine(timeout: .seconds(60)))
-        let sent = child.send(SIGTERM)
+        let sent = try #require(await child.send(SIGTERM, afterFirstLineWithin: .seconds(60)), "watch printed nothing")
         let result = await child.wait(timeout: .seconds(10))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.ended - sent < .seconds(3), "\(result)")
@@ -141,12 +138,10 @@ struct EndToEndWatchTests {
         let directory = try TestDirectory()
         let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
         let child = try CastScanProcess.start(["--replay", endless, "--timeout", "60", "--json"])
-        // Ready once the signal is caught (its bit in SigCgt of /proc/PID/status).
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !Self.catches(signal, pid: child.processIdentifier), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let sent = child.send(signal)
+        // Sent once the signal is caught (its bit in SigCgt of /proc/PID/status), from a thread
+        // of its own: a starved test task once woke after the scan's 60 s.
+        let sent = try #require(await child.run(when: { Self.catches(signal, pid: child.processIdentifier) }) { child.send(signal) },
+                                "the scan ended before it caught the signal")
         let result = await child.wait(timeout: .seconds(90))
         #expect(result.exitCode == status, "\(result)")
         #expect(result.ended - sent < .seconds(3), "\(result)")

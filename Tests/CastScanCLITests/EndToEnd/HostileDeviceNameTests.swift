@@ -106,7 +106,7 @@ struct HostileDeviceNameTests {
     func watch() async throws {
         let directory = try TestDirectory()
         let replay = try Self.replay(in: directory)
-        let result = try await CastScanProcess.run(["watch", "--replay", replay], timeout: .seconds(20))
+        let result = try await CastScanProcess.run(["watch", "--replay", replay])
         #expect(result.exitCode == 0, "\(result)")
         #expect(HostileOutput.unsafeScalars(in: result.stdout).isEmpty, "\(HostileOutput.unsafeScalars(in: result.stdout))")
         let inserted = result.stdoutLines.filter { $0.contains(" + ") }
@@ -114,7 +114,7 @@ struct HostileDeviceNameTests {
         #expect(inserted.contains { $0.contains("+ \\e[31mRED\\e[0m (video, Model\\e[1m\\u{9B}) 10.0.0.1:8009") }, "\(result)")
         #expect(inserted.contains { $0.contains("Line\\nbreak\\rreturn") }, "\(result)")
 
-        let jsonl = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"], timeout: .seconds(20))
+        let jsonl = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"])
         #expect(jsonl.exitCode == 0, "\(jsonl)")
         var names: [String] = []
         for line in jsonl.stdoutLines {

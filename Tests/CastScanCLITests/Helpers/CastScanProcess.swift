@@ -83,9 +83,14 @@ enum CastScanProcess {
         ]
     }
 
+    /// How long a child runs by default before it is killed (and its result says it timed
+    /// out): a guard against a hang, not a speed bound; a parallel test run on two loaded cores
+    /// stretches a command of a second to tens of seconds.
+    static let hangLimit: Duration = .seconds(300)
+
     /// Runs `cast-scan arguments` to its end and returns what it did. A child still running
     /// after `timeout` is killed, and the result says so.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    static func run(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws -> ProcessResult {
         let child = try start(arguments)
         return await child.wait(timeout: timeout)
     }
@@ -93,7 +98,7 @@ enum CastScanProcess {
     /// Runs `cast-scan arguments` under GNU time (`/usr/bin/time`, installed by `Scripts/setup`),
     /// so `peakResidentBytes` is the child's own peak: `wait4` alone would report the test
     /// process's memory, which a child started with `posix_spawn` inherits the accounting of.
-    static func runMeasured(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    static func runMeasured(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws -> ProcessResult {
         let time = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: time) else {
             throw NotFound(searched: ["\(time) (GNU time, needed to measure memory; run Scripts/setup)"])
@@ -110,7 +115,7 @@ enum CastScanProcess {
     }
 
     /// Runs `cast-scan arguments` with `environment` added to the child's environment.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(30)) async throws
+    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = CastScanProcess.hangLimit) async throws
         -> ProcessResult
     {
         let child = try RunningProcess(executable: try executable(), arguments: arguments, extraEnvironment: environment)
@@ -118,7 +123,7 @@ enum CastScanProcess {
     }
 
     /// Runs `cast-scan arguments` with `file` as its standard input.
-    static func run(_ arguments: [String], standardInput file: String, timeout: Duration = .seconds(30)) async throws
+    static func run(_ arguments: [String], standardInput file: String, timeout: Duration = CastScanProcess.hangLimit) async throws
         -> ProcessResult
     {
         let child = try RunningProcess(executable: try executable(), arguments: arguments, standardInput: file)
@@ -144,7 +149,7 @@ enum CastScanProcess {
 
     /// Runs `script` with `bash -c` (its `$1`... are `arguments`), with `$CAST_SCAN` naming the
     /// executable: for what needs a shell, such as closed or redirected descriptors.
-    static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws
+    static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = CastScanProcess.hangLimit) async throws
         -> ProcessResult
     {
         let child = try RunningProcess(
@@ -322,6 +327,23 @@ final class RunningProcess: Sendable {
         }
     }
 
+    /// Reads the standard output pipe as the child writes to it until the child ends: a reader
+    /// that keeps up. From a thread of its own, which waits in `poll` for data.
+    func readPipeToEnd() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                while isRunning {
+                    var ready = pollfd(fd: pipeReadEnd, events: Int16(POLLIN), revents: 0)
+                    // The timeout only to see the child's end: its pipe's write end may live on
+                    // in a process it started.
+                    _ = poll(&ready, 1, 100)
+                    readPipe()
+                }
+                continuation.resume()
+            }
+        }
+    }
+
     /// The bytes the standard output pipe holds, unread.
     var pipeFill: Int {
         var count: Int32 = 0
@@ -339,30 +361,28 @@ final class RunningProcess: Sendable {
 
     /// Waits until the standard output pipe is full (the child's next write blocks: a write of
     /// up to `PIPE_BUF`, 4096 bytes, waits until it fits whole); false if the child ended or
-    /// `timeout` passed first.
+    /// `timeout` passed first. Checked from a thread of its own (``Eventually``).
     func waitForFullPipe(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
         let capacity = pipeCapacity
-        while ContinuousClock.now < deadline, isRunning {
-            if capacity > 0, pipeFill > capacity - 4096 { return true }
-            try? await Task.sleep(for: .milliseconds(10))
+        return await Eventually.wait(timeout: timeout, giveUpIf: { [self] in !isRunning }) { [self] in
+            capacity > 0 && pipeFill > capacity - 4096
         }
-        return false
     }
 
-    /// Waits until the standard output pipe is full and a thread of the child is blocked
+    /// Sends `signal` once the standard output pipe is full and a thread of the child is blocked
     /// writing to it (`write(1, …)` in `/proc/PID/task/*/syscall`, seen twice 20 ms apart), so
-    /// at least one line is still the child's; false if it ended or `timeout` passed first.
-    func waitForBlockedWrite(timeout: Duration) async -> Bool {
-        guard await waitForFullPipe(timeout: timeout) else { return false }
-        let deadline = ContinuousClock.now + timeout
-        var seen = 0
-        while ContinuousClock.now < deadline, isRunning {
-            seen = isWritingStandardOutput ? seen + 1 : 0
-            if seen == 2 { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+    /// at least one line is still the child's; checked from a thread of its own, which sends at
+    /// once. Returns when, or nil if the child ended or `timeout` passed first.
+    func send(_ signal: Int32, onceWriteBlocksWithin timeout: Duration) async -> ContinuousClock.Instant? {
+        guard await waitForFullPipe(timeout: timeout) else { return nil }
+        let seen = Mutex(0)
+        return await Eventually.when({ [self] in
+            let writing = isWritingStandardOutput
+            return seen.withLock { seen in
+                seen = writing ? seen + 1 : 0
+                return seen == 2
+            }
+        }, giveUpIf: { [self] in !isRunning }, timeout: timeout, interval: .milliseconds(20)) { [self] in send(signal) }
     }
 
     /// Whether a thread of the child is in `write(1, …)` now.
@@ -392,17 +412,29 @@ final class RunningProcess: Sendable {
     /// Standard output written so far.
     func currentStdout() -> Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
 
-    /// Waits until standard output holds at least one whole line; false if the child ended or
-    /// `timeout` passed first. Give a generous timeout: this polls from the test's task, which a
-    /// busy test run (CPU-bound suites on both pool threads) can keep from running for seconds.
+    /// Whether standard output holds at least one whole line.
+    var hasPrintedALine: Bool { currentStdout().contains(UInt8(ascii: "\n")) }
+
+    /// Waits until standard output holds at least one whole line, checked from a thread of its
+    /// own (``Eventually``); false if the child ended or `timeout` passed first.
     func waitForFirstLine(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if currentStdout().contains(UInt8(ascii: "\n")) { return true }
-            if !isRunning { return currentStdout().contains(UInt8(ascii: "\n")) }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await Eventually.wait(timeout: timeout, giveUpIf: { [self] in !isRunning }) { [self] in hasPrintedALine }
+    }
+
+    /// Runs `action` as soon as `condition` holds, checked about every millisecond from a thread
+    /// of its own (``Eventually``), so a starved test pool cannot make it late; returns when it
+    /// ran, or nil if the child ended or `timeout` passed first.
+    func run(
+        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(600), _ action: @escaping @Sendable () -> Void
+    ) async -> ContinuousClock.Instant? {
+        await Eventually.when(condition, giveUpIf: { [self] in !isRunning }, timeout: timeout, do: action)
+    }
+
+    /// Sends `signal` as soon as standard output holds a whole line (checked as
+    /// ``run(when:timeout:_:)`` does); returns when, or nil if the child ended or `timeout`
+    /// passed first.
+    func send(_ signal: Int32, afterFirstLineWithin timeout: Duration) async -> ContinuousClock.Instant? {
+        await run(when: { [self] in hasPrintedALine }, timeout: timeout) { [self] in send(signal) }
     }
 
     /// Sends `signal` to the child, unless it has already been waited for; returns when.
@@ -413,7 +445,7 @@ final class RunningProcess: Sendable {
     }
 
     /// Waits for the child to end (killing it after `timeout`) and returns what it did.
-    func wait(timeout: Duration = .seconds(30)) async -> ProcessResult {
+    func wait(timeout: Duration = CastScanProcess.hangLimit) async -> ProcessResult {
         let killer = Task { [self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled, isRunning else { return }

@@ -13,7 +13,7 @@ import Darwin
 #endif
 
 /// A stream's writer: its own thread and a bounded queue, so writing never waits for a reader.
-@Suite("FileDescriptorSink", .timeLimit(.minutes(1)))
+@Suite("FileDescriptorSink", .timeLimit(.minutes(10)))
 struct FileDescriptorSinkTests {
     /// A pipe whose write end a sink writes and whose read end the test reads, or leaves full.
     final class Pipe: Sendable {
@@ -111,7 +111,9 @@ struct FileDescriptorSinkTests {
         let started = ContinuousClock.now
         for index in 0..<count { sink.write("event \(index) " + String(repeating: "x", count: 40) + "\n") }
         let writing = ContinuousClock.now - started
-        #expect(writing < .seconds(5), "the writes waited for the reader: \(writing)")
+        // Writes that waited for this reader, which reads only after them, would never end: the
+        // bound is only the message, far above what a loaded machine takes.
+        #expect(writing < .seconds(60), "the writes waited for the reader: \(writing)")
 
         let received = Self.lines(await pipe.readAll(from: sink))
         #expect(sink.droppedLines > 0)

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Waiting for a condition from a thread of its own, not from the test's task.
+///
+/// A full parallel test run on two loaded cores has kept the test pool from running any task
+/// for over a minute: a task that polls can wake after its deadline, or act after the moment it
+/// tests. This thread sees the condition when it comes and can act on it at once; the timeout
+/// only guards against a hang.
+enum Eventually {
+    /// Checks `condition` about every `interval` until it holds, then runs `action` on the same
+    /// thread at once, and returns when it ran; nil when `giveUp` held first (checked after the
+    /// condition, so a condition met as the child ends still counts) or `timeout` passed.
+    static func when(
+        _ condition: @escaping @Sendable () -> Bool, giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
+        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(1), do action: @escaping @Sendable () -> Void = {}
+    ) async -> ContinuousClock.Instant? {
+        let pause = useconds_t(clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = ContinuousClock.now + timeout
+                while true {
+                    if condition() {
+                        action()
+                        return continuation.resume(returning: .now)
+                    }
+                    if giveUp() || ContinuousClock.now >= deadline { return continuation.resume(returning: nil) }
+                    usleep(pause)
+                }
+            }
+        }
+    }
+
+    /// Waits until `condition` holds (checked as ``when(_:giveUpIf:timeout:interval:do:)``
+    /// does); false when `giveUp` held or `timeout` passed first.
+    static func wait(
+        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(10), giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
+        until condition: @escaping @Sendable () -> Bool
+    ) async -> Bool {
+        await when(condition, giveUpIf: giveUp, timeout: timeout, interval: interval) != nil
+    }
+}
