@@ -1,7 +1,8 @@
 /// One listed device with the keys the list's order compares (its lower-cased friendly name and
 /// its unique id), made once when the device is listed so that finding its place allocates
-/// nothing.
-struct DeviceRow: Sendable {
+/// nothing. A class, so that copying a chunk or a shard that holds rows retains one reference a
+/// row instead of every field of a device.
+final class DeviceRow: Sendable {
     /// The device as listed.
     let device: CastDevice
     /// ``CastDevice/uniqueID``.

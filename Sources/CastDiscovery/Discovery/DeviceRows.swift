@@ -4,8 +4,8 @@
 /// A copy (a snapshot) costs nothing. The first write after one copies the chunk it changes
 /// (at most ``chunkCapacity`` rows) and the table of chunk references (`count / 64` or so),
 /// never the rows of the other chunks; later writes to a chunk no copy shares copy nothing.
-/// Finding an index or a sort position walks the table (`count / 64` steps) and searches one
-/// chunk.
+/// Finding a sort position searches the chunks' last rows, then one chunk; turning it into an
+/// index, or an index into a row, adds up the chunks' counts (`count / 64` of them).
 struct DeviceRows: Sendable {
     /// The most rows one chunk holds; a fuller one splits in two.
     static let chunkCapacity = 64
@@ -30,22 +30,26 @@ struct DeviceRows: Sendable {
         return devices
     }
 
-    /// The first index whose row does not sort before `row`.
+    /// The first index whose row does not sort before `row`: a binary search over the chunks'
+    /// last rows, then one in the chunk.
     func insertionIndex(for row: DeviceRow) -> Int {
-        var start = 0
-        for chunk in chunks {
-            guard let last = chunk.last, last.precedes(row) else {
-                var low = 0
-                var high = chunk.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if chunk[mid].precedes(row) { low = mid + 1 } else { high = mid }
-                }
-                return start + low
-            }
-            start += chunk.count
+        var low = 0
+        var high = chunks.count
+        while low < high {
+            let mid = (low + high) / 2
+            if let last = chunks[mid].last, last.precedes(row) { low = mid + 1 } else { high = mid }
         }
-        return count
+        guard low < chunks.count else { return count }
+        let chunk = chunks[low]
+        var start = 0
+        for before in chunks[..<low] { start += before.count }
+        var first = 0
+        var end = chunk.count
+        while first < end {
+            let mid = (first + end) / 2
+            if chunk[mid].precedes(row) { first = mid + 1 } else { end = mid }
+        }
+        return start + first
     }
 
     /// Inserts `row` at `index` (0...count; any other index changes nothing).
