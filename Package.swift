@@ -90,8 +90,10 @@ var targets: [Target] = [
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
     .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
 
-    // Layer 5: benchmarks
-    .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery"], path: "Benchmarks/cast-bench"),
+    // Layer 5: benchmarks. CMallocCounter counts the benchmark process's heap allocations (it
+    // defines malloc and its kin over glibc's); only cast-bench links it.
+    .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
+    .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery", "CMallocCounter"], path: "Benchmarks/cast-bench"),
 ]
 
 #if os(Linux)

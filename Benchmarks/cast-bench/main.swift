@@ -2,6 +2,8 @@
 //
 //   cast-bench RECORDS-FILE [--count N]          TXT records into Cast devices
 //   cast-bench dns PACKETS-FILE [--count N]      whole mDNS messages (DNSMessage)
+//   cast-bench list [--sizes 50,500,5000] [--count N] [--out FILE]
+//                                                one DeviceList change and a snapshot (time, allocations)
 //
 // RECORDS-FILE holds one record a line: `INSTANCE<TAB>HOST<TAB>PORT<TAB>WIREHEX` (the TXT rdata as a
 // resolver hands it over, in hex). Each of N iterations takes the next record (round robin),
@@ -41,6 +43,9 @@ func hexBytes(_ text: Substring) -> [UInt8]? {
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "dns" {
     DNSBenchmark.run(Array(arguments.dropFirst()))
+}
+if arguments.first == "list" {
+    ListBenchmark.run(Array(arguments.dropFirst()))
 }
 var count = 200_000
 if let i = arguments.firstIndex(of: "--count") {

@@ -2,32 +2,50 @@
 public enum MetricsExposition {
     /// The exposition of `families`, in order, in `format`.
     public static func render(_ families: [MetricFamily], format: ExpositionFormat) -> String {
+        renderFamilies(families, format: format) + end(format: format)
+    }
+
+    /// The families' part of an exposition (without the end ``end(format:)`` adds), so that
+    /// parts rendered apart can be joined.
+    public static func renderFamilies(_ families: [MetricFamily], format: ExpositionFormat) -> String {
         var out = ""
         out.reserveCapacity(families.reduce(0) { $0 + 128 + $1.samples.count * 96 })
         for family in families {
-            let typeName = format == .prometheusText && family.kind == .counter ? family.name + "_total" : family.name
-            out += "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n"
-            out += "# TYPE \(typeName) \(family.kind.rawValue)\n"
-            let sampleName = family.kind == .counter ? family.name + "_total" : family.name
+            out += header(family, format: format)
             for sample in family.samples {
-                out += sampleName
-                if !sample.labels.isEmpty {
-                    out += "{"
-                    for (index, label) in sample.labels.enumerated() {
-                        if index > 0 { out += "," }
-                        out += label.name
-                        out += "=\""
-                        out += escapeLabelValue(label.value)
-                        out += "\""
-                    }
-                    out += "}"
-                }
+                out += series(family, sample.labels)
                 out += " "
                 out += number(sample.value)
                 out += "\n"
             }
         }
-        if format == .openMetrics { out += "# EOF\n" }
+        return out
+    }
+
+    /// What ends an exposition: `# EOF` in OpenMetrics, nothing in Prometheus' text format.
+    public static func end(format: ExpositionFormat) -> String {
+        format == .openMetrics ? "# EOF\n" : ""
+    }
+
+    /// A family's `# HELP` and `# TYPE` lines.
+    public static func header(_ family: MetricFamily, format: ExpositionFormat) -> String {
+        let typeName = format == .prometheusText && family.kind == .counter ? family.name + "_total" : family.name
+        return "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n# TYPE \(typeName) \(family.kind.rawValue)\n"
+    }
+
+    /// A sample's name and labels (`name{label="value",...}`), escaped, without its value.
+    public static func series(_ family: MetricFamily, _ labels: [MetricFamily.Label]) -> String {
+        var out = family.kind == .counter ? family.name + "_total" : family.name
+        guard !labels.isEmpty else { return out }
+        out += "{"
+        for (index, label) in labels.enumerated() {
+            if index > 0 { out += "," }
+            out += label.name
+            out += "=\""
+            out += escapeLabelValue(label.value)
+            out += "\""
+        }
+        out += "}"
         return out
     }
 
@@ -64,7 +82,7 @@ public enum MetricsExposition {
     }
 
     /// A value as both formats accept it: integers without a fraction, `NaN`, `+Inf`, `-Inf`.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }

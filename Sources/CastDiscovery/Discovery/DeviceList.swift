@@ -18,6 +18,12 @@
 ///   any exist. During the next run such a device stays listed (matching by the union of its old
 ///   and new browses) until the first all-for-now of the base browse type, which removes the
 ///   instances not reported again in the new run.
+/// - Generations: each change advances ``generation`` by one, so the changes ``apply(_:)``
+///   returns made generations `generation - changes.count + 1` through `generation`.
+///   ``snapshot`` is the list at its generation; taking one costs nothing, and no write after it
+///   copies the list: the devices are kept in chunks of at most 64 and the unique-id index in
+///   64 shards, which snapshots share copy-on-write one by one, so a write copies one chunk, one
+///   shard and the two tables of references.
 public struct DeviceList: Sendable {
     private struct Entry: Sendable {
         var service: DiscoveredService
@@ -31,13 +37,14 @@ public struct DeviceList: Sendable {
     public let criteria: DiscoveryCriteria
     /// The addresses shown; a device with none left is not listed.
     public let filter: DeviceFilter
-    /// The listed devices, in order.
-    public private(set) var devices: [CastDevice] = []
+    /// How many changes the list has made; each change advances it by one.
+    public private(set) var generation = 0
 
     private let subtypeBrowseTypes: Set<String>
     private var entries: [ServiceKey: Entry] = [:]
     private var keysByID: [String: Set<ServiceKey>] = [:]
-    private var listed: [String: CastDevice] = [:]
+    private var rows = DeviceRows()
+    private var listed = DeviceIndex()
     private var sequence = 0
     private var sweepPending = false
 
@@ -52,15 +59,21 @@ public struct DeviceList: Sendable {
     }
 
     /// The number of listed devices.
-    public var count: Int { devices.count }
+    public var count: Int { rows.count }
 
-    /// The listed devices by normalized unique id (``normalizedUniqueID(_:)``).
-    package var devicesByUniqueID: [String: CastDevice] { listed }
+    /// The listed devices, in order (a new array).
+    public var devices: [CastDevice] { rows.devices }
+
+    /// The list as it is now, at ``generation``; costs nothing, and the next write does not copy
+    /// the list.
+    public var snapshot: DeviceListSnapshot {
+        DeviceListSnapshot(generation: generation, rows: rows, index: listed)
+    }
 
     /// The listed device with `uniqueID` (`googlecast:<id>`; the id may be written in any form
     /// ``CastDeviceID`` accepts, or without the `googlecast:` prefix).
     public func device(withUniqueID uniqueID: String) -> CastDevice? {
-        listed[Self.normalizedUniqueID(uniqueID)]
+        listed[Self.normalizedUniqueID(uniqueID)]?.device
     }
 
     /// The index of the listed device with `uniqueID`, in the forms ``device(withUniqueID:)``
@@ -107,16 +120,12 @@ public struct DeviceList: Sendable {
     /// Starts a run; returns whether devices kept from the last run are listed.
     public mutating func beginRun() -> Bool {
         sweepPending = !entries.isEmpty
-        return !devices.isEmpty
+        return rows.count > 0
     }
 
     /// Whether `a` sorts before `b` in the list (see the type's description).
     public static func precedes(_ a: CastDevice, _ b: CastDevice) -> Bool {
-        let lowerA = a.friendlyName.lowercased()
-        let lowerB = b.friendlyName.lowercased()
-        if lowerA != lowerB { return lowerA < lowerB }
-        if a.friendlyName != b.friendlyName { return a.friendlyName < b.friendlyName }
-        return a.uniqueID < b.uniqueID
+        DeviceRow(a).precedes(DeviceRow(b))
     }
 
     /// `googlecast:<normalized id>` for a unique id or a bare device id in any accepted form.
@@ -187,41 +196,47 @@ public struct DeviceList: Sendable {
             case (nil, nil):
                 continue
             case (nil, let new?):
-                let index = insertionIndex(for: new)
-                devices.insert(new, at: index)
-                listed[id] = new
+                let row = DeviceRow(new)
+                let index = rows.insertionIndex(for: row)
+                rows.insert(row, at: index)
+                listed[id] = row
                 changes.append(.inserted(new, at: index))
             case (let old?, nil):
                 guard let index = index(of: old) else { continue }
-                devices.remove(at: index)
+                rows.remove(at: index)
                 listed[id] = nil
-                changes.append(.removed(old, at: index))
+                changes.append(.removed(old.device, at: index))
             case (let old?, let new?):
-                guard old != new, let from = index(of: old) else { continue }
-                devices.remove(at: from)
-                let to = insertionIndex(for: new)
-                devices.insert(new, at: to)
-                listed[id] = new
-                changes.append(from == to ? .updated(new, at: to) : .updatedAndMoved(new, from: from, to: to))
+                guard old.device != new, let from = index(of: old) else { continue }
+                let row = DeviceRow(new)
+                listed[id] = row
+                if let to = stayingIndex(of: row, at: from) {
+                    rows.replace(at: to, with: row)
+                    changes.append(.updated(new, at: to))
+                } else {
+                    rows.remove(at: from)
+                    let to = rows.insertionIndex(for: row)
+                    rows.insert(row, at: to)
+                    changes.append(from == to ? .updated(new, at: to) : .updatedAndMoved(new, from: from, to: to))
+                }
             }
         }
+        generation += changes.count
         return changes
     }
 
-    /// The first index whose device does not sort before `device`.
-    private func insertionIndex(for device: CastDevice) -> Int {
-        var low = 0
-        var high = devices.count
-        while low < high {
-            let mid = (low + high) / 2
-            if Self.precedes(devices[mid], device) { low = mid + 1 } else { high = mid }
-        }
-        return low
+    /// `index` when `row` can replace the row there and keep the order (it still sorts after
+    /// the row before and before the row after); nil when it must move.
+    private func stayingIndex(of row: DeviceRow, at index: Int) -> Int? {
+        if let before = rows.row(at: index - 1), !before.precedes(row) { return nil }
+        if let after = rows.row(at: index + 1), !row.precedes(after) { return nil }
+        return index
     }
 
-    private func index(of device: CastDevice) -> Int? {
-        let index = insertionIndex(for: device)
-        guard index < devices.count, devices[index].uniqueID == device.uniqueID else { return nil }
+    /// The index of the listed row `row`.
+    private func index(of row: DeviceRow) -> Int? {
+        let index = rows.insertionIndex(for: row)
+        guard let found = rows.row(at: index), found.id == row.id else { return nil }
         return index
     }
 }

@@ -254,14 +254,14 @@ struct DiscoveryLoop {
 
     /// Publishes the state with `events`, then hands the events to the delegate in order.
     private func publish(_ events: [DiscoveryEvent]) {
-        outlet.publish(snapshot, events)
+        outlet.publish(snapshot, NumberedDiscoveryEvent.numbering(events, endingAt: list.generation))
         guard !events.isEmpty, let manager, let delegate = outlet.delegate else { return }
         for event in events { event.deliver(to: delegate, from: manager) }
     }
 
     private var snapshot: DiscoveryOutlet.Snapshot {
         DiscoveryOutlet.Snapshot(
-            devices: list.devices, devicesByID: list.devicesByUniqueID, discoveryState: discoveryState,
+            list: list.snapshot, discoveryState: discoveryState,
             backendState: backendState, isScanComplete: completion != nil, lastCompletion: completion,
             pendingFindID: find?.uniqueID)
     }

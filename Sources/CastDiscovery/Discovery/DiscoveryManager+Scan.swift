@@ -21,13 +21,13 @@ extension DiscoveryManager {
         let start = clock.now
         let (snapshot, events) = subscribeWithState()
         if snapshot.discoveryState == .running, let done = snapshot.lastCompletion {
-            return ScanResult(devices: snapshot.devices, isComplete: true, elapsed: .zero, browses: done.browses, resolveFailures: [])
+            return ScanResult(devices: snapshot.list.devices, isComplete: true, elapsed: .zero, browses: done.browses, resolveFailures: [])
         }
         let startedHere = snapshot.discoveryState == .stopped
         if startedHere { startDiscovery() }
         defer { if startedHere { stopDiscovery() } }
 
-        let mirror = ScanMirror(devices: snapshot.devices)
+        let mirror = ScanMirror(devices: snapshot.list.devices)
         let outcome = await withTaskGroup(of: ScanMirror.Outcome.self) { group in
             group.addTask {
                 for await event in events {

@@ -96,24 +96,26 @@ public final class DiscoveryManager: Sendable {
     public var isScanComplete: Bool { outlet.snapshot.isScanComplete }
 
     /// Whether at least one device is listed.
-    public var hasDiscoveredDevices: Bool { !outlet.snapshot.devices.isEmpty }
+    public var hasDiscoveredDevices: Bool { !outlet.snapshot.list.isEmpty }
 
     /// The number of listed devices.
-    public var deviceCount: Int { outlet.snapshot.devices.count }
+    public var deviceCount: Int { outlet.snapshot.list.count }
 
-    /// The listed devices, in order.
-    public var devices: [CastDevice] { outlet.snapshot.devices }
+    /// The listed devices, in order (a new array; ``list`` costs nothing).
+    public var devices: [CastDevice] { outlet.snapshot.list.devices }
+
+    /// The list as of the last published batch of events, with its generation.
+    public var list: DeviceListSnapshot { outlet.snapshot.list }
 
     /// The device at `index` of the list; nil when out of range.
     public func device(at index: Int) -> CastDevice? {
-        let devices = outlet.snapshot.devices
-        return devices.indices.contains(index) ? devices[index] : nil
+        outlet.snapshot.list.device(at: index)
     }
 
     /// The listed device with `uniqueID` (`googlecast:<id>`, id in any form ``CastDeviceID``
     /// accepts, prefix optional).
     public func device(withUniqueID uniqueID: String) -> CastDevice? {
-        outlet.snapshot.devicesByID[DeviceList.normalizedUniqueID(uniqueID)]
+        outlet.snapshot.list.device(withUniqueID: uniqueID)
     }
 
     /// How many events the manager's subscribers missed so far because they fell behind, all of
@@ -147,18 +149,28 @@ public final class DiscoveryManager: Sendable {
         subscribe().events
     }
 
+    /// The list now and the events that follow it, each with the list's generation after it,
+    /// taken atomically (bounded as ``events()`` is). A mirror starts from `list`, applies each
+    /// list change whose generation is one more than its own, and starts again from the devices
+    /// of an ``DiscoveryEvent/eventsDropped(_:)`` (``MissedEvents/generation``) or, on any other
+    /// gap, from ``list``.
+    public func subscribeWithGenerations() -> (list: DeviceListSnapshot, events: AsyncStream<NumberedDiscoveryEvent>) {
+        let (snapshot, events) = outlet.subscribe { $0 }
+        return (snapshot.list, events)
+    }
+
     /// The list now and the events that follow it, taken atomically: applying the list changes
     /// of `events` to `devices` keeps a mirror equal to the manager's list, and so does setting
     /// the mirror to the devices of an ``DiscoveryEvent/eventsDropped(_:)`` (bounded as
     /// ``events()`` is).
     public func subscribe() -> (devices: [CastDevice], events: AsyncStream<DiscoveryEvent>) {
-        let (snapshot, events) = outlet.subscribe()
-        return (snapshot.devices, events)
+        let (snapshot, events) = outlet.subscribe { $0.event }
+        return (snapshot.list.devices, events)
     }
 
     /// The published state and the events that follow it.
     func subscribeWithState() -> (snapshot: DiscoveryOutlet.Snapshot, events: AsyncStream<DiscoveryEvent>) {
-        outlet.subscribe()
+        outlet.subscribe { $0.event }
     }
 
     // MARK: - Start and stop

@@ -9,8 +9,7 @@ import Synchronization
 final class DiscoveryOutlet: Sendable {
     /// The state as of the last published batch of events.
     struct Snapshot: Sendable {
-        var devices: [CastDevice] = []
-        var devicesByID: [String: CastDevice] = [:]
+        var list = DeviceListSnapshot()
         var discoveryState = DiscoveryState.stopped
         var backendState: BackendState?
         var isScanComplete = false
@@ -55,7 +54,7 @@ final class DiscoveryOutlet: Sendable {
     }
 
     /// Publishes `snapshot` and queues `events` to every subscriber, in one step.
-    func publish(_ snapshot: Snapshot, _ events: [DiscoveryEvent]) {
+    func publish(_ snapshot: Snapshot, _ events: [NumberedDiscoveryEvent]) {
         state.withLock { s in
             s.snapshot = snapshot
             guard !events.isEmpty else { return }
@@ -63,8 +62,11 @@ final class DiscoveryOutlet: Sendable {
         }
     }
 
-    /// The state now and the events published after it, taken in one step.
-    func subscribe() -> (snapshot: Snapshot, events: AsyncStream<DiscoveryEvent>) {
+    /// The state now and the events published after it, taken in one step; `transform` makes
+    /// each element of the stream.
+    func subscribe<Element: Sendable>(
+        _ transform: @escaping @Sendable (NumberedDiscoveryEvent) -> Element
+    ) -> (snapshot: Snapshot, events: AsyncStream<Element>) {
         let queue = WaitableQueue(SubscriberQueue(capacity: capacity))
         let (snapshot, id) = state.withLock { s in
             let id = s.nextSubscriber
@@ -76,7 +78,7 @@ final class DiscoveryOutlet: Sendable {
             }
             return (s.snapshot, id)
         }
-        let stream = AsyncStream<DiscoveryEvent>.pulling(from: queue) { [weak self] in
+        let stream = AsyncStream<Element>.pulling(from: queue, transform) { [weak self] in
             queue.update { $0.ended = true }
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }

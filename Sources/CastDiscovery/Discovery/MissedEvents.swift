@@ -16,16 +16,19 @@ public struct MissedEvents: Sendable, Hashable {
     /// The completion of the run's scan, when it had completed (a missed
     /// ``DiscoveryEvent/scanCompleted(_:)``, or an earlier one of the same run).
     public var scanCompletion: ScanCompletion?
+    /// The generation of the list ``devices`` shows (``DeviceList/generation``).
+    public var generation: Int
 
     /// Creates a report of missed events.
     public init(
         count: Int, devices: [CastDevice], discoveryState: DiscoveryState, backendState: BackendState?,
-        scanCompletion: ScanCompletion?
+        scanCompletion: ScanCompletion?, generation: Int = 0
     ) {
         self.count = count
         self.devices = devices
         self.discoveryState = discoveryState
         self.backendState = backendState
         self.scanCompletion = scanCompletion
+        self.generation = generation
     }
 }

@@ -5,12 +5,20 @@ extension AsyncStream {
     static func pulling<Storage: WaitableQueueStorage>(
         from queue: WaitableQueue<Storage>, ended: @escaping @Sendable () -> Void
     ) -> AsyncStream<Element> where Storage.Element == Element {
+        pulling(from: queue, { $0 }, ended: ended)
+    }
+
+    /// A stream like ``pulling(from:ended:)`` whose elements are `transform` of the queue's.
+    static func pulling<Storage: WaitableQueueStorage>(
+        from queue: WaitableQueue<Storage>, _ transform: @escaping @Sendable (Storage.Element) -> Element,
+        ended: @escaping @Sendable () -> Void
+    ) -> AsyncStream<Element> {
         let lifetime = StreamLifetime(ended)
         // The stream keeps this closure until it ends for its consumer (it returned nil, or the
         // task was cancelled) or is released; the lifetime goes with it.
         return AsyncStream(unfolding: { [lifetime] in
             withExtendedLifetime(lifetime) {}
-            return await queue.next()
+            return await queue.next().map(transform)
         })
     }
 }

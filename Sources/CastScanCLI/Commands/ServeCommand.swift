@@ -60,7 +60,8 @@ struct ServeCommand: Command {
         var reportPrinter: Task<Void, Never>?
         if let reporter { reportPrinter = try await WatchCommand.startReporting(reporter, console: console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
-        let events = manager.events()
+        let (list, events) = manager.subscribeWithGenerations()
+        monitor.update { $0.list(list.devices, generation: list.generation, at: Date()) }
         let signals = context.termination
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
@@ -73,14 +74,24 @@ struct ServeCommand: Command {
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             group.addTask {
                 let printer = WatchCommand.Printer(console: console, jsonLines: false)
-                for await event in events {
+                // The list changes of one batch (between willUpdateDeviceList and
+                // didUpdateDeviceList), applied to the fleet together.
+                var batch: [NumberedDiscoveryEvent] = []
+                for await numbered in events {
                     if Task.isCancelled { return .ok }
+                    let event = numbered.event
                     let change = printer.deviceChange(event)
                     if let reporter, let change {
                         if let exit = await WatchCommand.record(change.line, reporter, console: console) { return exit }
                     }
                     if let change { Self.log(change, console: console) }
-                    Self.apply(event, to: monitor, manager: manager, console: console)
+                    if event.listChange != nil {
+                        batch.append(numbered)
+                    } else if case .didUpdateDeviceList = event {
+                        Self.follow(batch, in: monitor, manager: manager)
+                        batch.removeAll()
+                    }
+                    Self.apply(event, to: monitor, console: console)
                 }
                 return nil
             }
@@ -105,18 +116,29 @@ struct ServeCommand: Command {
         return outcome
     }
 
-    /// Applies one discovery event to the fleet, and says the backend's changes on stderr.
-    private static func apply(_ event: DiscoveryEvent, to monitor: FleetMonitor, manager: DiscoveryManager, console: Console) {
+    /// Applies a batch of list changes to the fleet in one step, each by its generation; on a
+    /// gap the fleet takes the manager's list whole (the changes it already holds are then
+    /// skipped by generation).
+    private static func follow(_ batch: [NumberedDiscoveryEvent], in monitor: FleetMonitor, manager: DiscoveryManager) {
+        let now = Date()
+        let followed = monitor.update { fleet in
+            batch.allSatisfy { numbered in
+                numbered.event.listChange.map { fleet.apply($0, generation: numbered.generation, at: now) } ?? true
+            }
+        }
+        guard !followed else { return }
+        let list = manager.list
+        monitor.update { $0.list(list.devices, generation: list.generation, at: now) }
+    }
+
+    /// Applies one discovery event other than a list change to the fleet, and says the
+    /// backend's changes on stderr.
+    private static func apply(_ event: DiscoveryEvent, to monitor: FleetMonitor, console: Console) {
         switch event {
-        case .didUpdateDeviceList, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
-            // The list is taken whole once per change set (a set's device events come between
-            // willUpdateDeviceList and didUpdateDeviceList).
-            let devices = manager.devices
-            monitor.update { $0.list(devices, at: Date()) }
         case .eventsDropped(let missed):
             // What the missed events left: the list, the backend's state, whether discovery runs.
             monitor.update {
-                $0.list(missed.devices, at: Date())
+                $0.list(missed.devices, generation: missed.generation, at: Date())
                 $0.missedEvents += missed.count
                 $0.backendState = missed.backendState
                 if missed.discoveryState == .stopped, $0.stopped == nil { $0.stopped = "stopped while this server was behind" }
@@ -140,7 +162,8 @@ struct ServeCommand: Command {
             console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description)); still serving")
         case .resolveFailed(let key, let error):
             console.errorLine("cast-scan: serve: could not resolve \(TerminalText.sanitize(key.name)): \(TerminalText.sanitize(error.message))")
-        case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList, .cacheExhausted, .allForNow, .browseSettled:
+        case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList, .didUpdateDeviceList,
+            .cacheExhausted, .allForNow, .browseSettled, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
             break
         }
     }

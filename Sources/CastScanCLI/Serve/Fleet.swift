@@ -9,7 +9,19 @@ import Foundation
 /// What `cast-scan serve` knows of the network: the devices listed now, those that went (kept
 /// for the forget-after time, so a scrape can see them go), and how discovery is doing.
 /// Owned by ``FleetMonitor``; everything a page or a scrape shows is read from a copy.
+///
+/// The listed devices mirror the discovery manager's list by its changes (``apply(_:generation:at:)``),
+/// each one generation after the last; a gap, or a list the manager gives whole (at the start,
+/// or after missed events), is taken with ``list(_:generation:at:)``.
 struct Fleet: Sendable {
+    /// What the members' series depend on: the list generation mirrored, and how many changes
+    /// came from elsewhere (a device forgotten, a list taken whole). Equal revisions, equal
+    /// members.
+    struct Revision: Hashable, Sendable {
+        var generation = 0
+        var unnumbered = 0
+    }
+
     /// One device, listed or gone.
     struct Member: Sendable {
         var device: CastDevice
@@ -47,6 +59,12 @@ struct Fleet: Sendable {
     var missedEvents = 0
     /// The report spool's counts, with `--report`.
     var report: SpoolStatus?
+    /// How many members went and are kept.
+    private var goneCount = 0
+    /// The members' revision; changes whenever ``members`` or ``order`` do.
+    private(set) var revision = Revision()
+    /// The generation of the manager's list that ``order`` mirrors.
+    var generation: Int { revision.generation }
 
     init(backend: String, reason: String, started: Date, forgetAfter: Duration, goneLimit: Int) {
         self.backend = backend
@@ -81,9 +99,10 @@ struct Fleet: Sendable {
         members.values.filter { $0.goneAt != nil }.sorted { ($0.goneAt!, $0.device.uniqueID) > ($1.goneAt!, $1.device.uniqueID) }
     }
 
-    /// Takes the manager's list as what is listed now: new devices are added, listed ones
-    /// updated, and the ones missing from it marked gone at `now`.
-    mutating func list(_ devices: [CastDevice], at now: Date) {
+    /// Takes the manager's list of `generation` (nil: the one mirrored) as what is listed now:
+    /// new devices are added, listed ones updated, and the ones missing from it marked gone at
+    /// `now`.
+    mutating func list(_ devices: [CastDevice], generation: Int? = nil, at now: Date) {
         var seen = Set<String>()
         var newOrder: [String] = []
         newOrder.reserveCapacity(devices.count)
@@ -91,20 +110,69 @@ struct Fleet: Sendable {
             let id = device.uniqueID
             guard seen.insert(id).inserted else { continue }
             newOrder.append(id)
-            if var member = members[id] {
-                member.device = device
-                if member.goneAt != nil {
-                    member.goneAt = nil
-                    member.listedSince = now
-                }
-                members[id] = member
+            listMember(device, at: now)
+        }
+        for id in order where !seen.contains(id) {
+            members[id]?.goneAt = now
+            goneCount += 1
+        }
+        order = newOrder
+        revision.generation = generation ?? revision.generation
+        revision.unnumbered += 1
+        forget(at: now)
+    }
+
+    /// Applies one change of the manager's list that made `generation`, at `now`. Returns false,
+    /// changing nothing, when the change does not follow the mirrored generation (a gap, or
+    /// indices that do not fit): the caller takes the manager's list whole instead. A change
+    /// the mirror already has (an older generation) is skipped.
+    mutating func apply(_ change: DeviceListChange, generation: Int, at now: Date) -> Bool {
+        guard generation > revision.generation else { return true }
+        guard generation == revision.generation + 1 else { return false }
+        let id = change.device.uniqueID
+        switch change {
+        case .inserted(let device, let index):
+            guard (0...order.count).contains(index) else { return false }
+            order.insert(id, at: index)
+            listMember(device, at: now)
+        case .updated(let device, let index):
+            guard order.indices.contains(index), order[index] == id else { return false }
+            members[id]?.device = device
+        case .updatedAndMoved(let device, let from, let to):
+            guard order.indices.contains(from), order[from] == id, order.indices.contains(to) else { return false }
+            order.remove(at: from)
+            order.insert(id, at: to)
+            members[id]?.device = device
+        case .removed(_, let index):
+            guard order.indices.contains(index), order[index] == id else { return false }
+            order.remove(at: index)
+            if forgetAfter <= .zero || goneLimit == 0 {
+                members[id] = nil
+                revision.unnumbered += 1
             } else {
-                members[id] = Member(device: device, firstSeen: now, listedSince: now)
+                members[id]?.goneAt = now
+                goneCount += 1
             }
         }
-        for id in order where !seen.contains(id) { members[id]?.goneAt = now }
-        order = newOrder
-        forget(at: now)
+        revision.generation = generation
+        // The forget-after time is kept by the server's tick; the limit at once.
+        if goneCount > goneLimit { forget(at: now) }
+        return true
+    }
+
+    /// Lists `device`: a new member, or one that went and came back.
+    private mutating func listMember(_ device: CastDevice, at now: Date) {
+        guard var member = members[device.uniqueID] else {
+            members[device.uniqueID] = Member(device: device, firstSeen: now, listedSince: now)
+            return
+        }
+        member.device = device
+        if member.goneAt != nil {
+            member.goneAt = nil
+            member.listedSince = now
+            goneCount -= 1
+        }
+        members[device.uniqueID] = member
     }
 
     /// Forgets the devices gone longer than the forget-after time, and the longest gone past
@@ -117,6 +185,8 @@ struct Fleet: Sendable {
         for (id, goneAt) in gone.sorted(by: { ($0.1, $0.0) > ($1.1, $1.0) }) {
             if goneAt <= cutoff || forgetAfter <= .zero || kept >= goneLimit {
                 members[id] = nil
+                goneCount -= 1
+                revision.unnumbered += 1
             } else {
                 kept += 1
             }

@@ -23,6 +23,8 @@ struct ServeRoutes: Sendable {
     let monitor: FleetMonitor
     /// The most devices a page or a scrape holds.
     let maxDevices: Int
+    /// The `/metrics` body's members' part, rendered once per revision of the fleet.
+    let metrics = FleetMetricsCache()
 
     /// The response to `request` at `now`.
     func respond(to request: HTTPRequest, at now: Date = Date()) -> HTTPResponse {
@@ -33,8 +35,7 @@ struct ServeRoutes: Sendable {
         switch request.path {
         case "/metrics":
             let format = ExpositionFormat(accept: request.accept)
-            let fleet = monitor.snapshot
-            let body = MetricsExposition.render(FleetMetrics.families(fleet, at: now, maxDevices: maxDevices), format: format)
+            let body = metrics.body(of: monitor, format: format, at: now, maxDevices: maxDevices)
             return HTTPResponse(status: 200, contentType: format.contentType, headers: noStore, body: Array(body.utf8))
         case "/devices":
             let fleet = monitor.snapshot

@@ -1,0 +1,84 @@
+import CastScanServing
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `/metrics` body, its members' part rendered once per ``Fleet/revision`` (per generation
+/// of the discovery manager's list, and per device forgotten) and format, not once per scrape.
+///
+/// Not in the revision, and so read at every scrape: the families of
+/// ``FleetMetrics/processFamilies(_:)`` (whether discovery is up, the backend, the missed
+/// events, the querier's and the report spool's counters, the build), and the last-seen value
+/// of a listed device, which is the scrape's time (only the number is written per scrape; its
+/// labels are rendered with the rest). A scrape of an unchanged fleet copies nothing of it.
+final class FleetMetricsCache: Sendable {
+    /// One format's members' part, rendered.
+    private struct Rendered: Sendable {
+        var leading: String
+        var lastSeenHeader: String
+        /// Each last-seen series' name and labels, and its value when the device went (nil:
+        /// the scrape's time).
+        var lastSeen: [(series: String, value: String?)]
+        var trailing: String
+    }
+
+    private struct Entry {
+        var revision: Fleet.Revision
+        var rendered: [ExpositionFormat: Rendered] = [:]
+    }
+
+    private let entry = Mutex<Entry?>(nil)
+    /// How many times a members' part was rendered, for tests.
+    private let renders = Atomic(0)
+
+    init() {}
+
+    /// How many times a members' part was rendered so far.
+    var renderCount: Int { renders.load(ordering: .relaxed) }
+
+    /// The body of a scrape of `monitor`'s fleet at `now` in `format`, with per-device series
+    /// for at most `maxDevices` devices.
+    func body(of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int) -> String {
+        let (revision, process) = monitor.update { ($0.revision, FleetMetrics.processFamilies($0)) }
+        let rendered = cached(revision, format) ?? render(monitor.snapshot, format: format, maxDevices: maxDevices)
+        let nowValue = MetricsExposition.number(FleetMetrics.seconds(now))
+        var body = rendered.leading + rendered.lastSeenHeader
+        for (series, value) in rendered.lastSeen {
+            body += series
+            body += " "
+            body += value ?? nowValue
+            body += "\n"
+        }
+        body += rendered.trailing
+        body += MetricsExposition.renderFamilies(process, format: format)
+        body += MetricsExposition.end(format: format)
+        return body
+    }
+
+    private func cached(_ revision: Fleet.Revision, _ format: ExpositionFormat) -> Rendered? {
+        entry.withLock { $0?.revision == revision ? $0?.rendered[format] : nil }
+    }
+
+    /// Renders `fleet`'s members' part and keeps it for the fleet's revision.
+    private func render(_ fleet: Fleet, format: ExpositionFormat, maxDevices: Int) -> Rendered {
+        renders.add(1, ordering: .relaxed)
+        let members = FleetMetrics.memberSeries(fleet, maxDevices: maxDevices)
+        let lastSeen = FleetMetrics.lastSeenFamily([])
+        let rendered = Rendered(
+            leading: MetricsExposition.renderFamilies(members.leading, format: format),
+            lastSeenHeader: MetricsExposition.header(lastSeen, format: format),
+            lastSeen: members.lastSeen.map { series in
+                (MetricsExposition.series(lastSeen, series.labels),
+                 series.goneAt.map { MetricsExposition.number(FleetMetrics.seconds($0)) })
+            },
+            trailing: MetricsExposition.renderFamilies(members.trailing, format: format))
+        entry.withLock { entry in
+            if entry?.revision != fleet.revision { entry = Entry(revision: fleet.revision) }
+            entry?.rendered[format] = rendered
+        }
+        return rendered
+    }
+}
