@@ -71,19 +71,9 @@ struct ServeCommand: Command {
         }
 
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
-            group.addTask {
-                let printer = WatchCommand.Printer(console: console, jsonLines: false)
-                for await event in events {
-                    if Task.isCancelled { return .ok }
-                    let change = printer.deviceChange(event)
-                    if let reporter, let change {
-                        if let exit = await WatchCommand.record(change.line, reporter, console: console) { return exit }
-                    }
-                    if let change { Self.log(change, console: console) }
-                    Self.apply(event, to: monitor, manager: manager, console: console)
-                }
-                return nil
-            }
+            let flow = DiscoveryEventFlow(
+                events: events, reporter: reporter, console: console, encodesLines: false, storesMissedEvents: false)
+            flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console))
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.tick)
@@ -103,6 +93,22 @@ struct ServeCommand: Command {
         await reporter?.finish()
         await reportPrinter?.value
         return outcome
+    }
+
+    /// Logs each device change on standard error and applies each event to the fleet (with
+    /// `--report`, once it is stored); the end of the events leaves the server serving.
+    struct Logged: DiscoveryStepHandler {
+        let monitor: FleetMonitor
+        let manager: DiscoveryManager
+        let console: Console
+
+        func handle(_ step: DiscoveryStep) async -> ExitCode? {
+            if let change = step.change { ServeCommand.log(change, console: console) }
+            ServeCommand.apply(step.event, to: monitor, manager: manager, console: console)
+            return nil
+        }
+
+        func eventsEnded() async -> ExitCode? { nil }
     }
 
     /// Applies one discovery event to the fleet, and says the backend's changes on stderr.
