@@ -35,6 +35,12 @@ private func event(_ index: Int, padding: Int = 0) -> [UInt8] {
     Array("{\"n\":\(index)\(padding > 0 ? ",\"pad\":\"" + String(repeating: "x", count: padding) + "\"" : "")}".utf8)
 }
 
+/// A reporter without a collector, on a fresh spool.
+private func recordingReporter() throws -> (SpoolDirectory, EventReporter) {
+    let directory = try SpoolDirectory()
+    return (directory, try EventReporter(configuration: .init(collector: nil, spoolDirectory: directory.path)))
+}
+
 /// The `n` of each stored event, oldest first.
 private func storedNumbers(_ directory: SpoolDirectory) throws -> [Int] {
     let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
@@ -48,8 +54,7 @@ private func storedNumbers(_ directory: SpoolDirectory) throws -> [Int] {
 struct ReportQueueTests {
     @Test("the events queued when the committer comes are stored in one transaction, with ids first, not parsed again")
     func groupCommit() async throws {
-        let directory = try SpoolDirectory()
-        let reporter = try EventReporter(configuration: .init(collector: nil, spoolDirectory: directory.path))
+        let (directory, reporter) = try recordingReporter()
         let queue = ReportQueue<Int>(reporter: reporter, capacity: 1000, batchLimit: 256)
         for index in 0..<200 { #expect(await queue.append(.init(event: event(index), payload: index))) }
         queue.finish()
@@ -66,8 +71,7 @@ struct ReportQueueTests {
 
     @Test("a batch holds at most the batch limit; order is kept across batches, entries without events keep their place")
     func orderAcrossBatches() async throws {
-        let directory = try SpoolDirectory()
-        let reporter = try EventReporter(configuration: .init(collector: nil, spoolDirectory: directory.path))
+        let (directory, reporter) = try recordingReporter()
         let queue = ReportQueue<Int>(reporter: reporter, capacity: 8, batchLimit: 3)
         let feeder = Task {
             for index in 0..<50 {
@@ -92,8 +96,7 @@ struct ReportQueueTests {
 
     @Test("a batch the spool cannot take is stored not at all and handed back not at all; the queue then takes nothing")
     func failureMidBatch() async throws {
-        let directory = try SpoolDirectory()
-        let reporter = try EventReporter(configuration: .init(collector: nil, spoolDirectory: directory.path))
+        let (directory, reporter) = try recordingReporter()
         let queue = ReportQueue<Int>(reporter: reporter, capacity: 1000, batchLimit: 256)
         for index in 0..<3 { _ = await queue.append(.init(event: event(index), payload: index)) }
         #expect(try await queue.commitNext() == [0, 1, 2])

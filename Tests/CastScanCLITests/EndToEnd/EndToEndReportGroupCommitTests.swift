@@ -37,4 +37,28 @@ struct EndToEndReportGroupCommitTests {
             #expect(NSDictionary(dictionary: withoutID).isEqual(to: line), "event \(index): stored \(event), printed \(line)")
         }
     }
+
+    @Test("serve --report: every device change it logs is stored; SIGTERM ends it with 0")
+    func serveStoresWhatItLogs() async throws {
+        let directory = try TestDirectory()
+        let spool = directory.path("spool")
+        let replay = try ReplayWriter.paced(count: 300, over: 0).write(to: directory, name: "serve.json")
+        let server = try await EndToEndServeTests.Server.start(["--replay", replay, "--report", Self.unreachable, "--spool", spool])
+        defer { _ = server.process.send(SIGKILL) }
+        _ = try await server.poll("/devices") { $0.components(separatedBy: "\"friendlyName\"").count - 1 == 300 }
+        // A change is logged once it is stored: 300 logged, 300 stored at least.
+        let deadline = ContinuousClock.now + .seconds(60)
+        func logged() -> Int {
+            let stderr = (try? String(contentsOf: server.process.stderrURL, encoding: .utf8)) ?? ""
+            return stderr.components(separatedBy: "cast-scan: serve: + ").count - 1
+        }
+        while logged() < 300, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(logged() == 300)
+        _ = server.process.send(SIGTERM)
+        let result = await server.process.wait(timeout: .seconds(30))
+        #expect(result.exitCode == 0, "\(result)")
+        let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        #expect(object["pending"] as? Int == 300, "\(status)")
+    }
 }
