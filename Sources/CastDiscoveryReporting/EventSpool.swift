@@ -555,7 +555,7 @@ final class EventSpool {
         // Rows reach the file itself (where its size, header and quick_check see them) once
         // the log is checkpointed. One commit a burst writes the log several times slower than
         // one an event did, so it is checkpointed after 100 pages (400 KB) rather than
-        // SQLite's 1,000: rows reach the file at least as soon as they did.
+        // SQLite's 1,000, so that rows reach the file about as soon as they did.
         try database.execute("PRAGMA wal_autocheckpoint = \(autocheckpointPages)")
         do {
             // Its own scope: a statement left stepping holds a read transaction, which a write
