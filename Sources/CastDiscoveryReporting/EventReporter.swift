@@ -77,6 +77,8 @@ public actor EventReporter {
     private let reportContinuation: AsyncStream<EventReport>.Continuation
     /// Blocking HTTP calls run here, off the concurrency pool.
     private let network = DispatchQueue(label: "CastDiscoveryReporting.network")
+    /// The reporter runs here, so the spool's syncs to disk block no thread of the pool.
+    private let executor = SpoolExecutor(label: "CastDiscoveryReporting.spool")
     private var sending = false
     private var sendWaiters: [CheckedContinuation<Void, Never>] = []
     private var sender: Task<Void, Never>?
@@ -116,6 +118,11 @@ public actor EventReporter {
         reportContinuation.finish()
     }
 
+    /// The reporter's own serial executor: a thread of its own rather than the shared pool's.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
     /// Sets the delegate (held weakly).
     public func setDelegate(_ delegate: (any EventReporterDelegate)?) {
         self.delegate = delegate
@@ -128,22 +135,12 @@ public actor EventReporter {
     ///   ``maximumEventSize`` bytes, or the spool cannot take it (a full disk, say).
     @discardableResult
     public func record(json object: [UInt8]) throws(EventReportError) -> String {
-        guard object.count <= Self.maximumEventSize else {
-            throw .spoolUnusable(path: configuration.spoolDirectory, reason: "an event of \(object.count) bytes, more than \(Self.maximumEventSize)")
-        }
+        try checkSize(object)
+        // Bytes from outside: checked before they are stored.
         guard object.first == UInt8(ascii: "{"), (try? JSONSyntax.check(object)) != nil else {
             throw .spoolUnusable(path: configuration.spoolDirectory, reason: "an event that is not a JSON object")
         }
-        let id = UUID().uuidString.lowercased()
-        var body = Array("{\"id\":\"\(id)\"".utf8)
-        let inner = object.dropFirst().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if inner.first != UInt8(ascii: "}") { body.append(UInt8(ascii: ",")) }
-        body += inner
-        defer { announceRecoveries() }
-        let dropped = try spool.record(id: id, body: JSONText.escapingUnsafeScalars(body), at: Self.now())
-        noteDropped(dropped)
-        signalNews()
-        return id
+        return try store([JSONText.escapingUnsafeScalars(object)])[0]
     }
 
     /// Stores an encodable event (encoded with sorted keys, dates as ISO 8601); returns its id.
@@ -155,7 +152,70 @@ public actor EventReporter {
         guard let data = try? encoder.encode(event) else {
             throw .spoolUnusable(path: configuration.spoolDirectory, reason: "the event cannot be encoded as JSON")
         }
-        return try record(json: Array(data))
+        // Encoded here, so not parsed again: only its shape is checked (a value that does not
+        // encode as a keyed container is not an object).
+        let object = Array(data)
+        guard object.first == UInt8(ascii: "{") else {
+            throw .spoolUnusable(path: configuration.spoolDirectory, reason: "an event that is not a JSON object")
+        }
+        try checkSize(object)
+        return try store([JSONText.escapingUnsafeScalars(object)])[0]
+    }
+
+    /// Stores events this process encoded itself (`JSONEncoder`'s JSON objects, their unsafe
+    /// characters already escaped, as the CLI writes its JSON lines): they are not parsed
+    /// again. All of them in one transaction (one sync to disk), in order, each with a new `id`
+    /// put first; returns the ids. Either every event is stored or, when this throws, none.
+    ///
+    /// - Throws: ``EventReportError`` when an event is larger than ``maximumEventSize`` or the
+    ///   spool cannot take them.
+    @discardableResult
+    package func record(encoded objects: [[UInt8]]) throws(EventReportError) -> [String] {
+        for object in objects { try checkSize(object) }
+        return try store(objects)
+    }
+
+    /// The transactions the spool's connection committed: how many syncs to disk storing took.
+    var spoolCommits: Int { spool.commits }
+
+    /// Lets the spool grow by at most `pages` more pages, then fail as on a full disk. For tests.
+    func limitSpoolGrowth(toPages pages: Int) throws(EventReportError) {
+        try spool.limitGrowth(toPages: pages)
+    }
+
+    private func checkSize(_ object: [UInt8]) throws(EventReportError) {
+        guard object.count <= Self.maximumEventSize else {
+            throw .spoolUnusable(path: configuration.spoolDirectory, reason: "an event of \(object.count) bytes, more than \(Self.maximumEventSize)")
+        }
+    }
+
+    /// Stores JSON objects, each with a new `id` put first, in one transaction.
+    private func store(_ objects: [[UInt8]]) throws(EventReportError) -> [String] {
+        guard !objects.isEmpty else { return [] }
+        var ids: [String] = []
+        var events: [(id: String, body: [UInt8])] = []
+        ids.reserveCapacity(objects.count)
+        events.reserveCapacity(objects.count)
+        for object in objects {
+            let id = UUID().uuidString.lowercased()
+            ids.append(id)
+            events.append((id, Self.body(object, id: id)))
+        }
+        defer { announceRecoveries() }
+        let dropped = try spool.record(events, at: Self.now())
+        noteDropped(dropped)
+        signalNews()
+        return ids
+    }
+
+    /// `object` with `"id": id` put first.
+    private static func body(_ object: [UInt8], id: String) -> [UInt8] {
+        var body = Array("{\"id\":\"\(id)\"".utf8)
+        body.reserveCapacity(body.count + object.count + 1)
+        let inner = object.dropFirst().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if inner.first != UInt8(ascii: "}") { body.append(UInt8(ascii: ",")) }
+        body += inner
+        return body
     }
 
     /// The spool's pending events, drops and last send. Drops nothing: the events past the

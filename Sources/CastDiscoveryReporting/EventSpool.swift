@@ -29,6 +29,8 @@ final class EventSpool {
     static let schemaVersion: Int64 = 1
     /// How long a statement waits for another connection's lock before the spool is busy.
     static let busyTimeoutMilliseconds: Int32 = 5000
+    /// How many pages the write-ahead log holds before a commit moves them into the file.
+    static let autocheckpointPages = 100
     /// The start of a rescue file's name: `.events.sqlite.rescue-PID-RANDOM`.
     static let rescuePrefix = ".events.sqlite.rescue-"
     /// The first bytes of every SQLite database file.
@@ -105,15 +107,42 @@ final class EventSpool {
     /// in the same transaction; returns how many older events the bounds dropped.
     @discardableResult
     func record(id: String, body: [UInt8], at time: Double) throws(EventReportError) -> Int {
-        try use { (database) throws(SQLiteError) -> Int in
+        try record([(id, body)], at: time)
+    }
+
+    /// Stores `events` (JSON objects with their `id`s), in order, recorded at `time`, then
+    /// applies the bounds, all in one transaction (one commit, one sync to disk): either every
+    /// event is stored or, when this throws, none is. Returns how many older events the bounds
+    /// dropped.
+    @discardableResult
+    func record(_ events: [(id: String, body: [UInt8])], at time: Double) throws(EventReportError) -> Int {
+        guard !events.isEmpty else { return 0 }
+        return try use { (database) throws(SQLiteError) -> Int in
             try database.transaction { () throws(SQLiteError) -> Int in
                 let insert = try database.prepare("INSERT INTO events (id, recorded, body) VALUES (?, ?, ?)")
-                try insert.bind(1, id)
-                try insert.bind(2, time)
-                try insert.bind(3, body)
-                try insert.run()
+                for event in events {
+                    try insert.bind(1, event.id)
+                    try insert.bind(2, time)
+                    try insert.bind(3, event.body)
+                    try insert.run()
+                    insert.reset()
+                }
                 return try applyLimits(database, now: time)
             }
+        }
+    }
+
+    /// The transactions committed on the spool's connection since it was opened (or last
+    /// recovered): how many syncs to disk writing took.
+    var commits: Int { current?.database.commits ?? 0 }
+
+    /// Lets the file in use grow by at most `pages` more pages on this connection (`PRAGMA
+    /// max_page_count`): past them a write fails as on a full disk. For tests.
+    func limitGrowth(toPages pages: Int) throws(EventReportError) {
+        try use { (database) throws(SQLiteError) in
+            let count = try database.prepare("PRAGMA page_count")
+            let now = try count.step() ? count.int64(0) : 0
+            try database.execute("PRAGMA max_page_count = \(now + Int64(max(0, pages)))")
         }
     }
 
@@ -523,6 +552,11 @@ final class EventSpool {
         database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         try setWriteAheadLog(database)
         try database.execute("PRAGMA synchronous = FULL")
+        // Rows reach the file itself (where its size, header and quick_check see them) once
+        // the log is checkpointed. One commit a burst writes the log several times slower than
+        // one an event did, so it is checkpointed after 100 pages (400 KB) rather than
+        // SQLite's 1,000, so that rows reach the file about as soon as they did.
+        try database.execute("PRAGMA wal_autocheckpoint = \(autocheckpointPages)")
         do {
             // Its own scope: a statement left stepping holds a read transaction, which a write
             // transaction cannot wait its turn from (SQLite answers "locked" at once).

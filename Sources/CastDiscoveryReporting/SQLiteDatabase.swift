@@ -5,6 +5,13 @@ internal import CSQLite
 final class SQLiteDatabase {
     private let connection: OpaquePointer
     private var closed = false
+    /// Counted by SQLite's commit hook, which is given its address.
+    private let commitCounter = CommitCounter()
+
+    /// Where the commit hook counts: a class, so that its address stays the same.
+    private final class CommitCounter {
+        var count = 0
+    }
 
     /// Opens (or creates) the database at `path` for reading and writing, or only reads it
     /// when `readOnly`. A symbolic link anywhere in `path` is refused (`SQLITE_OPEN_NOFOLLOW`):
@@ -22,6 +29,11 @@ final class SQLiteDatabase {
         }
         connection = handle
         sqlite3_extended_result_codes(handle, 0)
+        _ = sqlite3_commit_hook(handle, { context in
+            guard let context else { return 0 }
+            Unmanaged<CommitCounter>.fromOpaque(context).takeUnretainedValue().count += 1
+            return 0
+        }, Unmanaged.passUnretained(commitCounter).toOpaque())
     }
 
     deinit {
@@ -48,6 +60,12 @@ final class SQLiteDatabase {
         let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw SQLiteError(code: code, connection: connection) }
         return SQLiteStatement(statement, connection: connection)
+    }
+
+    /// The transactions committed on this connection (each one a sync to disk with
+    /// synchronous commits), a statement outside a transaction counting as one.
+    var commits: Int {
+        commitCounter.count
     }
 
     /// The rows the last insert, update or delete changed.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a ``WaitableQueue`` keeps: its elements and the policy that keeps them (how many, and
 /// what happens when it is full).
-protocol WaitableQueueStorage: Sendable {
+package protocol WaitableQueueStorage: Sendable {
     associatedtype Element: Sendable
     /// Takes the next element out; nil when there is none now.
     mutating func take() -> Element?
@@ -14,7 +14,7 @@ protocol WaitableQueueStorage: Sendable {
 /// change is made through ``update(_:)``, after which each waiting reader that can take an
 /// element gets it, and each writer whose condition now holds goes on. Nothing is called while
 /// the lock is held but the storage's own methods.
-final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
+package final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
     private struct Inner: Sendable {
         var storage: Storage
         var readers: [(id: Int, continuation: CheckedContinuation<Storage.Element?, Never>)] = []
@@ -47,13 +47,13 @@ final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
 
     private let inner: Mutex<Inner>
 
-    init(_ storage: Storage) {
+    package init(_ storage: Storage) {
         inner = Mutex(Inner(storage: storage))
     }
 
     /// Changes the storage, then wakes the readers and writers the change lets go on.
     @discardableResult
-    func update<Result: Sendable>(_ change: (inout Storage) -> Result) -> Result {
+    package func update<Result: Sendable>(_ change: (inout Storage) -> Result) -> Result {
         let (result, resumptions) = inner.withLock { inner in
             let result = change(&inner.storage)
             return (result, inner.wake())
@@ -63,13 +63,13 @@ final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
     }
 
     /// Reads the storage.
-    func read<Result: Sendable>(_ body: (Storage) -> Result) -> Result {
+    package func read<Result: Sendable>(_ body: (Storage) -> Result) -> Result {
         inner.withLock { body($0.storage) }
     }
 
     /// The next element, once there is one; nil when the queue has ended or the calling task is
     /// cancelled.
-    func next() async -> Storage.Element? {
+    package func next() async -> Storage.Element? {
         let id: Int
         // At once when an element is there (the common case: no continuation to make).
         let (immediate, resumptions): (Storage.Element??, [@Sendable () -> Void]) = inner.withLock { inner in
@@ -107,7 +107,7 @@ final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
     }
 
     /// Returns once `ready` holds for the storage, or the calling task is cancelled.
-    func wait(until ready: @escaping @Sendable (Storage) -> Bool) async {
+    package func wait(until ready: @escaping @Sendable (Storage) -> Bool) async {
         let id = inner.withLock { inner in
             inner.nextID += 1
             return inner.nextID

@@ -72,29 +72,9 @@ struct ServeCommand: Command {
         }
 
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
-            group.addTask {
-                let printer = WatchCommand.Printer(console: console, jsonLines: false)
-                // The list changes of one batch (between willUpdateDeviceList and
-                // didUpdateDeviceList), applied to the fleet together.
-                var batch: [NumberedDiscoveryEvent] = []
-                for await numbered in events {
-                    if Task.isCancelled { return .ok }
-                    let event = numbered.event
-                    let change = printer.deviceChange(event)
-                    if let reporter, let change {
-                        if let exit = await WatchCommand.record(change.line, reporter, console: console) { return exit }
-                    }
-                    if let change { Self.log(change, console: console) }
-                    if event.listChange != nil {
-                        batch.append(numbered)
-                    } else if case .didUpdateDeviceList = event {
-                        Self.follow(batch, in: monitor, manager: manager)
-                        batch.removeAll()
-                    }
-                    Self.apply(event, to: monitor, console: console)
-                }
-                return nil
-            }
+            let flow = DiscoveryEventFlow(
+                events: events, reporter: reporter, console: console, encodesLines: false, storesMissedEvents: false)
+            flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console))
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.tick)
@@ -114,6 +94,37 @@ struct ServeCommand: Command {
         await reporter?.finish()
         await reportPrinter?.value
         return outcome
+    }
+
+    /// Logs each device change on standard error and applies each event to the fleet (with
+    /// `--report`, once it is stored): the list changes of one batch (between
+    /// willUpdateDeviceList and didUpdateDeviceList) together, each by its generation. The end
+    /// of the events leaves the server serving.
+    struct Logged: DiscoveryStepHandler {
+        let monitor: FleetMonitor
+        let manager: DiscoveryManager
+        let console: Console
+        var batch: [NumberedDiscoveryEvent] = []
+
+        init(monitor: FleetMonitor, manager: DiscoveryManager, console: Console) {
+            self.monitor = monitor
+            self.manager = manager
+            self.console = console
+        }
+
+        mutating func handle(_ step: DiscoveryStep) async -> ExitCode? {
+            if let change = step.change { ServeCommand.log(change, console: console) }
+            if step.event.listChange != nil, let generation = step.generation {
+                batch.append(NumberedDiscoveryEvent(step.event, generation: generation))
+            } else if case .didUpdateDeviceList = step.event {
+                ServeCommand.follow(batch, in: monitor, manager: manager)
+                batch.removeAll()
+            }
+            ServeCommand.apply(step.event, to: monitor, console: console)
+            return nil
+        }
+
+        func eventsEnded() async -> ExitCode? { nil }
     }
 
     /// Applies a batch of list changes to the fleet in one step, each by its generation; on a

@@ -60,46 +60,17 @@ struct WatchCommand: Command {
         var reportPrinter: Task<Void, Never>?
         if let reporter { reportPrinter = try await Self.startReporting(reporter, console: context.console) }
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
-        let events = manager.events()
+        let events = manager.subscribeWithGenerations().events
         let signals = context.termination
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
         let printer = Printer(console: context.console, jsonLines: jsonLines)
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
+        let flow = DiscoveryEventFlow(
+            events: events, reporter: reporter, console: context.console, encodesLines: jsonLines, storesMissedEvents: true)
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
-            group.addTask {
-                var printer = printer
-                for await event in events {
-                    // Ended by a signal: a cancelled stream still hands out what it holds, which
-                    // a watch that fell behind would go on printing for seconds.
-                    if Task.isCancelled { return .ok }
-                    // A device event: one line, printed and stored alike.
-                    let change = printer.deviceChange(event)
-                    if let reporter, let change {
-                        if let exit = await Self.record(change.line, reporter, console: printer.console) { return exit }
-                    }
-                    // The watch fell behind and its missed events were folded into the list they
-                    // left: that list is stored in their place, and the loss said where it is read.
-                    if let reporter, case .eventsDropped(let missed) = event {
-                        let line = printer.droppedLine(missed)
-                        if let exit = await Self.record(line, reporter, console: printer.console) { return exit }
-                        printer.console.errorLine(
-                            "cast-scan: report: the watch fell behind: \(missed.count) device events were not stored one by one; the list they left (\(missed.devices.count) devices) was stored in their place")
-                    }
-                    if let exit = printer.print(event, change: change) {
-                        // Discovery stopped (a replay's end): the send that is due is finished,
-                        // for a bounded time; a signal still ends the watch at once.
-                        await reporter?.finish(flushingFor: Self.finalSendLimit)
-                        return exit
-                    }
-                    // Standard output stopped taking text: nothing more can be shown. The
-                    // status is settled by CastScan.run (0 for a closed pipe, else 74).
-                    if printer.console.outputFailure != nil { return .ok }
-                }
-                await reporter?.finish(flushingFor: Self.finalSendLimit)
-                return .ok
-            }
+            flow.addTasks(to: &group, handler: Shown(printer: printer, reporter: reporter))
             group.endOnSignal(signals)
             return await group.firstExit()
         }
@@ -138,17 +109,34 @@ struct WatchCommand: Command {
         }
     }
 
-    /// Stores one event line; a spool that cannot take it ends the watch (74; 75 when another
-    /// process kept it locked; 73 when what is now at the spool's path is refused).
-    static func record(_ line: Line, _ reporter: EventReporter, console: Console) async -> ExitCode? {
-        do {
-            let data = try JSONOutput.encoder(.lines).encode(line)
-            try await reporter.record(json: Array(data))
+    /// Prints each step (with `--report`, once it is stored); a replay's end finishes the send
+    /// that is due, for a bounded time.
+    struct Shown: DiscoveryStepHandler {
+        var printer: Printer
+        let reporter: EventReporter?
+
+        mutating func handle(_ step: DiscoveryStep) async -> ExitCode? {
+            // The watch fell behind and its missed events were folded into the list they left:
+            // that list was stored in their place, and the loss is said where it is read.
+            if reporter != nil, case .eventsDropped(let missed) = step.event {
+                printer.console.errorLine(
+                    "cast-scan: report: the watch fell behind: \(missed.count) device events were not stored one by one; the list they left (\(missed.devices.count) devices) was stored in their place")
+            }
+            if let exit = printer.print(step) {
+                // Discovery stopped (a replay's end): the send that is due is finished, for a
+                // bounded time; a signal still ends the watch at once.
+                await reporter?.finish(flushingFor: WatchCommand.finalSendLimit)
+                return exit
+            }
+            // Standard output stopped taking text: nothing more can be shown. The status is
+            // settled by CastScan.run (0 for a closed pipe, else 74).
+            if printer.console.outputFailure != nil { return .ok }
             return nil
-        } catch {
-            console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
-            guard let error = error as? EventReportError else { return .ioError }
-            return error.isTemporary ? .eventsRemain : error.isRefusal ? .cannotCreate : .ioError
+        }
+
+        func eventsEnded() async -> ExitCode? {
+            await reporter?.finish(flushingFor: WatchCommand.finalSendLimit)
+            return .ok
         }
     }
 
@@ -159,10 +147,10 @@ struct WatchCommand: Command {
         var unansweredHosts: [String] = []
 
         /// Prints one event; returns an exit status when the watch must end.
-        mutating func print(_ event: DiscoveryEvent, change: DeviceChange?) -> ExitCode? {
-            switch event {
+        mutating func print(_ step: DiscoveryStep) -> ExitCode? {
+            switch step.event {
             case .inserted, .updated, .updatedAndMoved, .removed:
-                if let change { emit(change) }
+                if let change = step.change { emit(change, json: step.json) }
             case .backendStateChanged(let state): note("backend", "backend \(state)")
             case .scanCompleted(let done):
                 let count = done.devices.count
@@ -186,7 +174,13 @@ struct WatchCommand: Command {
                 note("stopped", "discovery stopped")
                 return .ok
             case .eventsDropped(let missed):
-                if jsonLines { line(droppedLine(missed)) } else { note("eventsDropped", Self.droppedText(missed)) }
+                if !jsonLines {
+                    note("eventsDropped", Self.droppedText(missed))
+                } else if let json = step.json {
+                    console.write(JSONOutput.text(json))
+                } else {
+                    line(Self.droppedLine(missed))
+                }
             case .discoveryStarted, .hadDiscoveredDevicesWhenStarting, .willUpdateDeviceList, .didUpdateDeviceList,
                  .cacheExhausted, .allForNow, .browseSettled:
                 break
@@ -195,7 +189,7 @@ struct WatchCommand: Command {
         }
 
         /// The `eventsDropped` line: how many events were missed and the list they left.
-        func droppedLine(_ missed: MissedEvents) -> Line {
+        static func droppedLine(_ missed: MissedEvents) -> Line {
             Line(time: Date(), event: "eventsDropped", devices: missed.devices.map { DeviceReport($0) }, detail: Self.droppedText(missed))
         }
 
@@ -213,7 +207,7 @@ struct WatchCommand: Command {
 
         /// The change a device event (inserted, updated, moved, removed) makes; nil for any
         /// other event.
-        func deviceChange(_ event: DiscoveryEvent) -> DeviceChange? {
+        static func deviceChange(_ event: DiscoveryEvent) -> DeviceChange? {
             let (kind, mark, device, index, toIndex): (String, String, CastDevice, Int, Int?)
             switch event {
             case .inserted(let found, let at): (kind, mark, device, index, toIndex) = ("inserted", "+", found, at, nil)
@@ -226,7 +220,10 @@ struct WatchCommand: Command {
             return DeviceChange(line: line, device: device, mark: mark)
         }
 
-        private func emit(_ change: DeviceChange) {
+        /// Prints a device change: its JSON line (`json`, the bytes stored, when encoded) or its
+        /// line for people.
+        private func emit(_ change: DeviceChange, json: [UInt8]?) {
+            if jsonLines, let json { return console.write(JSONOutput.text(json)) }
             if jsonLines { return line(change.line) }
             let device = change.device
             let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""

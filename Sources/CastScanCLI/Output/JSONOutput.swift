@@ -60,7 +60,17 @@ enum JSONOutput {
 
     /// `value` encoded as text in `format`, ending with a newline.
     static func string(_ value: some Encodable, format: Format) throws -> String {
-        let data = try encoder(format).encode(value)
-        return String(decoding: JSONText.escapingUnsafeScalars(Array(data)), as: UTF8.self) + "\n"
+        try text(bytes(value, format: format))
+    }
+
+    /// `value` encoded in `format`, its unsafe scalars escaped, without the final newline: the
+    /// bytes that are both printed (``text(_:)``) and stored for a collector.
+    static func bytes(_ value: some Encodable, format: Format) throws -> [UInt8] {
+        JSONText.escapingUnsafeScalars(Array(try encoder(format).encode(value)))
+    }
+
+    /// Encoded bytes (``bytes(_:format:)``) as a line of text.
+    static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self) + "\n"
     }
 }
