@@ -25,7 +25,7 @@ SUITES_BUILD = $(CURDIR)/.build/suites
 RUN_SUITES = Tests/Scripts/run-suites --jobs 3 --timeout 1800
 test lab-test: export CAST_SCAN_BIN_DIR = $(CURDIR)/.build/debug
 test: export CAST_SCAN_RELEASE_DIR = $(SUITES_BUILD)/release
-test: export EXAMPLE_SCRATCH = $(SUITES_BUILD)/example
+test: export SUITES_BUILD := $(SUITES_BUILD)
 test: export LIST_DEVICES_BIN = $(SUITES_BUILD)/example/debug/list-devices
 
 # Unit tests, then the lab's own test and what needs the lab: the Avahi backend against a real

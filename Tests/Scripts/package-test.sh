@@ -373,7 +373,8 @@ fi
 # --- The example package.
 # A build of its own each time: an incremental build of a package with a path dependency can
 # miss files added to the dependency (SwiftPM keeps the dependency's old file list). make test
-# makes that build before the suites start and gives its binary in LIST_DEVICES_BIN.
+# builds it before the suites start (Tests/Scripts/build-example: afresh whenever the list of
+# files changed) and gives its binary in LIST_DEVICES_BIN.
 example_built() {
   if [ -n "${LIST_DEVICES_BIN:-}" ]; then example=$LIST_DEVICES_BIN; [ -x "$example" ]; return; fi
   example=$tmp/example-build/debug/list-devices
