@@ -11,37 +11,27 @@ setup:
 build: setup
 	swift build
 
-# Unit tests, then the lab's own test, then what needs the lab: the Avahi backend against a
-# real avahi-daemon hearing simulated devices over real multicast, cast-scan end to end, and a
-# smoke run of the benchmarks (so they cannot rot).
+# The script suites run side by side, each lab suite in a lab of its own (Tests/Scripts/run-suites;
+# the plans in Tests/Scripts/plans say which suites and how). The binaries are built once,
+# before them (swift test's debug build with the tests; build.plan's release and example
+# builds), and the scripts are told where: run alone, each script builds what it needs.
+SUITES_BUILD = $(CURDIR)/.build/suites
+RUN_SUITES = Tests/Scripts/run-suites --jobs 3 --timeout 1800
+test lab-test: export CAST_SCAN_BIN_DIR = $(CURDIR)/.build/debug
+test: export CAST_SCAN_RELEASE_DIR = $(SUITES_BUILD)/release
+test: export SUITES_BUILD := $(SUITES_BUILD)
+test: export LIST_DEVICES_BIN = $(SUITES_BUILD)/example/debug/list-devices
+
+# Unit tests, then the lab's own test and what needs the lab: the Avahi backend against a real
+# avahi-daemon hearing simulated devices over real multicast, cast-scan end to end; a soak run,
+# a smoke run of the benchmarks (so they cannot rot), the Prometheus examples and the package.
 test: setup
 	swift test
-	bash Tests/Scripts/castlab-test.sh
-	bash Tests/Scripts/backend-lab-test.sh
-	bash Tests/Scripts/cast-scan-lab-test.sh
-	bash Tests/Scripts/watch-filter-lab-test.sh
-	bash Tests/Scripts/scan-recall-lab-test.sh
-	bash Tests/Scripts/known-hosts-lab-test.sh
-	bash Tests/Scripts/unprivileged-lab-test.sh
-	bash Tests/Scripts/report-lab-test.sh
-	bash Tests/Scripts/serve-lab-test.sh
-	bash Tests/Scripts/publish-lab-test.sh
-	bash Tests/Scripts/soak-test.sh
-	bash Tests/Scripts/benchmark-smoke-test.sh
-	bash Tests/Scripts/prometheus-examples-test.sh
-	bash Tests/Scripts/package-test.sh
+	$(RUN_SUITES) Tests/Scripts/plans/build.plan Tests/Scripts/plans/lab.plan Tests/Scripts/plans/more.plan
 
 lab-test: setup
-	bash Tests/Scripts/castlab-test.sh
-	bash Tests/Scripts/backend-lab-test.sh
-	bash Tests/Scripts/cast-scan-lab-test.sh
-	bash Tests/Scripts/watch-filter-lab-test.sh
-	bash Tests/Scripts/scan-recall-lab-test.sh
-	bash Tests/Scripts/known-hosts-lab-test.sh
-	bash Tests/Scripts/unprivileged-lab-test.sh
-	bash Tests/Scripts/report-lab-test.sh
-	bash Tests/Scripts/serve-lab-test.sh
-	bash Tests/Scripts/publish-lab-test.sh
+	swift build --build-tests
+	$(RUN_SUITES) Tests/Scripts/plans/lab.plan
 
 # The lab's devices listed by cast-scan, as a Linux sender and as iOS apps granted and denied.
 demo: setup

@@ -3,7 +3,9 @@
 
 Standard library only (runs with the system python3). Called by Scripts/castlab; not meant to
 be run by hand. State: $STATE/lab.json (the device list `castlab status` prints), guarded by
-$STATE/lock.
+$STATE/lock. The lab's namespaces are named PREFIX + stem (--prefix, castlab- by default: the
+lab's name and a dash, see Scripts/lab/lab-name.sh); the plan writes them into lab.json, where
+every later command reads them.
 """
 from __future__ import annotations
 
@@ -17,9 +19,6 @@ import socket
 import subprocess
 import sys
 
-PREFIX = "castlab-"
-SENDER_NS = PREFIX + "sender"
-HUB_NS = PREFIX + "hub"
 SENDER_IPV4 = "10.213.0.1"
 SENDER_IPV6 = "fd00:ca57::1"
 IPV4_PREFIXLEN = 16
@@ -248,7 +247,7 @@ def cmd_plan(args) -> None:
         if not keys:
             continue
         stem, most = KINDS[kind]
-        group = [{"ns": f"{PREFIX}{stem}{j}", "kind": kind} for j in range(max(1, min(len(keys), most)))]
+        group = [{"ns": f"{args.prefix}{stem}{j}", "kind": kind} for j in range(max(1, min(len(keys), most)))]
         for i, key in enumerate(keys):
             v4, v6 = host_address(k)
             k += 1
@@ -264,8 +263,8 @@ def cmd_plan(args) -> None:
 
     lab = {
         "fixture": os.path.abspath(args.fixture) if args.fixture else None,
-        "sender": {"ns": SENDER_NS, "iface": "lab0", "ipv4": SENDER_IPV4, "ipv6": SENDER_IPV6},
-        "hub": HUB_NS,
+        "sender": {"ns": args.prefix + "sender", "iface": "lab0", "ipv4": SENDER_IPV4, "ipv6": SENDER_IPV6},
+        "hub": args.prefix + "hub",
         "namespaces": namespaces,
         "hosts": hosts,
         "nextHost": k,
@@ -458,6 +457,7 @@ def cmd_namespaces(args) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(prog="castlab")
     ap.add_argument("--state", required=True)
+    ap.add_argument("--prefix", default="castlab-")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan"); p.add_argument("fixture", nargs="?"); p.add_argument("--devices", type=int, default=0)
     p = sub.add_parser("add"); p.add_argument("entry")

@@ -7,12 +7,14 @@
 # they run last. Each suite's results are read from its xUnit report, not from console text:
 # every test the list shows for it must be there, none failed, none skipped.
 # Needs root. A lab that cannot start, or a suite that did not run, is a failure, never a skip.
-# Ends with "N passed, M failed". SWIFT_SCRATCH: the build folder, if not .build.
+# Ends with "N passed, M failed". SWIFT_SCRATCH: the build folder, if not .build. CAST_SCAN_BIN_DIR
+# set (make test: the tests were built once, before the suites): no build here. CASTLAB_NAME:
+# the lab's name (Scripts/lab/lab-name.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 castlab="$here/Scripts/castlab"
-export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
+. "$here/Scripts/lab/lab-name.sh" || exit 1
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
 passed=0 failed=0 started=0
 log=$(mktemp /tmp/backend-lab-test.XXXXXX)
@@ -20,7 +22,7 @@ log=$(mktemp /tmp/backend-lab-test.XXXXXX)
 finish() {
   if [ "$started" = 1 ]; then
     "$castlab" down >/dev/null 2>&1 || true
-    if ip netns list 2>/dev/null | grep -q '^castlab-'; then
+    if [ -n "$(castlab_namespaces)" ]; then
       echo "not ok - the lab left namespaces behind"; failed=$((failed + 1))
     fi
   fi
@@ -31,11 +33,11 @@ finish() {
 trap 'finish; exit $?' EXIT
 
 cd "$here"
-if ! swift build --build-tests "${scratch[@]}" >"$log" 2>&1; then
+if [ -z "${CAST_SCAN_BIN_DIR:-}" ] && ! swift build --build-tests "${scratch[@]}" >"$log" 2>&1; then
   cat "$log" >&2; echo "not ok - the tests do not build"; failed=$((failed + 1)); exit 1
 fi
 if [ -e "$CASTLAB_STATE/lab.json" ]; then
-  echo "not ok - a lab is already running (run: Scripts/castlab down)"; failed=$((failed + 1)); exit 1
+  echo "not ok - the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"; failed=$((failed + 1)); exit 1
 fi
 started=1
 if ! "$castlab" up "$here/Fixtures/lab/stacks.json" >"$log" 2>&1; then

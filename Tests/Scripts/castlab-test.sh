@@ -4,7 +4,8 @@
 # lab's address, its port and its TXT; that a subtype browse returns exactly the devices that
 # support the app; that set-txt, move, remove and stop are seen; that `down` leaves nothing;
 # then, with Fixtures/lab/stacks.json, the avahi-daemon-published and IPv6-only devices, inject,
-# link and bus.
+# link and bus; then a second lab beside this one (CASTLAB_NAME-side): neither sees the other's
+# devices, and the second's down leaves the first running.
 # Needs root (network namespaces). A lab that cannot start is a failure, never a skip.
 # Prints one `ok`/`not ok` line per check and ends with "N passed, M failed".
 set -uo pipefail
@@ -12,11 +13,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 castlab="$here/Scripts/castlab"
 fixture="$here/Fixtures/lab/real-world.json"
-export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
+. "$here/Scripts/lab/lab-name.sh" || exit 1
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-passed=0 failed=0 started=0
+passed=0 failed=0 started=0 side_started=0
+side=${CASTLAB_NAME:0:27}-side
 tmp=$(mktemp -d /tmp/castlab-test.XXXXXX)
 
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
@@ -29,6 +31,7 @@ running() { [ -d "/proc/$1" ] && [ "$(awk '{sub(/^.*\) /, ""); print $1}' "/proc
 
 finish() {
   if [ "$started" = 1 ]; then "$castlab" down >/dev/null 2>&1 || true; fi
+  if [ "$side_started" = 1 ]; then CASTLAB_NAME=$side CASTLAB_STATE= "$castlab" down >/dev/null 2>&1 || true; fi
   rm -rf "$tmp"
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
@@ -195,12 +198,12 @@ else
 fi
 
 ns_ok=1
-for ns in $("$PY" -c 'import json,sys; print(" ".join(sorted({d["namespace"] for d in json.load(open(sys.argv[1]))["devices"]})))' "$tmp/status.json") castlab-sender castlab-hub; do
+for ns in $("$PY" -c 'import json,sys; print(" ".join(sorted({d["namespace"] for d in json.load(open(sys.argv[1]))["devices"]})))' "$tmp/status.json") "${CASTLAB_PREFIX}sender" "${CASTLAB_PREFIX}hub"; do
   ip netns list | awk '{print $1}' | grep -qx "$ns" || { ns_ok=0; echo "missing namespace $ns" | diag; }
 done
 [ "$ns_ok" = 1 ] && ok "the lab's namespaces exist" || notok "the lab's namespaces exist"
 
-if out=$(ip -n castlab-sender -br addr show 2>&1) && ! echo "$out" | grep -v '^lo ' | grep -qv '^lab0'; then
+if out=$(ip -n "${CASTLAB_PREFIX}sender" -br addr show 2>&1) && ! echo "$out" | grep -v '^lo ' | grep -qv '^lab0'; then
   ok "the sender namespace has only lo and lab0"
 else
   notok "the sender namespace has only lo and lab0"; echo "$out" | diag
@@ -300,8 +303,8 @@ if "$castlab" down >"$tmp/down.out" 2>&1; then
 else
   notok "castlab down"; diag <"$tmp/down.out"
 fi
-left=$(ip netns list | awk '{print $1}' | grep '^castlab-' || true)
-[ -z "$left" ] && ok "no castlab- namespaces left" || notok "namespaces left: $left"
+left=$(castlab_namespaces)
+[ -z "$left" ] && ok "no namespace of the lab left" || notok "namespaces left: $left"
 alive=""
 for p in $pids; do running "$p" && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
 [ -n "$pids" ] && [ -z "$alive" ] && ok "no lab process alive ($(echo $pids | wc -w) PIDs checked)" || notok "lab processes alive:${alive:- (none recorded)}"
@@ -364,15 +367,56 @@ avahi_dev=$(awk '$4 == "avahi" {print $1; exit}' "$tmp/devices3.txt")
 "$castlab" inject device --source offlink --instance Intruder-Test >/dev/null 2>"$tmp/err" &&
   wait_for 5 bash -c 'timeout 20 "$1" exec avahi-browse -pkt _googlecast._tcp 2>/dev/null | grep -q "Intruder-Test"' _ "$castlab" &&
   ok "inject: an off-link device reaches the link (avahi-daemon lists it)" || { notok "inject: an off-link device reaches the link"; diag <"$tmp/err"; }
-"$castlab" link add >/dev/null 2>"$tmp/err" && ip -n castlab-sender -br addr show lab1 | grep -q "10.213.0.2/16" &&
-  "$castlab" link del >/dev/null 2>>"$tmp/err" && ! ip -n castlab-sender link show lab1 >/dev/null 2>&1 &&
+"$castlab" link add >/dev/null 2>"$tmp/err" && ip -n "${CASTLAB_PREFIX}sender" -br addr show lab1 | grep -q "10.213.0.2/16" &&
+  "$castlab" link del >/dev/null 2>>"$tmp/err" && ! ip -n "${CASTLAB_PREFIX}sender" link show lab1 >/dev/null 2>&1 &&
   ok "link add / del: a second sender interface comes and goes" || { notok "link add / del"; diag <"$tmp/err"; }
 "$castlab" bus stop >/dev/null 2>"$tmp/err" && ! timeout 10 "$castlab" exec avahi-browse -pt _googlecast._tcp >/dev/null 2>&1 &&
   "$castlab" bus start >/dev/null 2>>"$tmp/err" && browse "$tmp/bus.txt" _googlecast._tcp && grep -q "^+;lab0;" "$tmp/bus.txt" &&
   ok "bus stop / start: no D-Bus (nor avahi) in the sender, then both back" || { notok "bus stop / start"; diag <"$tmp/err"; }
-lab_pids=$(for ns in $(ip netns list | awk '{print $1}' | grep '^castlab-'); do ip netns pids "$ns"; done | sort -u)
+lab_pids=$(for ns in $(castlab_namespaces); do ip netns pids "$ns"; done | sort -u)
 "$castlab" down >"$tmp/down3.out" 2>&1 && started=0
 alive=""
 for p in $lab_pids; do running "$p" && alive="$alive $p($(cat /proc/$p/comm 2>/dev/null))"; done
 [ -n "$lab_pids" ] && [ -z "$alive" ] && ok "down ends every process in the lab's namespaces, avahi-daemons included ($(echo $lab_pids | wc -w))" ||
   notok "processes left after down:${alive:- (none found before)}"
+
+# ---------------------------------------------------------------- two labs side by side
+# A second lab, named $side, with the same fixture (the same addresses, inside its own
+# namespaces): a TXT change in one is seen in that one only, and its down leaves this one up.
+side_lab() { CASTLAB_NAME=$side CASTLAB_STATE= "$castlab" "$@"; }
+if "$castlab" up "$fixture" >"$tmp/up-a.out" 2>&1 && started=1 &&
+   side_started=1 && side_lab up "$fixture" >"$tmp/up-b.out" 2>&1; then
+  ok "two labs up side by side ($CASTLAB_NAME and $side)"
+else
+  notok "two labs up side by side"; cat "$tmp/up-a.out" "$tmp/up-b.out" 2>/dev/null | diag; exit 1
+fi
+mine=$(castlab_namespaces | sort | tr '\n' ' ')
+theirs=$(CASTLAB_NAME=$side CASTLAB_STATE= bash -c '. "$1/Scripts/lab/lab-name.sh" && castlab_namespaces' _ "$here" | sort | tr '\n' ' ')
+if [ -n "$mine" ] && [ -n "$theirs" ] && ! grep -q "^$side-" <<<"$(tr ' ' '\n' <<<"$mine")" &&
+   [ -z "$(tr ' ' '\n' <<<"$theirs" | grep -v "^$side-")" ] && [ -d "/run/$side" ]; then
+  ok "each lab has its own namespaces and state (/run/$side)"
+else
+  notok "the labs' namespaces: $CASTLAB_NAME: $mine; $side: $theirs"
+fi
+renamed=$("$PY" -c 'import json,sys; print(next(d["instance"] for d in json.load(open(sys.argv[1]))["devices"] if d["ipv4"]))' "$tmp/status.json")
+seen_txt() { # NAME STATE: the lab's avahi lists the side lab's new name
+  CASTLAB_NAME=$1 CASTLAB_STATE=$2 timeout 20 "$castlab" exec avahi-browse -rpkt _googlecast._tcp 2>/dev/null |
+    grep -q "fn=Only-In-The-Side-Lab"
+}
+if side_lab set-txt "$renamed" fn=Only-In-The-Side-Lab >/dev/null 2>"$tmp/err" &&
+   wait_for 15 seen_txt "$side" ""; then
+  # The other lab's avahi saw it; this lab's, on its own bridge, must not (its answers would
+  # have arrived by now: both labs' daemons hear their links alike).
+  if seen_txt "$CASTLAB_NAME" "$CASTLAB_STATE"; then notok "a TXT change in $side reaches $CASTLAB_NAME's link"
+  else ok "a TXT change in $side is seen there, not in $CASTLAB_NAME"; fi
+else
+  notok "set-txt in the other lab is seen there"; diag <"$tmp/err"
+fi
+side_lab down >"$tmp/down-b.out" 2>&1 && side_started=0
+if [ "$side_started" = 0 ] && [ "$(castlab_namespaces | sort | tr '\n' ' ')" = "$mine" ] &&
+   browse "$tmp/after-b.txt" _googlecast._tcp && grep -q "^+;lab0;IPv4;$renamed;" "$tmp/after-b.txt"; then
+  ok "the other lab's down leaves this one whole (its namespaces, its daemon, its devices)"
+else
+  notok "the other lab's down"; cat "$tmp/down-b.out" "$tmp/after-b.txt" 2>/dev/null | diag
+fi
+"$castlab" down >/dev/null 2>&1 && started=0

@@ -52,7 +52,7 @@ fi
 
 # No daemon, no D-Bus, no multicast on the sender's interface.
 "$castlab" bus stop >/dev/null 2>&1
-ip -n castlab-sender link set lab0 multicast off
+ip -n "${CASTLAB_PREFIX}sender" link set lab0 multicast off
 # A listing that can ask no network by multicast refuses (69) and names the interface.
 scan --json --backend mdns --timeout 2 >"$tmp/none.json" 2>"$tmp/none.err"; rc=$?
 if [ "$rc" = 69 ] && [ ! -s "$tmp/none.json" ] &&
@@ -161,4 +161,4 @@ else
 fi
 kill -INT "$watcher" 2>/dev/null; wait "$watcher"; rc=$?; watcher=""
 [ "$rc" = 0 ] && ok "watch ends with exit 0 on SIGINT" || notok "watch exit $rc on SIGINT"
-ip -n castlab-sender link set lab0 multicast on 2>/dev/null
+ip -n "${CASTLAB_PREFIX}sender" link set lab0 multicast on 2>/dev/null

@@ -3,9 +3,12 @@
 # It gives ok/notok/diag and the counts, a scratch directory $tmp, and a trap that tears the
 # lab down on every exit (after the script's own `test_cleanup`, if it defines one) and ends
 # with "N passed, M failed"; build_cast_scan sets $bin; lab_up FIXTURE-or-ARGS starts the lab
-# or fails the run (never a skip) when it cannot.
+# or fails the run (never a skip) when it cannot. The lab is CASTLAB_NAME's (default castlab;
+# Scripts/lab/lab-name.sh), so suites with different names run side by side.
+# CAST_SCAN_BIN_DIR: the bin directory of a finished debug build (make test builds once, before
+# the suites); unset, build_cast_scan builds cast-scan here.
 castlab="$here/Scripts/castlab"
-export CASTLAB_STATE=${CASTLAB_STATE:-/run/castlab}
+. "$here/Scripts/lab/lab-name.sh" || exit 1
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 passed=0 failed=0 started=0
@@ -26,6 +29,11 @@ trap 'finish; exit $?' EXIT
 
 build_cast_scan() {
   cd "$here" || exit 1
+  if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
+    bin=$CAST_SCAN_BIN_DIR/cast-scan
+    [ -x "$bin" ] || { notok "CAST_SCAN_BIN_DIR holds no cast-scan ($bin)"; exit 1; }
+    return 0
+  fi
   if ! swift build --product cast-scan "${scratch[@]}" >"$tmp/build" 2>&1; then
     cat "$tmp/build" >&2; notok "cast-scan builds"; exit 1
   fi
@@ -33,7 +41,7 @@ build_cast_scan() {
 }
 
 lab_up() {
-  if [ -e "$CASTLAB_STATE/lab.json" ]; then notok "a lab is already running (run: Scripts/castlab down)"; exit 1; fi
+  if [ -e "$CASTLAB_STATE/lab.json" ]; then notok "the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"; exit 1; fi
   started=1
   if ! "$castlab" up "$@" >"$tmp/up" 2>&1; then
     cat "$tmp/up" >&2; notok "the lab could not start (see above)"; exit 1

@@ -6,7 +6,8 @@
 # resident memory, open descriptors and threads stay flat: the median of the second half of the
 # run is at most the most of the first half (after a 10 s warm-up) plus a small allowance.
 # SOAK_SECONDS: how long the devices churn (60 in make test; e.g. 1800 for a long soak).
-# SWIFT_SCRATCH: the build folder, if not .build. Only loopback is used; no lab, no root needed.
+# SWIFT_SCRATCH: the build folder, if not .build; CAST_SCAN_BIN_DIR: the bin directory of a
+# finished build (make test builds once, before the suites), else it builds here. Only loopback is used; no lab, no root needed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,10 +32,15 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
 
 cd "$here"
-if ! swift build "${scratch[@]}" >"$work/build.log" 2>&1; then
-  cat "$work/build.log" >&2; not_ok "cast-scan does not build"; exit 1
+if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
+  bin=$CAST_SCAN_BIN_DIR/cast-scan
+  [ -x "$bin" ] || { not_ok "CAST_SCAN_BIN_DIR holds no cast-scan ($bin)"; exit 1; }
+else
+  if ! swift build "${scratch[@]}" >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2; not_ok "cast-scan does not build"; exit 1
+  fi
+  bin=$(swift build "${scratch[@]}" --show-bin-path)/cast-scan
 fi
-bin=$(swift build "${scratch[@]}" --show-bin-path)/cast-scan
 python3 Scripts/soak/churn-replay.py --seconds "$seconds" --devices 50 --rate 40 >"$work/replay.json" \
   || { not_ok "the churn replay could not be written"; exit 1; }
 

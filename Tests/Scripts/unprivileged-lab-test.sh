@@ -152,7 +152,7 @@ describe() {
 
 # sockets_5353: the sender's UDP sockets on port 5353, "ADDRESS PROCESS PID" per line.
 sockets_5353() {
-  ip netns exec castlab-sender ss -Hulpn 'sport = :5353' |
+  ip netns exec "${CASTLAB_PREFIX}sender" ss -Hulpn 'sport = :5353' |
     sed -n 's/^[A-Z]* *[0-9]* *[0-9]* *\([^ ]*\):5353 .*users:(("\([^"]*\)",pid=\([0-9]*\),.*/\1 \2 \3/p'
 }
 
@@ -247,7 +247,7 @@ fi
 
 # ---------------------------------------------------------------- port 5353 not shared
 # The holder binds as avahi, with SO_REUSEPORT and without SO_REUSEADDR, after the daemon.
-ip netns exec castlab-sender setpriv --reuid=avahi --regid=avahi --clear-groups \
+ip netns exec "${CASTLAB_PREFIX}sender" setpriv --reuid=avahi --regid=avahi --clear-groups \
   /usr/bin/python3 -u "$here/Scripts/lab/hold-5353.py" --reuseport >"$tmp/holder.out" 2>&1 &
 holder_pid=$!; bg_pids+=("$holder_pid")
 for i in $(seq 50); do grep -q 'holding' "$tmp/holder.out" && break; sleep 0.1; done
@@ -312,13 +312,13 @@ bg_pids=("${bg_pids[@]/$holder_pid}")
 # ---------------------------------------------------------------- clean up
 "$castlab" down >"$tmp/down" 2>&1; rc=$?
 started=0
-left=$(ip netns list 2>/dev/null | awk '{print $1}' | grep '^castlab-' | tr '\n' ' ')
+left=$(castlab_namespaces | tr '\n' ' ')
 alive=""
 for p in "$daemon_pid" "${bg_pids[@]+"${bg_pids[@]}"}"; do
   [ -n "$p" ] && [ -d "/proc/$p" ] && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && alive="$alive $p"
 done
 if [ "$rc" = 0 ] && [ -z "$left" ] && [ -z "$alive" ]; then
-  ok "castlab down: no castlab-* namespace left, the daemon and this script's processes ended"
+  ok "castlab down: no namespace of the lab left, the daemon and this script's processes ended"
 else
   notok "castlab down (exit $rc): namespaces left: '${left}', processes alive: '${alive}'"; diag <"$tmp/down"
 fi
