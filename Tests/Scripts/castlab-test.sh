@@ -404,7 +404,7 @@ seen_txt() { # NAME STATE: the lab's avahi lists the side lab's new name
     grep -q "fn=Only-In-The-Side-Lab"
 }
 if side_lab set-txt "$renamed" fn=Only-In-The-Side-Lab >/dev/null 2>"$tmp/err" &&
-   wait_for 15 seen_txt "$side" ""; then
+   wait_for 60 seen_txt "$side" ""; then
   # The other lab's avahi saw it; this lab's, on its own bridge, must not (its answers would
   # have arrived by now: both labs' daemons hear their links alike).
   if seen_txt "$CASTLAB_NAME" "$CASTLAB_STATE"; then notok "a TXT change in $side reaches $CASTLAB_NAME's link"
