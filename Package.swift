@@ -20,7 +20,9 @@ var targets: [Target] = [
     // Layer 1: the pure-Swift core. FoundationEssentials and the C library (Glibc: sockets, poll,
     // files, interfaces), no other C library.
     .target(name: "CastDiscovery"),
-    .testTarget(name: "CastDiscoveryTests", dependencies: ["CastDiscovery"]),
+    .testTarget(name: "CastDiscoveryTests", dependencies: ["CastDiscovery", "CastTestSupport"]),
+    // What the tests share: waiting for a condition from a thread of its own.
+    .target(name: "CastTestSupport", path: "Tests/CastTestSupport"),
 
     // Layer 2: the dns_sd backend: Apple's DNS Service Discovery API; on Linux Avahi's
     // compatibility library (libdns_sd), on Apple platforms the system's. C stays inside it.
@@ -55,7 +57,9 @@ var targets: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "CastDiscoveryReporting", dependencies: ["CastDiscovery", "CSQLite", "CCurl"]),
-    .testTarget(name: "CastDiscoveryReportingTests", dependencies: ["CastDiscoveryReporting", "CastDiscovery"]),
+    .testTarget(
+        name: "CastDiscoveryReportingTests", dependencies: ["CastDiscoveryReporting", "CastDiscovery", "CastTestSupport"]
+    ),
 
     // Layer 4 support: what `cast-scan serve` needs to be a service: HTTP (GNU libmicrohttpd)
     // and the service manager's notifications (libsystemd), both Debian's, loaded with dlopen
@@ -88,7 +92,7 @@ var targets: [Target] = [
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
-    .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender"]),
+    .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender", "CastTestSupport"]),
 
     // Layer 5: benchmarks. CMallocCounter counts the benchmark process's heap allocations (it
     // defines malloc and its kin over glibc's); only cast-bench links it.

@@ -1,4 +1,5 @@
 @testable import CastDiscoveryReporting
+import CastTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -18,16 +19,6 @@ private actor Gate {
         waiters.forEach { $0.resume() }
         waiters = []
     }
-}
-
-/// Whether `condition` came true within `limit` (checked every few milliseconds).
-private func eventually(within limit: Duration = .seconds(50), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
 }
 
 /// `{"n":index}` as the CLI would hand it over.
@@ -141,8 +132,9 @@ struct ReportQueueTests {
             return handed
         }
         // The committer holds one batch in the slow store; the queue is full behind it and the
-        // feeder waits for room rather than drop anything.
-        let waiting = await eventually {
+        // feeder waits for room rather than drop anything. Watched from a thread of its own: a
+        // starved test pool may run this task only after the feeder has long been waiting.
+        let waiting = await Eventually.wait {
             storing.withLock { $0 } == 1 && queue.count == queue.capacity && queue.waitingFeeders == 1
         }
         #expect(waiting, "stores \(storing.withLock { $0 }), queued \(queue.count), feeders waiting \(queue.waitingFeeders)")

@@ -1,4 +1,5 @@
 @testable import CastScanCLI
+import CastTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)

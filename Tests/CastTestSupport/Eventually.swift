@@ -15,11 +15,11 @@ import Darwin
 /// for over a minute: a task that polls can wake after its deadline, or act after the moment it
 /// tests. This thread sees the condition when it comes and can act on it at once; the timeout
 /// only guards against a hang.
-enum Eventually {
+public enum Eventually {
     /// Checks `condition` about every `interval` until it holds, then runs `action` on the same
     /// thread at once, and returns when it ran; nil when `giveUp` held first (checked after the
     /// condition, so a condition met as the child ends still counts) or `timeout` passed.
-    static func when(
+    public static func when(
         _ condition: @escaping @Sendable () -> Bool, giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
         timeout: Duration = .seconds(600), interval: Duration = .milliseconds(1), do action: @escaping @Sendable () -> Void = {}
     ) async -> ContinuousClock.Instant? {
@@ -41,7 +41,7 @@ enum Eventually {
 
     /// Waits until `condition` holds (checked as ``when(_:giveUpIf:timeout:interval:do:)``
     /// does); false when `giveUp` held or `timeout` passed first.
-    static func wait(
+    public static func wait(
         timeout: Duration = .seconds(600), interval: Duration = .milliseconds(10), giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
         until condition: @escaping @Sendable () -> Bool
     ) async -> Bool {
