@@ -1,12 +1,12 @@
 /// The merge of several event streams (``MergedBackend``): which services each source reports,
-/// which browses each has finished, and the events of the one merged view.
+/// the events of the one merged view, and each source's steps. When the merged browse is
+/// all-for-now is not decided here but by the scan, from those steps (``ScanProgress``).
 struct BackendMerger: Sendable {
     private let names: [String]
     private let roles: [MergedBackend.Role]
-    /// The sources whose all-for-now ends a browse: those that ask, or every one when none does.
+    /// The sources that ask the network, or every one when none does: once none of them is
+    /// left, the daemons resolve what they left to them.
     private let askers: [Int]
-    /// The sources whose cache delivery is waited for.
-    private let caches: [Int]
     private var ended: Set<Int> = []
     /// Asking sources that failed: they resolve nothing more.
     private var failedAskers: Set<Int> = []
@@ -14,8 +14,6 @@ struct BackendMerger: Sendable {
     private let ledger: ResolutionLedger?
     /// Cache sources whose daemon went away: there is no cache to wait for.
     private var absent: Set<Int> = []
-    /// Cache sources no longer waited for: their round passed without their cache.
-    private var overdue: Set<Int> = []
     /// The latest service each source reports, by key.
     private var services: [ServiceKey: [Int: DiscoveredService]] = [:]
     private var reported: [ServiceKey: DiscoveredService] = [:]
@@ -23,11 +21,7 @@ struct BackendMerger: Sendable {
     private var announced: [Int: [String: Set<ServiceKey>]] = [:]
     /// The services a cache source announced that no source has resolved yet.
     private var awaited: [Int: Set<ServiceKey>] = [:]
-    private var allForNow: [String: Set<Int>] = [:]
-    private var cacheExhausted: [String: Set<Int>] = [:]
     private var started: Set<String> = []
-    private var settled: Set<String> = []
-    private var cacheDelivered: Set<String> = []
     private var pending: [Int: Int] = [:]
     private var reportedPending: Int?
     private var statistics: [Int: BackendStatistics] = [:]
@@ -39,7 +33,6 @@ struct BackendMerger: Sendable {
         roles = sources.map(\.role)
         let asking = sources.indices.filter { sources[$0].role == .asks }
         askers = asking.isEmpty ? Array(sources.indices) : asking
-        caches = sources.indices.filter { sources[$0].role == .cache }
     }
 
     /// The events `event` from source `index` makes.
@@ -64,13 +57,14 @@ struct BackendMerger: Sendable {
             return [event] + pendingChange()
         case .browseStarted(let type):
             let progress = milestone(.browseStarted, type, index)
-            return started.insert(type).inserted ? [event, progress] : [progress]
+            guard started.insert(type).inserted else { return [progress] }
+            // The sources already gone are gone for this browse too.
+            let gone = ended.union(absent).subtracting([index]).sorted().map { milestone(.absent, type, $0) }
+            return [event, progress] + gone
         case .allForNow(let type):
-            allForNow[type, default: []].insert(index)
-            return [milestone(.allForNow, type, index)] + settle(type)
+            return [milestone(.allForNow, type, index)]
         case .cacheExhausted(let type):
-            cacheExhausted[type, default: []].insert(index)
-            return [milestone(.cacheExhausted, type, index)] + settle(type)
+            return [milestone(.cacheExhausted, type, index)]
         case .resolvesPending(let count):
             pending[index] = count
             return pendingChange()
@@ -92,37 +86,26 @@ struct BackendMerger: Sendable {
             case .daemonLost, .failed:
                 guard absent.insert(index).inserted else { break }
                 awaited[index] = nil
-                events += started.sorted().flatMap { [milestone(.absent, $0, index)] + settle($0) } + pendingChange()
+                events += started.sorted().map { milestone(.absent, $0, index) } + pendingChange()
             case .connecting:
                 break
             }
             return events
         case .sourceProgress:
-            // A merge of merges: the inner merge's steps pass through as they are.
+            // A source that reports steps of its own (a replay of a merge): passed as they are.
             return [event]
         }
     }
 
-    /// Notes that cache source `index` has not delivered its cache within its round: it is not
-    /// waited for any longer (``MergedBackend`` calls this when the round has passed).
-    mutating func cacheWaitOver(_ index: Int) -> [BackendEvent] {
-        guard roles[index] == .cache, overdue.insert(index).inserted else { return [] }
-        return started.sorted().flatMap { type -> [BackendEvent] in
-            guard !cacheExhausted[type, default: []].contains(index), !absent.contains(index) else { return [] }
-            return [milestone(.cacheWaitOver, type, index)] + settle(type)
-        }
-    }
-
-    /// Notes that source `index` ended: it waits for nothing more, so the browses it had not
-    /// finished are finished for it, and its pending resolves no longer count. Returns the
-    /// events that makes, and whether every source has ended.
+    /// Notes that source `index` ended: it is gone from every browse (a step the scan waits for
+    /// nothing more after), and its pending resolves no longer count. Returns the events that
+    /// makes, and whether every source has ended.
     mutating func end(_ index: Int) -> (events: [BackendEvent], done: Bool) {
         guard ended.insert(index).inserted else { return ([], ended.count == names.count) }
         pending[index] = nil
         awaited[index] = nil
         closeLedgerIfNoAskerIsLeft()
-        var events: [BackendEvent] = []
-        for type in started.sorted() { events += settle(type) }
+        let events = started.sorted().map { milestone(.absent, $0, index) }
         return (events + pendingChange(), ended.count == names.count)
     }
 
@@ -138,28 +121,6 @@ struct BackendMerger: Sendable {
         .sourceProgress(SourceProgress(
             source: names[index], role: roles[index], browseType: type, milestone: step,
             services: announced[index]?[type]?.count ?? 0))
-    }
-
-    /// The merged cache-exhausted and all-for-now of `type`, each once, when they are due: the
-    /// caches have been delivered when every cache source (every source, when none is one) has
-    /// delivered its own or is gone; the browse is all-for-now when every asking source has said
-    /// all-for-now or ended, and every cache source has delivered its cache, is gone, or is
-    /// overdue.
-    private mutating func settle(_ type: String) -> [BackendEvent] {
-        var events: [BackendEvent] = []
-        let said = allForNow[type, default: []], delivered = cacheExhausted[type, default: []]
-        // Nothing more of its cache to come: delivered, or the source is done or gone.
-        let (ended, absent) = (self.ended, self.absent)
-        let hasDelivered = { (index: Int) in
-            delivered.contains(index) || said.contains(index) || ended.contains(index) || absent.contains(index)
-        }
-        if (caches.isEmpty ? Array(names.indices) : caches).allSatisfy(hasDelivered), cacheDelivered.insert(type).inserted {
-            events.append(.cacheExhausted(browseType: type))
-        }
-        let askersDone = askers.allSatisfy { said.contains($0) || ended.contains($0) }
-        let daemonsDone = caches.allSatisfy { hasDelivered($0) || overdue.contains($0) }
-        if askersDone, daemonsDone, settled.insert(type).inserted { events.append(.allForNow(browseType: type)) }
-        return events
     }
 
     /// The merged pending count when it changed: an asking source's pending resolves, and a

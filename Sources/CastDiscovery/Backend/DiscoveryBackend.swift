@@ -17,6 +17,11 @@ public protocol DiscoveryBackend: Sendable {
     /// A scan calls a browse whose cache has been delivered settled once this long has passed
     /// with nothing new (see ``ScanProgress``).
     var queryRound: Duration { get }
+
+    /// The stacks whose steps a scan waits for, when this backend merges several
+    /// (``MergedBackend``); empty for a backend that is one stack, whose own all-for-now and
+    /// cache-exhausted events are the browse's.
+    var scanSources: [ScanSource] { get }
 }
 
 extension DiscoveryBackend {
@@ -36,6 +41,9 @@ extension DiscoveryBackend {
     /// when the daemon asked over IPv4 and IPv6. 100 + 120 + 500 ms, plus 10 ms for the network
     /// and D-Bus.
     public var queryRound: Duration { .milliseconds(730) }
+
+    /// None: the backend is one stack.
+    public var scanSources: [ScanSource] { [] }
 }
 
 /// What a backend is asked to browse, and how.

@@ -4,15 +4,11 @@ import Synchronization
 /// and the known hosts. Each service is reported once, however many sources see it, with the
 /// addresses of all of them; it is removed when the last one that saw it lets it go.
 ///
-/// When a merged browse is all-for-now depends on each source's ``Role``: every source that
-/// asks the network must have said all-for-now, and every daemon read for its cache must have
-/// delivered it, be gone, or have let its query round pass without it. A daemon delivers its
-/// cache from memory within milliseconds (10-106 ms measured in the lab); one that is later than
-/// its own round is busy with the answers its own and the querier's questions brought, which the
-/// querier has heard as well (measured: a daemon restarted just before a scan of 500 devices
-/// delivered its "cache" 0.9-1.9 s after the start, long after the querier had all 500). A resolve counts as pending while an asking source waits for it,
-/// or while a daemon waits for one of a service no source has resolved yet. Each source's steps
-/// are reported as ``BackendEvent/sourceProgress(_:)``.
+/// The merge reports each source's steps (``BackendEvent/sourceProgress(_:)``) and the browse's
+/// start, not an all-for-now or a cache delivery of its own: when the merged browse has those is
+/// decided once, by the scan (``ScanProgress``), from the steps and each source's ``Role``
+/// (``scanSources``). A resolve counts as pending while an asking source waits for it, or while
+/// a daemon waits for one of a service no source has resolved yet.
 ///
 /// Each service is resolved once: a daemon read for its cache is given a ``ResolutionLedger``
 /// of what the asking sources resolve, and resolves a copy itself only when they have not
@@ -30,8 +26,11 @@ public struct MergedBackend: DiscoveryBackend {
         case asks
         /// A daemon whose cache is read: its cache delivery is waited for (not its all-for-now,
         /// which follows its own, slower query schedule), for at most its query round from the
-        /// start, and its pending resolves only of services no other source has resolved; it
-        /// resolves only the copies the asking sources leave unresolved.
+        /// start (a daemon later than that is busy with the answers the querier hears as well:
+        /// measured, a daemon restarted just before a scan of 500 devices delivered its "cache"
+        /// 0.9-1.9 s after the start, long after the querier had all 500), and its pending
+        /// resolves only of services no other source has resolved; it resolves only the copies
+        /// the asking sources leave unresolved.
         case cache
     }
 
@@ -55,13 +54,18 @@ public struct MergedBackend: DiscoveryBackend {
     /// The sources; the first one's services lead (their TXT and host win) and its state
     /// changes are the merge's (another's only when it fails).
     public var sources: [Source]
-    /// What the wait for a cache source's round is kept with.
-    public var clock: any DiscoveryClock
 
-    /// Creates the merge of `sources` (at least one), keeping time with `clock`.
-    public init(_ sources: [Source], clock: any DiscoveryClock = ContinuousClock()) {
-        self.sources = sources
-        self.clock = clock
+    /// Creates the merge of `sources` (at least one); a source that is itself a merge gives its
+    /// own sources in its place.
+    public init(_ sources: [Source]) {
+        self.sources = sources.flatMap { source in
+            (source.backend as? MergedBackend)?.sources ?? [source]
+        }
+    }
+
+    /// The sources, as a scan waits for them.
+    public var scanSources: [ScanSource] {
+        sources.map { ScanSource(name: $0.name, role: $0.role, round: $0.backend.queryRound) }
     }
 
     /// The longest of the sources' rounds (a browse whose cache has been delivered is settled
@@ -114,17 +118,6 @@ public struct MergedBackend: DiscoveryBackend {
                 }
                 ledger?.deliver()
                 if done { buffer.finish() }
-            })
-        }
-        // A daemon read for its cache is waited for at most its own round.
-        for (index, source) in sources.enumerated() where source.role == .cache {
-            let (round, clock) = (source.backend.queryRound, self.clock)
-            tasks.append(Task {
-                try? await clock.sleep(for: round)
-                guard !Task.isCancelled else { return }
-                merger.state.withLock { state in
-                    state.cacheWaitOver(index).forEach { buffer.yield($0) }
-                }
             })
         }
         let readers = tasks

@@ -12,7 +12,9 @@ public struct SourceProgress: Sendable, Hashable {
         /// The source's daemon went away (or the source ended): there is no cache to wait for.
         case absent
         /// A daemon read for its cache had not delivered it within its query round: it is not
-        /// waited for any longer (what it delivers later is still merged).
+        /// waited for any longer (what it delivers later is still merged). Decided by the scan
+        /// (``ScanProgress``, kept in ``SourceSettlement/cacheWaitOverAfter``); a merge no longer
+        /// sends it, and one read from an older recording is kept as it is.
         case cacheWaitOver
     }
 

@@ -107,7 +107,8 @@ struct DiscoveryLoop {
         run += 1
         discoveryState = .running
         backendState = nil
-        progress = ScanProgress(browseTypes: browseTypes, round: backend.queryRound, start: clock.now)
+        progress = ScanProgress(
+            browseTypes: browseTypes, round: backend.queryRound, sources: backend.scanSources, start: clock.now)
         completion = nil
         var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
         if list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: list.count)) }
@@ -166,23 +167,32 @@ struct DiscoveryLoop {
     }
 
     /// Records `event` (if any) in the scan's progress, then publishes `events` with what the
-    /// scan's state adds to them: settled browses, the completion, and the next deadline.
+    /// scan's state adds to them: a merged backend's all-for-now and cache delivery (decided by
+    /// the progress, taken by the list as a single stack's would be), settled browses, the
+    /// completion, and the next deadline.
     private mutating func track(_ events: [DiscoveryEvent], recording event: BackendEvent? = nil, at now: ContinuousClock.Instant) {
         var events = events
         if var progress {
-            let (status, settled) = event.map { progress.record($0, at: now) } ?? progress.status(at: now)
+            let update = event.map { progress.record($0, at: now) } ?? progress.status(at: now)
             self.progress = progress
-            events += settled.map(DiscoveryEvent.browseSettled)
-            switch status {
-            case .complete where completion == nil:
+            for milestone in update.reached {
+                let changes = list.apply(milestone)
+                if !changes.isEmpty {
+                    events += [.willUpdateDeviceList] + changes.map(DiscoveryEvent.init) + [.didUpdateDeviceList]
+                }
+                switch milestone {
+                case .cacheExhausted(let browseType): events.append(.cacheExhausted(browseType: browseType))
+                case .allForNow(let browseType): events.append(.allForNow(browseType: browseType))
+                default: break
+                }
+            }
+            events += update.settled.map(DiscoveryEvent.browseSettled)
+            if update.status == .complete, completion == nil {
                 let done = ScanCompletion(devices: list.devices, browses: progress.settlements, elapsed: now - progress.start)
                 completion = done
                 events.append(.scanCompleted(done))
-            case .waitingUntil(let instant):
-                schedule(at: instant)
-            case .complete, .waiting:
-                break
             }
+            if let next = update.nextCheck { schedule(at: next) }
         }
         if !events.isEmpty { publish(events) }
     }

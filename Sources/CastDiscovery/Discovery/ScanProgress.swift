@@ -10,6 +10,13 @@
 ///   which includes a service known from another browse that this browse reports for the first
 ///   time.
 /// - A scan is **complete** when every browse has settled and no resolve is pending.
+/// - For a backend that several stacks answer (``DiscoveryBackend/scanSources``), a browse's
+///   caches are **delivered** when every source read for its cache (every source, when none is)
+///   has delivered its own, said all-for-now, or is gone; the browse is **all-for-now** when every
+///   source that asks (every source, when none does) has said all-for-now or is gone, and every
+///   source read for its cache has delivered it, is gone, or has let its query round from the
+///   start of the scan pass without it. Each is decided here, once, from the sources' steps
+///   (``SourceProgress``), and handed back in ``Update/reached``.
 ///
 /// The round covers the stack's own delay before its first query plus the responders' delay
 /// before they answer (avahi-daemon: 100 ms + 120 ms + 5 ms, measured in the lab): every
@@ -30,6 +37,21 @@ public struct ScanProgress: Sendable {
         case complete
     }
 
+    /// What one event, or one instant, changed.
+    public struct Update: Sendable, Hashable {
+        /// Where the scan stands.
+        public var status: Status
+        /// The browses that settled, in the order of ``browseTypes``.
+        public var settled: [BrowseSettlement]
+        /// The merged browses' milestones reached (``BackendEvent/cacheExhausted(browseType:)``,
+        /// then ``BackendEvent/allForNow(browseType:)``, each once a browse), as the events a
+        /// single stack would have sent; empty for a backend that is one stack.
+        public var reached: [BackendEvent]
+        /// When something may change if no event comes first: the status's instant, or a
+        /// source's round ending after the scan completed; nil when only an event can.
+        public var nextCheck: ContinuousClock.Instant?
+    }
+
     private struct Browse: Sendable {
         var began: ContinuousClock.Instant
         var lastNew: ContinuousClock.Instant?
@@ -38,8 +60,11 @@ public struct ScanProgress: Sendable {
         var reported: Set<ServiceKey> = []
         var fromCache: Int?
         var settlement: BrowseSettlement?
-        /// The sources of a merged backend, in the order they first reported.
+        /// The sources of a merged backend: those declared, in the merge's order, then any
+        /// other that reported a step. Kept up to date after the browse settled.
         var sources: [SourceSettlement] = []
+        /// The merged milestones reached (a merged backend only).
+        var reached: Set<SourceProgress.Milestone> = []
 
         var quietFrom: ContinuousClock.Instant { max(began, lastNew ?? began) }
     }
@@ -50,18 +75,24 @@ public struct ScanProgress: Sendable {
     public let round: Duration
     /// When the scan started.
     public let start: ContinuousClock.Instant
+    /// The sources the backend merges, as declared; empty for a backend that is one stack.
+    public let sources: [ScanSource]
     private var browses: [String: Browse] = [:]
     private var pendingResolves = 0
     /// Whether the scan has completed (it stays complete).
     public private(set) var isComplete = false
 
     /// Starts tracking a scan of `browseTypes` that began at `start`, with the backend's
-    /// `round`.
-    public init(browseTypes: [String], round: Duration, start: ContinuousClock.Instant = .now) {
+    /// `round` and, for a backend that merges several stacks, its `sources`.
+    public init(
+        browseTypes: [String], round: Duration, sources: [ScanSource] = [], start: ContinuousClock.Instant = .now
+    ) {
         self.browseTypes = browseTypes
         self.round = round
+        self.sources = sources
         self.start = start
-        for type in browseTypes { browses[type.lowercased()] = Browse(began: start) }
+        let declared = sources.map { SourceSettlement(source: $0.name, role: $0.role) }
+        for type in browseTypes { browses[type.lowercased()] = Browse(began: start, sources: declared) }
     }
 
     /// What settled each browse so far, in the order of ``browseTypes``; a browse that has not
@@ -77,11 +108,8 @@ public struct ScanProgress: Sendable {
         }
     }
 
-    /// Records a backend event that happened at `now`; returns where the scan stands and the
-    /// browses that settled.
-    public mutating func record(_ event: BackendEvent, at now: ContinuousClock.Instant) -> (
-        status: Status, settled: [BrowseSettlement]
-    ) {
+    /// Records a backend event that happened at `now`; returns what that changed.
+    public mutating func record(_ event: BackendEvent, at now: ContinuousClock.Instant) -> Update {
         switch event {
         case .browseStarted(let type):
             update(type) { browse in
@@ -113,54 +141,107 @@ public struct ScanProgress: Sendable {
         case .resolvesPending(let count):
             pendingResolves = count
         case .sourceProgress(let step):
-            let after = now - start
-            update(step.browseType) { browse in
-                if let index = browse.sources.firstIndex(where: { $0.source == step.source }) {
-                    browse.sources[index].record(step, after: after)
-                } else {
-                    var source = SourceSettlement(source: step.source, role: step.role)
-                    source.record(step, after: after)
-                    browse.sources.append(source)
-                }
+            // Kept after the browse settled too: the merged all-for-now may come later.
+            let (key, after) = (step.browseType.lowercased(), now - start)
+            guard var browse = browses[key] else { break }
+            if let index = browse.sources.firstIndex(where: { $0.source == step.source }) {
+                browse.sources[index].record(step, after: after)
+            } else {
+                var source = SourceSettlement(source: step.source, role: step.role)
+                source.record(step, after: after)
+                browse.sources.append(source)
             }
+            browses[key] = browse
         case .removed, .stateChanged, .resolveFailed, .statistics:
             break
         }
         return status(at: now)
     }
 
-    /// Where the scan stands at `now`; settles what has settled and marks the scan complete
-    /// when it is. Returns the browses that settled with this call.
-    public mutating func status(at now: ContinuousClock.Instant) -> (status: Status, settled: [BrowseSettlement]) {
+    /// Where the scan stands at `now`: decides the merged milestones due, settles what has
+    /// settled, and marks the scan complete when it is.
+    public mutating func status(at now: ContinuousClock.Instant) -> Update {
         var settled: [BrowseSettlement] = []
+        var reached: [BackendEvent] = []
         var next: ContinuousClock.Instant?
         for type in browseTypes {
             let key = type.lowercased()
-            guard var browse = browses[key], browse.settlement == nil else { continue }
-            let cache = browse.cacheDelivered.map { $0 - start }
-            if let allForNow = browse.allForNow {
-                browse.settlement = BrowseSettlement(
-                    browseType: type, reason: .allForNow, after: allForNow - start, cacheDeliveredAfter: cache,
-                    services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
-            } else if browse.cacheDelivered != nil {
-                let end = browse.quietFrom + round
-                if now >= end, pendingResolves == 0 {
-                    browse.settlement = BrowseSettlement(
-                        browseType: type, reason: .quietRound, after: end - start, cacheDeliveredAfter: cache,
-                        services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
-                } else if now < end {
-                    next = min(next ?? end, end)
-                }
+            guard var browse = browses[key] else { continue }
+            if !sources.isEmpty { reached += decideMerged(&browse, type, at: now, next: &next) }
+            if browse.settlement == nil {
+                settle(&browse, type, at: now, next: &next)
+                if let settlement = browse.settlement { settled.append(settlement) }
             }
-            if let settlement = browse.settlement { settled.append(settlement) }
             browses[key] = browse
         }
-        if isComplete { return (.complete, settled) }
-        if pendingResolves == 0, browses.values.allSatisfy({ $0.settlement != nil }) {
+        if !isComplete, pendingResolves == 0, browses.values.allSatisfy({ $0.settlement != nil }) {
             isComplete = true
-            return (.complete, settled)
         }
-        return (next.map(Status.waitingUntil) ?? .waiting, settled)
+        let status = isComplete ? Status.complete : next.map(Status.waitingUntil) ?? .waiting
+        return Update(status: status, settled: settled, reached: reached, nextCheck: next)
+    }
+
+    /// Settles `browse` when its all-for-now has come, or its cache has been delivered and a
+    /// quiet round has passed with no resolve pending; else notes when the round ends.
+    private func settle(
+        _ browse: inout Browse, _ type: String, at now: ContinuousClock.Instant, next: inout ContinuousClock.Instant?
+    ) {
+        let cache = browse.cacheDelivered.map { $0 - start }
+        if let allForNow = browse.allForNow {
+            browse.settlement = BrowseSettlement(
+                browseType: type, reason: .allForNow, after: allForNow - start, cacheDeliveredAfter: cache,
+                services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
+        } else if browse.cacheDelivered != nil {
+            let end = browse.quietFrom + round
+            if now >= end, pendingResolves == 0 {
+                browse.settlement = BrowseSettlement(
+                    browseType: type, reason: .quietRound, after: end - start, cacheDeliveredAfter: cache,
+                    services: browse.reported.count, servicesFromCache: Self.fromCache(browse), sources: browse.sources)
+            } else if now < end {
+                next = min(next ?? end, end)
+            }
+        }
+    }
+
+    /// The merged milestones of `browse` that are due at `now` and were not reached before, as
+    /// events; marks the sources read for their cache whose round passed without it, and notes
+    /// when the next such round ends.
+    private func decideMerged(
+        _ browse: inout Browse, _ type: String, at now: ContinuousClock.Instant, next: inout ContinuousClock.Instant?
+    ) -> [BackendEvent] {
+        var events: [BackendEvent] = []
+        let asking = sources.filter { $0.role == .asks }.map(\.name)
+        let caching = sources.filter { $0.role == .cache }.map(\.name)
+        let askers = Set(asking.isEmpty ? sources.map(\.name) : asking)
+        let caches = Set(caching.isEmpty ? sources.map(\.name) : caching)
+        for index in browse.sources.indices where browse.sources[index].role == .cache {
+            let source = browse.sources[index]
+            guard !source.hasNoCacheToCome, source.cacheWaitOverAfter == nil,
+                let round = sources.first(where: { $0.name == source.source })?.round
+            else { continue }
+            let due = start + round
+            if now >= due {
+                browse.sources[index].cacheWaitOverAfter = round
+            } else if !browse.reached.contains(.allForNow) {
+                next = min(next ?? due, due)
+            }
+        }
+        let named = browse.sources.filter { askers.contains($0.source) || caches.contains($0.source) }
+        let delivered = named.filter { caches.contains($0.source) }.allSatisfy(\.hasNoCacheToCome)
+        if delivered, browse.reached.insert(.cacheExhausted).inserted {
+            events.append(.cacheExhausted(browseType: type))
+            if browse.settlement == nil, browse.cacheDelivered == nil {
+                browse.cacheDelivered = now
+                browse.fromCache = browse.reported.count
+            }
+        }
+        let askersDone = named.filter { askers.contains($0.source) }.allSatisfy(\.isDoneAsking)
+        let daemonsDone = named.filter { $0.role == .cache }.allSatisfy { $0.hasNoCacheToCome || $0.cacheWaitOverAfter != nil }
+        if askersDone, daemonsDone, browse.reached.insert(.allForNow).inserted {
+            events.append(.allForNow(browseType: type))
+            if browse.settlement == nil, browse.allForNow == nil { browse.allForNow = now }
+        }
+        return events
     }
 
     /// How many of a browse's services came from a cache: the daemons' own counts when the

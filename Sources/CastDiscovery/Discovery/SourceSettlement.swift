@@ -55,3 +55,10 @@ public struct SourceSettlement: Sendable, Hashable {
         }
     }
 }
+
+extension SourceSettlement {
+    /// Whether nothing more of its cache is to come: delivered, all-for-now said, or gone.
+    var hasNoCacheToCome: Bool { cacheDeliveredAfter != nil || allForNowAfter != nil || absentAfter != nil }
+    /// Whether it asks no more for now: all-for-now said, or gone.
+    var isDoneAsking: Bool { allForNowAfter != nil || absentAfter != nil }
+}

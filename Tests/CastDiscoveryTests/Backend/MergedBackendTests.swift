@@ -15,11 +15,6 @@ struct MergedBackendTests {
         BackendMerger(sources: [("mdns", .asks), ("avahi", .cache)])
     }
 
-    /// The merged events of `events`, without the per-source steps.
-    static func merged(_ events: [BackendEvent]) -> [BackendEvent] {
-        events.filter { if case .sourceProgress = $0 { false } else { true } }
-    }
-
     /// The querier beside a daemon, its browse started and, with `querierDone`, all-for-now.
     static func besideStarted(querierDone: Bool) -> BackendMerger {
         var merger = beside()
@@ -52,31 +47,39 @@ struct MergedBackendTests {
         #expect(merger.take(.removed(host), from: 1) == [.removed(host)])
     }
 
-    @Test("all-for-now and cache-exhausted once every source said so; pending resolves summed")
+    /// A step of the source `source` for the base type.
+    static func step(_ source: (name: String, role: MergedBackend.Role), _ milestone: SourceProgress.Milestone, services: Int = 0) -> BackendEvent {
+        .sourceProgress(SourceProgress(source: source.name, role: source.role, browseType: type, milestone: milestone, services: services))
+    }
+
+    @Test("each source's all-for-now and cache delivery pass as its steps, never as the merge's own; the browse starts once; pending resolves summed")
     func browses() {
         var merger = Self.merger()
         let type = DiscoveryCriteria.serviceType
-        #expect(Self.merged(merger.take(.browseStarted(browseType: type), from: 0)) == [.browseStarted(browseType: type)])
-        #expect(Self.merged(merger.take(.browseStarted(browseType: type), from: 1)).isEmpty)
-        #expect(Self.merged(merger.take(.allForNow(browseType: type), from: 1)).isEmpty)
-        #expect(Self.merged(merger.take(.allForNow(browseType: type), from: 0)).contains(.allForNow(browseType: type)))
-        #expect(Self.merged(merger.take(.allForNow(browseType: type), from: 0)).isEmpty, "once")
+        #expect(merger.take(.browseStarted(browseType: type), from: 0)
+            == [.browseStarted(browseType: type), Self.step(("mdns", .asks), .browseStarted)])
+        #expect(merger.take(.browseStarted(browseType: type), from: 1) == [Self.step(("hosts", .asks), .browseStarted)])
+        #expect(merger.take(.allForNow(browseType: type), from: 1) == [Self.step(("hosts", .asks), .allForNow)])
+        #expect(merger.take(.allForNow(browseType: type), from: 0) == [Self.step(("mdns", .asks), .allForNow)])
+        #expect(merger.take(.cacheExhausted(browseType: type), from: 0) == [Self.step(("mdns", .asks), .cacheExhausted)])
         #expect(merger.take(.resolvesPending(2), from: 0) == [.resolvesPending(2)])
         #expect(merger.take(.resolvesPending(1), from: 1) == [.resolvesPending(3)])
         #expect(!merger.end(0).done && merger.end(1).done)
     }
 
-    @Test("a source that ends waits for nothing: its unfinished browses finish for it, its pending resolves go")
+    @Test("a source that ends is gone from each browse, also from those started after; its pending resolves go")
     func endedSource() {
         var merger = Self.merger()
         let type = DiscoveryCriteria.serviceType
         _ = merger.take(.browseStarted(browseType: type), from: 0)
         _ = merger.take(.resolvesPending(2), from: 0)
-        #expect(Self.merged(merger.take(.allForNow(browseType: type), from: 1)).isEmpty)
         let ended = merger.end(0)
         #expect(!ended.done)
-        #expect(ended.events.contains(.allForNow(browseType: type)))
-        #expect(ended.events.last == .resolvesPending(0))
+        #expect(ended.events == [Self.step(("mdns", .asks), .absent), .resolvesPending(0)])
+        let other = "_8E6C866D._sub._googlecast._tcp"
+        let started = merger.take(.browseStarted(browseType: other), from: 1)
+        #expect(started.contains(.sourceProgress(SourceProgress(
+            source: "mdns", role: .asks, browseType: other, milestone: .absent, services: 0))))
     }
 
     @Test("the same address from two sources is listed once, with the multicast one's interface")
@@ -100,33 +103,11 @@ struct MergedBackendTests {
         #expect(merger.take(.stateChanged(.failed(failure)), from: 1) == [.stateChanged(.failed(failure))])
     }
 
-    @Test("beside a daemon: all-for-now when the querier said so and the daemon delivered its cache, not the daemon's all-for-now")
-    func besideDaemon() {
-        var merger = Self.beside()
-        let type = Self.type
-        _ = merger.take(.browseStarted(browseType: type), from: 0)
-        _ = merger.take(.browseStarted(browseType: type), from: 1)
-        #expect(!Self.merged(merger.take(.allForNow(browseType: type), from: 0)).contains(.allForNow(browseType: type)),
-                "the daemon's cache is not in yet")
-        let delivered = Self.merged(merger.take(.cacheExhausted(browseType: type), from: 1))
-        #expect(delivered == [.cacheExhausted(browseType: type), .allForNow(browseType: type)])
-        #expect(Self.merged(merger.take(.allForNow(browseType: type), from: 1)).isEmpty, "the daemon's own all-for-now adds nothing")
-
-        var early = Self.besideStarted(querierDone: false)
-        #expect(Self.merged(early.take(.cacheExhausted(browseType: type), from: 1)) == [.cacheExhausted(browseType: type)],
-                "the cache alone does not end the browse: the querier is still asking")
-        #expect(Self.merged(early.take(.allForNow(browseType: type), from: 0)) == [.allForNow(browseType: type)])
-    }
-
-    @Test("a daemon that went away is not waited for")
+    @Test("a daemon that went away is gone from each started browse; the querier's state is the merge's")
     func absentDaemon() {
         var merger = Self.besideStarted(querierDone: true)
-        let type = Self.type
         let lost = merger.take(.stateChanged(.daemonLost), from: 1)
-        #expect(Self.merged(lost).contains(.allForNow(browseType: type)))
-        #expect(lost.contains(.sourceProgress(SourceProgress(
-            source: "avahi", role: .cache, browseType: type, milestone: .absent, services: 0))))
-        #expect(!lost.contains(.stateChanged(.daemonLost)), "the querier's state is the merge's")
+        #expect(lost == [Self.step(("avahi", .cache), .absent)])
     }
 
     @Test("the daemon's pending resolves count only for services no source has resolved")
@@ -164,27 +145,6 @@ struct MergedBackendTests {
             source: "avahi", role: .cache, browseType: type, milestone: .cacheExhausted, services: 1)))
     }
 
-    @Test("a daemon whose round passed without its cache is not waited for; one that delivered in time is not marked")
-    func overdueDaemon() {
-        var merger = Self.besideStarted(querierDone: true)
-        let type = Self.type
-        let over = merger.cacheWaitOver(1)
-        #expect(Self.merged(over) == [.allForNow(browseType: type)])
-        #expect(over.contains(.sourceProgress(SourceProgress(
-            source: "avahi", role: .cache, browseType: type, milestone: .cacheWaitOver, services: 0))))
-        #expect(merger.cacheWaitOver(1).isEmpty, "once")
-        #expect(Self.merged(merger.take(.cacheExhausted(browseType: type), from: 1)) == [.cacheExhausted(browseType: type)],
-                "the late cache is still reported, the browse is not all-for-now again")
-
-        var timely = Self.besideStarted(querierDone: false)
-        _ = timely.take(.cacheExhausted(browseType: type), from: 1)
-        #expect(timely.cacheWaitOver(1).isEmpty)
-        #expect(Self.merged(timely.take(.allForNow(browseType: type), from: 0)) == [.allForNow(browseType: type)])
-        var asking = Self.merger()
-        _ = asking.take(.browseStarted(browseType: type), from: 0)
-        #expect(asking.cacheWaitOver(1).isEmpty, "only a cache source's wait ends this way")
-    }
-
     /// A backend that starts its browse and then says nothing: a daemon that never delivers.
     struct SilentBackend: DiscoveryBackend {
         var queryRound: Duration
@@ -213,25 +173,42 @@ struct MergedBackendTests {
         }
     }
 
-    @Test("a merged scan beside a daemon that never delivers its cache completes once the daemon's round has passed")
+    @Test("a merged scan beside a daemon that never delivers its cache completes once the daemon's round has passed, on the scan's clock")
     func silentDaemonScan() async throws {
         let merged = MergedBackend([
             MergedBackend.Source("mdns", PromptBackend(), role: .asks),
             MergedBackend.Source("avahi", SilentBackend(queryRound: .milliseconds(200)), role: .cache),
         ])
-        let clock = ContinuousClock()
-        let start = clock.now
-        var allForNowAt: Duration?
-        for await event in try merged.events(browsing: [Self.type]) {
-            if case .allForNow = event {
-                allForNowAt = clock.now - start
-                break
-            }
-        }
-        let elapsed = try #require(allForNowAt)
-        // Not before the round; the upper bound only tells an all-for-now that never came, far
-        // above the 200 ms: a full parallel run on a loaded machine starved this task for minutes.
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(600), "\(elapsed)")
+        let clock = ManualClock()
+        let manager = DiscoveryManager(backend: merged, clock: clock)
+        let scan = Task { try await manager.scan(timeout: .seconds(30)) }
+        // The querier has said all-for-now: the scan waits for the daemon's round, then its own
+        // time-out, both asleep on the clock.
+        await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(199))
+        #expect(!manager.isScanComplete, "the daemon's round has not passed")
+        clock.advance(by: .milliseconds(1))
+        let result = try await scan.value
+        #expect(result.isComplete)
+        #expect(result.elapsed == .milliseconds(200))
+        let browse = try #require(result.browses.first)
+        #expect(browse.reason == .allForNow && browse.after == .milliseconds(200))
+        #expect(browse.sources.map(\.source) == ["mdns", "avahi"])
+        #expect(browse.sources[1].cacheWaitOverAfter == .milliseconds(200) && browse.sources[1].cacheDeliveredAfter == nil)
+    }
+
+    @Test("a merge of merges is one merge of all their sources")
+    func flattened() {
+        let inner = MergedBackend([
+            MergedBackend.Source("mdns", PromptBackend(), role: .asks),
+            MergedBackend.Source("avahi", SilentBackend(queryRound: .milliseconds(730)), role: .cache),
+        ])
+        let outer = MergedBackend([MergedBackend.Source("default", inner), MergedBackend.Source("hosts", PromptBackend())])
+        #expect(outer.scanSources == [
+            ScanSource(name: "mdns", role: .asks, round: .milliseconds(730)),
+            ScanSource(name: "avahi", role: .cache, round: .milliseconds(730)),
+            ScanSource(name: "hosts", role: .asks, round: .milliseconds(730)),
+        ])
     }
 
     // MARK: - A consumer that falls behind
@@ -281,7 +258,8 @@ struct MergedBackendTests {
             #expect(known[StartupScript.key(index)] == final, "device \(index)")
         }
         #expect(known.count == 10)
-        #expect(events.contains(.allForNow(browseType: Self.type)))
+        #expect(events.contains(.sourceProgress(SourceProgress(
+            source: "avahi", role: .cache, browseType: Self.type, milestone: .allForNow, services: 10))))
         // Bounded: what waited is the buffer's 8,192 and one entry per device, count and step.
         #expect(events.count < BackendEventBuffer.defaultCapacity + 40, "\(events.count) events waited")
         let counts = events.compactMap { if case .statistics(let counts) = $0 { counts } else { nil } }

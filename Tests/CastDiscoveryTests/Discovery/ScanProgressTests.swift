@@ -127,28 +127,97 @@ struct ScanProgressTests {
         #expect(!progress.isComplete)
     }
 
-    @Test("a merged backend: the querier's all-for-now settles the browse, each source's steps are kept, the daemon's cache count is the browse's")
+    // MARK: - A merged backend: decided here from the sources' steps
+
+    static let querierAndDaemon = [
+        ScanSource(name: "mdns", role: .asks, round: .milliseconds(200)),
+        ScanSource(name: "avahi", role: .cache, round: .milliseconds(730)),
+    ]
+
+    static func step(_ source: String, _ milestone: SourceProgress.Milestone, _ services: Int = 0, _ type: String = base) -> BackendEvent {
+        .sourceProgress(SourceProgress(
+            source: source, role: source == "avahi" ? .cache : .asks, browseType: type, milestone: milestone, services: services))
+    }
+
+    static func merged(_ sources: [ScanSource] = querierAndDaemon) -> ScanProgress {
+        var progress = ScanProgress(browseTypes: [base], round: .milliseconds(730), sources: sources, start: t0)
+        _ = progress.record(.browseStarted(browseType: base), at: at(0))
+        return progress
+    }
+
+    @Test("a merged backend: the querier's all-for-now settles the browse once the daemon's cache is in; each source's steps are kept, the daemon's cache count is the browse's")
     func mergedSources() {
-        var progress = ScanProgress(browseTypes: [Self.base], round: .milliseconds(730), start: Self.t0)
-        func step(_ source: String, _ role: MergedBackend.Role, _ milestone: SourceProgress.Milestone, _ services: Int) -> BackendEvent {
-            .sourceProgress(SourceProgress(source: source, role: role, browseType: Self.base, milestone: milestone, services: services))
-        }
-        _ = progress.record(.browseStarted(browseType: Self.base), at: Self.at(0))
-        _ = progress.record(step("mdns", .asks, .browseStarted, 0), at: Self.at(0))
-        _ = progress.record(step("avahi", .cache, .browseStarted, 0), at: Self.at(1))
+        var progress = Self.merged()
+        _ = progress.record(Self.step("mdns", .browseStarted), at: Self.at(0))
+        _ = progress.record(Self.step("avahi", .browseStarted), at: Self.at(1))
         _ = progress.record(.copyAdded(Self.copy("A"), browseType: Self.base), at: Self.at(5))
         _ = progress.record(.copyAdded(Self.copy("B"), browseType: Self.base), at: Self.at(8))
-        _ = progress.record(step("mdns", .asks, .allForNow, 2), at: Self.at(150))
-        #expect(progress.status(at: Self.at(150)).status != .complete, "the merge has not said all-for-now")
-        _ = progress.record(step("avahi", .cache, .cacheExhausted, 1), at: Self.at(20))
-        let (status, settled) = progress.record(.allForNow(browseType: Self.base), at: Self.at(151))
-        #expect(status == .complete)
-        guard let browse = settled.first else { Issue.record("nothing settled"); return }
+        let querierDone = progress.record(Self.step("mdns", .allForNow, 2), at: Self.at(150))
+        #expect(querierDone.reached.isEmpty && querierDone.status != .complete, "the daemon's cache is not in yet")
+        let update = progress.record(Self.step("avahi", .cacheExhausted, 1), at: Self.at(151))
+        #expect(update.reached == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
+        #expect(update.status == .complete)
+        guard let browse = update.settled.first else { Issue.record("nothing settled"); return }
         #expect(browse.reason == .allForNow && browse.after == .milliseconds(151))
         #expect(browse.sources.map(\.source) == ["mdns", "avahi"])
         #expect(browse.sources[0].allForNowAfter == .milliseconds(150) && browse.sources[0].cacheDeliveredAfter == nil)
-        #expect(browse.sources[1].cacheDeliveredAfter == .milliseconds(20) && browse.sources[1].servicesFromCache == 1)
+        #expect(browse.sources[1].cacheDeliveredAfter == .milliseconds(151) && browse.sources[1].servicesFromCache == 1)
         #expect(browse.servicesFromCache == 1, "the daemon's count, not the two the merge had reported by then")
         #expect(browse.services == 2)
+        #expect(progress.record(Self.step("avahi", .allForNow, 2), at: Self.at(900)).reached.isEmpty, "each once")
+    }
+
+    @Test("a merged backend: the daemon's cache alone does not end the browse while the querier asks; its own all-for-now is not waited for")
+    func cacheFirst() {
+        var progress = Self.merged()
+        #expect(progress.record(Self.step("avahi", .cacheExhausted), at: Self.at(10)).reached == [.cacheExhausted(browseType: Self.base)])
+        #expect(progress.record(Self.step("mdns", .allForNow), at: Self.at(300)).reached == [.allForNow(browseType: Self.base)])
+        #expect(progress.isComplete)
+    }
+
+    @Test("a merged backend: a daemon whose round passed without its cache is not waited for, on the clock; a late cache is still reported, the browse is not all-for-now again")
+    func overdueDaemon() {
+        var progress = Self.merged()
+        let asked = progress.record(Self.step("mdns", .allForNow), at: Self.at(100))
+        #expect(asked.reached.isEmpty && asked.nextCheck == Self.at(730), "the daemon's round ends at 730 ms")
+        #expect(progress.status(at: Self.at(729)).reached.isEmpty)
+        let over = progress.status(at: Self.at(730))
+        #expect(over.reached == [.allForNow(browseType: Self.base)] && over.status == .complete)
+        #expect(progress.settlements.first?.sources.last?.cacheWaitOverAfter == .milliseconds(730))
+        let late = progress.record(Self.step("avahi", .cacheExhausted), at: Self.at(900))
+        #expect(late.reached == [.cacheExhausted(browseType: Self.base)])
+
+        var timely = Self.merged()
+        _ = timely.record(Self.step("avahi", .cacheExhausted), at: Self.at(10))
+        #expect(timely.status(at: Self.at(800)).reached.isEmpty, "the querier is still asking")
+        #expect(timely.settlements.first?.sources.last?.cacheWaitOverAfter == nil, "delivered in time: not marked")
+    }
+
+    @Test("a merged backend: a daemon that went away, or a source that ended, is not waited for")
+    func goneSources() {
+        var progress = Self.merged()
+        _ = progress.record(Self.step("mdns", .allForNow), at: Self.at(100))
+        #expect(progress.record(Self.step("avahi", .absent), at: Self.at(120)).reached
+            == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
+
+        var asking = Self.merged([
+            ScanSource(name: "mdns", role: .asks, round: .milliseconds(200)), ScanSource(name: "hosts", role: .asks, round: .milliseconds(300)),
+        ])
+        _ = asking.record(Self.step("hosts", .allForNow), at: Self.at(50))
+        #expect(asking.status(at: Self.at(10_000)).reached.isEmpty, "no round ends an asking source's wait")
+        #expect(asking.record(Self.step("mdns", .absent), at: Self.at(10_001)).reached
+            == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
+    }
+
+    @Test("a merged backend: settled by a quiet round, the browse still gets its all-for-now when the querier says it, after the scan completed")
+    func allForNowAfterCompletion() {
+        var progress = Self.merged()
+        _ = progress.record(.copyAdded(Self.copy("A"), browseType: Self.base), at: Self.at(5))
+        #expect(progress.record(Self.step("avahi", .cacheExhausted, 1), at: Self.at(6)).reached == [.cacheExhausted(browseType: Self.base)])
+        let quiet = progress.status(at: Self.at(735))
+        #expect(quiet.status == .complete && quiet.settled.map(\.reason) == [.quietRound])
+        let late = progress.record(Self.step("mdns", .allForNow, 1), at: Self.at(1_000))
+        #expect(late.reached == [.allForNow(browseType: Self.base)] && late.settled.isEmpty)
+        #expect(progress.settlements.first?.reason == .quietRound, "what settled it stays")
     }
 }
