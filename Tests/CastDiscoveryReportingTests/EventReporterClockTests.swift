@@ -14,14 +14,19 @@ private final class ReportLog: Sendable {
         Task { for await report in reporter.reports { self.reports.withLock { $0.append(report) } } }
     }
 
+    /// The drops reported so far, each report's count.
+    var drops: [Int] {
+        reports.withLock { $0.compactMap { if case .dropped(let count) = $0 { count } else { nil } } }
+    }
+
     /// The results of the sends reported so far.
     var sends: [SendResult] {
         reports.withLock { $0.compactMap { if case .sent(let result) = $0 { result } else { nil } } }
     }
 }
 
-@Suite("Event reporter: sending by itself waits on the reporter's clock", .timeLimit(.minutes(10)))
-struct EventReporterRetryTests {
+@Suite("Event reporter: retries and the drop reports' window wait on the reporter's clock", .timeLimit(.minutes(10)))
+struct EventReporterClockTests {
     /// How long a test waits for what a thread of the reporter does; never reached when it works.
     static let patience = Duration.seconds(120)
 
@@ -70,5 +75,46 @@ struct EventReporterRetryTests {
         await reporter.finish()
         await reading.value
         #expect(try await reporter.status().pending == 1, "a failed send keeps the event")
+    }
+
+    @Test("a drop is said at once, later ones together when the clock ends its second; a quiet window says nothing")
+    func dropWindowOnTheClock() async throws {
+        let directory = try SpoolDirectory()
+        let clock = ManualClock()
+        let configuration = EventReporter.Configuration(
+            collector: nil, spoolDirectory: directory.path, limits: SpoolLimits(maximumEvents: 1))
+        let reporter = try EventReporter(configuration: configuration, clock: clock)
+        let log = ReportLog()
+        let reading = log.read(reporter)
+        func record(_ count: Int) async throws {
+            for index in 0..<count { try await reporter.record(json: Array("{\"n\":\(index)}".utf8)) }
+        }
+
+        // The first drop is said at once, and opens the window.
+        try await record(2)
+        let first = await Eventually.wait(timeout: Self.patience) { log.drops == [1] && clock.sleeperCount == 1 }
+        try #require(first, "\(log.drops), \(clock.sleeperCount) asleep")
+
+        // Three more in the window: said together when the clock ends it, not before.
+        try await record(3)
+        clock.advance(by: .seconds(1) - .milliseconds(1))
+        #expect(clock.sleeperCount == 1, "the window ended before its second")
+        clock.advance(by: .milliseconds(1))
+        let together = await Eventually.wait(timeout: Self.patience) { log.drops == [1, 3] }
+        #expect(together, "\(log.drops)")
+
+        // That report opened a window of its own; it ends without drops, and says nothing.
+        let second = await Eventually.wait(timeout: Self.patience) { clock.sleeperCount == 1 }
+        try #require(second, "the report did not open a window on the clock")
+        clock.advance(by: .seconds(1))
+        #expect(clock.sleeperCount == 0)
+        // So the next drop is said without the clock moving.
+        try await record(1)
+        let again = await Eventually.wait(timeout: Self.patience) { log.drops == [1, 3, 1] }
+        #expect(again, "\(log.drops)")
+
+        await reporter.finish()
+        await reading.value
+        #expect(log.drops == [1, 3, 1])
     }
 }
