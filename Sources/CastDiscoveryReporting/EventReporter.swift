@@ -72,6 +72,9 @@ public actor EventReporter {
     public private(set) weak var delegate: (any EventReporterDelegate)?
 
     private let configuration: Configuration
+    /// What the reporter's waits are kept with: retries, gathering a burst, the drop reports'
+    /// window, a flush's time limit.
+    private let clock: any DiscoveryClock
     private let spool: EventSpool
     private let client: CollectorClient?
     private let reportContinuation: AsyncStream<EventReport>.Continuation
@@ -100,11 +103,14 @@ public actor EventReporter {
     /// Whether ``finish()`` ran: ``reports`` has ended.
     private var finished = false
 
-    /// Opens the spool (setting a damaged one aside) and prepares the collector.
+    /// Opens the spool (setting a damaged one aside) and prepares the collector; the reporter
+    /// waits (retries, gathering events, reporting drops, a flush's time limit) on `clock`, a
+    /// ``ManualClock`` in tests.
     ///
     /// - Throws: ``EventReportError`` when the spool cannot be used.
-    public init(configuration: Configuration) throws(EventReportError) {
+    public init(configuration: Configuration, clock: any DiscoveryClock = ContinuousClock()) throws(EventReportError) {
         self.configuration = configuration
+        self.clock = clock
         spool = try EventSpool(directory: configuration.spoolDirectory, limits: configuration.limits)
         client = configuration.collector.map {
             CollectorClient(collector: $0, timeout: configuration.timeout, userAgent: configuration.userAgent)
@@ -284,10 +290,10 @@ public actor EventReporter {
         reportContinuation.finish()
     }
 
-    /// Sends what is stored, after the send under way, for at most `limit` (one pass, as
-    /// ``sendStored()``: it stops at the first batch that fails), then finishes as
-    /// ``finish()``: for a program whose events have ended, so that the send due is not left
-    /// behind. Cancelling the caller ends the send at once, as the time limit does. Returns the
+    /// Sends what is stored, after the send under way, for at most `limit` on the reporter's
+    /// clock (one pass, as ``sendStored()``: it stops at the first batch that fails), then
+    /// finishes as ``finish()``: for a program whose events have ended, so that the send due is
+    /// not left behind. Cancelling the caller ends the send at once, as the time limit does. Returns the
     /// send's result; nil without a collector.
     @discardableResult
     public func finish(flushingFor limit: Duration) async -> SendResult? {
@@ -296,8 +302,9 @@ public actor EventReporter {
         if client != nil {
             let flush = Task { await self.sendStored() }
             let underWay = currentPass
+            let clock = clock
             let timer = Task {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
                 flush.cancel()
                 underWay?.cancel()
             }
@@ -378,6 +385,10 @@ public actor EventReporter {
 
     /// Takes the spool's send lock, waiting at most ``lockWait`` while another process holds
     /// it; false when it could not be taken in time or the send was cancelled.
+    ///
+    /// Polled on the continuous clock, not the reporter's: this waits for another process,
+    /// which keeps real time (its POST's time limit), and a lock file gives no signal to wait
+    /// on; a clock that stood still would only make the poll spin until the real deadline.
     private func lockForSending(_ lock: SpoolSendLock) async throws(EventReportError) -> Bool {
         let deadline = ContinuousClock.now + lockWait
         while try !lock.tryLock() {
@@ -412,15 +423,18 @@ public actor EventReporter {
         return body
     }
 
+    /// How long sending by itself waits after news of an event, for the rest of its burst.
+    static let gathering: Duration = .milliseconds(100)
+
     private func sendLoop() async {
         var failures = 0
         while !Task.isCancelled {
             if failures == 0 {
                 await waitForNews()
                 // Events often come in bursts (a scan): gather them into one batch.
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await clock.sleep(for: Self.gathering)
             } else {
-                try? await Task.sleep(for: configuration.retry.delay(afterFailures: failures))
+                try? await clock.sleep(for: configuration.retry.delay(afterFailures: failures))
             }
             if Task.isCancelled { break }
             // Its own task: stopping the loop lets a send under way end as it would.
@@ -488,8 +502,9 @@ public actor EventReporter {
         guard unreportedDrops > 0 else { return }
         announce(.dropped(unreportedDrops))
         unreportedDrops = 0
+        let clock = clock
         dropReportDue = Task {
-            try? await Task.sleep(for: .seconds(1))
+            try? await clock.sleep(for: .seconds(1))
             self.dropReportWindowEnded()
         }
     }

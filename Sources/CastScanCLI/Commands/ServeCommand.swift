@@ -75,14 +75,10 @@ struct ServeCommand: Command {
             let flow = DiscoveryEventFlow(
                 events: events, reporter: reporter, console: console, encodesLines: false, storesMissedEvents: false)
             flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console))
+            let ticker = ServeTicker(
+                monitor: monitor, reporter: reporter, interval: Self.tick, clock: ContinuousClock())
             group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.tick)
-                    monitor.update { $0.forget(at: Date()) }
-                    if let reporter, let status = try? await ReportOptions.status(reporter) {
-                        monitor.update { $0.report = status }
-                    }
-                }
+                await ticker.run()
                 return nil
             }
             group.endOnSignal(signals)

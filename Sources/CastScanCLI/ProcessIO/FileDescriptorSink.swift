@@ -48,6 +48,8 @@ final class FileDescriptorSink: TextSink {
     /// The shortest time between two notes of drops: a reader just slower than the events gets
     /// a line a second, not one per line.
     private let noteInterval: Duration
+    /// What ``noteInterval`` is kept with.
+    private let clock: any DiscoveryClock
     private let state: Mutex<State>
     /// One signal per piece queued: the thread's cue.
     private let queued = DispatchSemaphore(value: 0)
@@ -55,15 +57,16 @@ final class FileDescriptorSink: TextSink {
     /// A sink for `descriptor`, called `name` in its notes, queueing up to `bound`.
     /// `closedAtStart` when the descriptor was closed when the process started (the sink then
     /// fails on the first write, with `EBADF`). Notes of drops go to `notes` (nil: the stream
-    /// itself), at most one per `noteInterval`.
+    /// itself), at most one per `noteInterval` on `clock`.
     init(
         descriptor: Int32, name: String, bound: OutputQueue.Bound, closedAtStart: Bool = false, notes: (any TextSink)? = nil,
-        noteInterval: Duration = .seconds(1)
+        noteInterval: Duration = .seconds(1), clock: any DiscoveryClock = ContinuousClock()
     ) {
         self.descriptor = descriptor
         self.name = name
         self.notes = notes
         self.noteInterval = noteInterval
+        self.clock = clock
         state = Mutex(State(queue: OutputQueue(bound: bound), failure: closedAtStart ? .failed(EBADF) : nil))
         guard !closedAtStart else { return }
         do throws(LoopThread.Failure) {
@@ -141,7 +144,7 @@ final class FileDescriptorSink: TextSink {
             let taken = state.withLock { state -> (bytes: [UInt8], note: String?)? in
                 guard !state.abandoned, state.failure == nil, var bytes = state.queue.next() else { return nil }
                 var note: String?
-                let now = ContinuousClock.now
+                let now = clock.now
                 if state.lastNote.map({ now - $0 >= noteInterval }) ?? true, let said = dropNote(state.queue.takeDroppedLines()) {
                     note = said
                     state.lastNote = now
