@@ -14,10 +14,12 @@ import Synchronization
 /// of what the asking sources resolve, and resolves a copy itself only when they have not
 /// resolved its service within their round (plus ``followUpAllowance``), or stop resolving it.
 ///
-/// The merged stream is bounded like any backend's (``BackendEventBuffer``): the sources'
-/// streams are read as soon as they have events, so a consumer that falls behind has the merged
-/// events folded, never dropped; statistics carry the sources' ``BackendStatistics/coalescedEvents``
-/// summed with the merge's own.
+/// A ``DiscoveryManager`` merges in its own loop, reading each source's stream into its inputs:
+/// no second buffer, no lock, no task between a source and the list. For any other consumer,
+/// ``events(for:)`` gives one merged stream, bounded like any backend's (``BackendEventBuffer``):
+/// the sources' streams are read as soon as they have events, so a consumer that falls behind
+/// has the merged events folded, never dropped; statistics carry the sources'
+/// ``BackendStatistics/coalescedEvents`` summed with the merge's own.
 public struct MergedBackend: DiscoveryBackend {
     /// What the merge waits for from a source before a browse is all-for-now.
     public enum Role: String, Sendable, Hashable, Codable, CaseIterable {
@@ -85,7 +87,19 @@ public struct MergedBackend: DiscoveryBackend {
         return ResolutionLedger(deferral: round + Self.followUpAllowance)
     }
 
-    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+    /// One run of the merge: each source's stream for a request, the merger they are read into,
+    /// in any order of sources but each source's events in its own order, and the ledger that
+    /// tells the daemons what the asking sources resolved.
+    struct Run {
+        var streams: [AsyncStream<BackendEvent>]
+        var merger: BackendMerger
+        var ledger: ResolutionLedger?
+    }
+
+    /// Starts every source's browses of `request`. A ``DiscoveryManager`` runs the merge in its
+    /// own loop from this (each source's buffer read straight into the loop's inputs);
+    /// ``events(for:)`` runs it for any other consumer.
+    func start(_ request: BrowseRequest) throws(DiscoveryError) -> Run {
         guard !sources.isEmpty else {
             throw DiscoveryError(kind: .other, message: "no backend to merge", fix: "give at least one backend")
         }
@@ -96,12 +110,18 @@ public struct MergedBackend: DiscoveryBackend {
             if source.role == .cache, let ledger { request.resolvedElsewhere = ledger }
             streams.append(try source.backend.events(for: request))
         }
+        return Run(streams: streams, merger: BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger), ledger: ledger)
+    }
+
+    public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        let run = try start(request)
+        let ledger = run.ledger
         // The sources' streams are read at once, so the merged view's buffer is where a slow
         // consumer's events are folded.
         let (output, buffer) = BackendEventBuffer.makeStream()
-        let merger = SharedMerger(BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger))
+        let merger = SharedMerger(run.merger)
         var tasks: [Task<Void, Never>] = []
-        for (index, stream) in streams.enumerated() {
+        for (index, stream) in run.streams.enumerated() {
             tasks.append(Task {
                 for await event in stream {
                     // Taken and yielded under the lock, so the merged order is one order.

@@ -10,8 +10,10 @@ struct DiscoveryLoop {
     enum Input: Sendable {
         case start
         case stop
-        case backend(run: Int, BackendEvent)
-        case backendEnded(run: Int)
+        /// An event of the run's source `source` (0 for a backend that is one stack).
+        case backend(run: Int, source: Int, BackendEvent)
+        /// The run's source `source` ended its stream.
+        case backendEnded(run: Int, source: Int)
         case deadline(run: Int, generation: Int)
         case find(token: Int, uniqueID: String, timeout: Duration, CheckedContinuation<CastDevice?, Never>)
         case findEnded(token: Int)
@@ -37,7 +39,10 @@ struct DiscoveryLoop {
     private var discoveryState = DiscoveryState.stopped
     private var backendState: BackendState?
     private var run = 0
-    private var runTask: Task<Void, Never>?
+    /// The tasks that read the run's streams into the inputs, one a source.
+    private var readers: [Task<Void, Never>] = []
+    /// The merge of a ``MergedBackend``'s sources, run here: nil for a backend that is one stack.
+    private var merge: (merger: BackendMerger, ledger: ResolutionLedger?)?
     private var progress: ScanProgress?
     private var completion: ScanCompletion?
     private var deadline: Task<Void, Never>?
@@ -75,12 +80,22 @@ struct DiscoveryLoop {
             start()
         case .stop:
             if discoveryState == .running { stop(.requested) }
-        case .backend(let run, let event):
+        case .backend(let run, let source, let event):
             guard run == self.run, discoveryState == .running else { return }
-            handle(event)
-        case .backendEnded(let run):
+            guard var merge else { return handle(event) }
+            let merged = merge.merger.take(event, from: source)
+            self.merge = merge
+            // A daemon source hears what the asking ones resolved.
+            merge.ledger?.deliver()
+            handle(merged)
+        case .backendEnded(let run, let source):
             guard run == self.run, discoveryState == .running else { return }
-            stop(.backendEnded)
+            guard var merge else { return stop(.backendEnded) }
+            let (merged, done) = merge.merger.end(source)
+            self.merge = merge
+            merge.ledger?.deliver()
+            handle(merged)
+            if done, discoveryState == .running, run == self.run { stop(.backendEnded) }
         case .deadline(let run, let generation):
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
             track([], at: clock.now)
@@ -96,10 +111,17 @@ struct DiscoveryLoop {
     private mutating func start() {
         guard discoveryState == .stopped else { return }
         let browseTypes = criteria.browseTypes
-        let stream: AsyncStream<BackendEvent>
+        let streams: [AsyncStream<BackendEvent>]
         do throws(DiscoveryError) {
             let request = try BrowseRequest(parsing: browseTypes, passive: outlet.passiveScan, filter: filter)
-            stream = try backend.events(for: request)
+            if let merged = backend as? MergedBackend {
+                let started = try merged.start(request)
+                streams = started.streams
+                merge = (started.merger, started.ledger)
+            } else {
+                streams = [try backend.events(for: request)]
+                merge = nil
+            }
         } catch {
             publish([.discoveryFailedToStart(error)])
             return
@@ -115,19 +137,22 @@ struct DiscoveryLoop {
         publish(events)
         let run = self.run
         let inputs = self.inputs
-        // Read as fast as the loop takes it: while the inbox is full the backend's own buffer
-        // holds (and, further behind, folds) what comes.
-        runTask = Task {
-            for await event in stream { await inputs.send(.backend(run: run, event)) }
-            inputs.post(.backendEnded(run: run))
+        // Each source's stream is read as fast as the loop takes it: while the inbox is full the
+        // source's own buffer holds (and, further behind, folds) what comes.
+        readers = streams.enumerated().map { source, stream in
+            Task {
+                for await event in stream { await inputs.send(.backend(run: run, source: source, event)) }
+                inputs.post(.backendEnded(run: run, source: source))
+            }
         }
     }
 
     private mutating func stop(_ reason: DiscoveryStopReason) {
         discoveryState = .stopped
         run += 1
-        runTask?.cancel()
-        runTask = nil
+        readers.forEach { $0.cancel() }
+        readers = []
+        merge = nil
         deadline?.cancel()
         deadline = nil
         list.endRun()
@@ -135,6 +160,15 @@ struct DiscoveryLoop {
     }
 
     // MARK: - Backend events
+
+    /// Handles the merge's events in order, until one stops discovery.
+    private mutating func handle(_ events: [BackendEvent]) {
+        let run = self.run
+        for event in events {
+            guard run == self.run, discoveryState == .running else { return }
+            handle(event)
+        }
+    }
 
     private mutating func handle(_ event: BackendEvent) {
         let changes = list.apply(event)
@@ -278,7 +312,7 @@ struct DiscoveryLoop {
 
     /// The manager is gone: stop the backend, answer a waiting find, end every stream.
     private mutating func close() {
-        runTask?.cancel()
+        readers.forEach { $0.cancel() }
         deadline?.cancel()
         if let pending = find {
             pending.timer.cancel()

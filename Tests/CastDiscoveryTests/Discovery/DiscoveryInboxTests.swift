@@ -11,8 +11,8 @@ struct DiscoveryInboxTests {
             switch input {
             case .start: names.append("start")
             case .stop: names.append("stop")
-            case .backend(let run, _): names.append("backend \(run)")
-            case .backendEnded(let run): names.append("ended \(run)")
+            case .backend(let run, _, _): names.append("backend \(run)")
+            case .backendEnded(let run, _): names.append("ended \(run)")
             case .deadline: names.append("deadline")
             case .find(let token, _, _, _): names.append("find \(token)")
             case .findEnded(let token): names.append("find ended \(token)")
@@ -40,15 +40,15 @@ struct DiscoveryInboxTests {
     func backendBound() {
         var inbox = DiscoveryInbox()
         for _ in 0..<DiscoveryInbox.backendCapacity {
-            let taken = inbox.postBackend(.backend(run: 1, .resolvesPending(0)))
+            let taken = inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(0)))
             #expect(taken)
         }
         #expect(!inbox.hasRoomForBackend)
-        let refused = !inbox.postBackend(.backend(run: 1, .resolvesPending(1)))
+        let refused = !inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(1)))
         #expect(refused)
         _ = inbox.post(.stop)                        // requests are never refused
         _ = inbox.take()
-        let takenAgain = inbox.postBackend(.backend(run: 1, .resolvesPending(1)))
+        let takenAgain = inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(1)))
         #expect(takenAgain)
         #expect(Self.drain(&inbox).count == DiscoveryInbox.backendCapacity + 1)
     }
@@ -59,7 +59,7 @@ struct DiscoveryInboxTests {
         let sent = Mutex(0)
         let reader = Task {
             for _ in 0..<(DiscoveryInbox.backendCapacity + 10) {
-                await inbox.send(.backend(run: 1, .resolvesPending(0)))
+                await inbox.send(.backend(run: 1, source: 0, .resolvesPending(0)))
                 sent.withLock { $0 += 1 }
             }
         }
