@@ -26,7 +26,13 @@ public struct AvahiBackend: DiscoveryBackend {
     /// consumer; events that come while 8,192 wait unread are folded into the newest state of
     /// each service, count and milestone, counted in ``BackendStatistics/coalescedEvents``.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        try eventBuffer(for: request).stream()
+    }
+
+    /// Starts the browses of `request`, whose events wait in the buffer returned (see
+    /// ``events(for:)``).
+    package func eventBuffer(for request: BrowseRequest) throws(DiscoveryError) -> BackendEventBuffer {
+        let buffer = BackendEventBuffer()
         let session = try AvahiBrowseSession(request: request, buffer: buffer)
         buffer.onTermination = {
             // May run on the poll thread (when the session finishes the stream itself), where
@@ -39,7 +45,7 @@ public struct AvahiBackend: DiscoveryBackend {
             session.shutdown()
             throw error
         }
-        return stream
+        return buffer
     }
 
     private static let teardownQueue = DispatchQueue(label: "cast-discovery.avahi.teardown")
@@ -65,3 +71,5 @@ public struct AvahiBackend: DiscoveryBackend {
 
 /// The probe's client callback: nothing to do (the first call runs inside avahi_client_new).
 private let probeCallback: AvahiClientCallback = { _, _, _ in }
+
+extension AvahiBackend: BufferedDiscoveryBackend {}

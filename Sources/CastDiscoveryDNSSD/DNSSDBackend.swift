@@ -64,8 +64,14 @@ public struct DNSSDBackend: DiscoveryBackend {
     /// come while 8,192 wait unread are folded into the newest state of each service, count and
     /// milestone, counted in ``BackendStatistics/coalescedEvents``.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        try eventBuffer(for: request).stream()
+    }
+
+    /// Starts the browses of `request`, whose events wait in the buffer returned (see
+    /// ``events(for:)``).
+    package func eventBuffer(for request: BrowseRequest) throws(DiscoveryError) -> BackendEventBuffer {
         Self.silenceCompatibilityWarning()
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let buffer = BackendEventBuffer()
         let session = try DNSSDSession(
             configuration: .init(
                 browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
@@ -79,7 +85,7 @@ public struct DNSSDBackend: DiscoveryBackend {
             buffer.finish()
             throw DiscoveryError(kind: .other, message: "\(error)")
         }
-        return stream
+        return buffer
     }
 
     /// Prepares Avahi's compatibility library, once, before the first call: it prints a
@@ -97,3 +103,5 @@ public struct DNSSDBackend: DiscoveryBackend {
         return true
     }()
 }
+
+extension DNSSDBackend: BufferedDiscoveryBackend {}

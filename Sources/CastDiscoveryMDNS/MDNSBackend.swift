@@ -85,7 +85,13 @@ public struct MDNSBackend: DiscoveryBackend {
     /// come while 8,192 wait unread are folded into the newest state of each service, count and
     /// milestone, counted in ``BackendStatistics/coalescedEvents`` of its statistics.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        try eventBuffer(for: request).stream()
+    }
+
+    /// Starts the browses of `request`, whose events wait in the buffer returned (see
+    /// ``events(for:)``).
+    package func eventBuffer(for request: BrowseRequest) throws(DiscoveryError) -> BackendEventBuffer {
+        let buffer = BackendEventBuffer()
         // Where the backend may ask, narrowed to what the manager will show.
         let querier = try MDNSQuerier(
             configuration: .init(
@@ -99,6 +105,8 @@ public struct MDNSBackend: DiscoveryBackend {
             buffer.finish()
             throw DiscoveryError(kind: .other, message: "\(error)")
         }
-        return stream
+        return buffer
     }
 }
+
+extension MDNSBackend: BufferedDiscoveryBackend {}

@@ -21,7 +21,10 @@ import Synchronization
 /// (the newest the backend sent, or empty counts from a backend that sends none).
 ///
 /// The producer calls ``yield(_:)`` from any thread (it never waits), or ``send(_:)`` from a task
-/// that may wait for room instead (nothing is then folded), and ``finish()`` at the end.
+/// that may wait for room instead (nothing is then folded), and ``finish()`` at the end. The
+/// consumer reads the stream (``makeStream(capacity:)``), or, inside this package, takes the
+/// events directly (``take(orNotify:)``): a ``DiscoveryManager`` reads its sources' buffers so,
+/// with no queue between them and its loop.
 public final class BackendEventBuffer: Sendable {
     /// The default ``capacity``: 8,192 events, 16 for each of 500 devices. A start-up of 500
     /// devices through the querier beside avahi-daemon, each source sending eight events a device
@@ -47,16 +50,64 @@ public final class BackendEventBuffer: Sendable {
     /// reads it; the stream's consumer going away runs ``onTermination``.
     public static func makeStream(capacity: Int = defaultCapacity) -> (stream: AsyncStream<BackendEvent>, buffer: BackendEventBuffer) {
         let buffer = BackendEventBuffer(capacity: capacity)
-        let stream = AsyncStream<BackendEvent>.pulling(from: buffer.queue) {
-            buffer.queue.update { $0.consumerGone = true }
-            buffer.terminate()
-        }
-        return (stream, buffer)
+        return (buffer.stream(), buffer)
     }
 
-    private init(capacity: Int) {
+    /// Makes a buffer holding `capacity` events in order (at least one), to be read with
+    /// ``stream()`` or ``take(orNotify:)``.
+    package init(capacity: Int = defaultCapacity) {
         self.capacity = max(1, capacity)
         queue = WaitableQueue(BackendEventQueue(capacity: self.capacity))
+    }
+
+    /// The stream that reads the buffer (one reader: this, or ``take(orNotify:)``); its consumer
+    /// going away lets go of the buffer (``letGo()``).
+    package func stream() -> AsyncStream<BackendEvent> {
+        AsyncStream<BackendEvent>.pulling(from: queue) { [self] in letGo() }
+    }
+
+    /// What ``take(orNotify:)`` found.
+    package enum Taken: Sendable, Equatable {
+        /// The next event.
+        case event(BackendEvent)
+        /// None now: the reader is told when there is one (or the end).
+        case waiting
+        /// The producer finished and every event has been taken.
+        case ended
+    }
+
+    /// The next event, without waiting; when there is none, `notify` is called once, on the
+    /// producer's thread and outside the buffer's lock, as soon as there is one or the producer
+    /// finishes. One reader, which does not also read ``stream()``.
+    package func take(orNotify notify: @escaping @Sendable () -> Void) -> Taken {
+        queue.update { queue -> Taken in
+            if let event = queue.take() { return .event(event) }
+            if queue.isEnded { return .ended }
+            queue.notifier = notify
+            return .waiting
+        }
+    }
+
+    /// The reader is done: nothing more is kept, the producer's events are let go, and
+    /// ``onTermination`` runs.
+    package func letGo() {
+        queue.update { queue in
+            queue.consumerGone = true
+            queue.notifier = nil
+        }
+        terminate()
+    }
+
+    /// A buffer that `stream`'s events are read into, as they come, by a task of its own (the
+    /// task waits for room: nothing is folded); letting go of the buffer ends the task.
+    package static func relaying(_ stream: AsyncStream<BackendEvent>) -> BackendEventBuffer {
+        let buffer = BackendEventBuffer()
+        let task = Task {
+            for await event in stream { await buffer.send(event) }
+            buffer.finish()
+        }
+        buffer.onTermination = { task.cancel() }
+        return buffer
     }
 
     /// Runs once, on the producer's ``finish()`` or when the consumer is done (it read the end,
@@ -77,21 +128,29 @@ public final class BackendEventBuffer: Sendable {
     /// Queues `event`, or folds it into the summary when the buffer is full; never waits. Does
     /// nothing after ``finish()`` or once the consumer is gone.
     public func yield(_ event: BackendEvent) {
-        queue.update { $0.push(event) }
+        queue.update { queue in
+            queue.push(event)
+            return queue.takeNotifier()
+        }?()
     }
 
     /// Queues `event`, waiting for room when the buffer is full (nothing is folded); returns
     /// without queueing it when the calling task is cancelled or the consumer is gone.
     public func send(_ event: BackendEvent) async {
         while !Task.isCancelled {
-            if queue.update({ $0.pushIfRoom(event) }) { return }
+            let (pushed, notify) = queue.update { queue in (queue.pushIfRoom(event), queue.takeNotifier()) }
+            notify?()
+            if pushed { return }
             await queue.wait { $0.hasRoom || $0.isClosed }
         }
     }
 
     /// Ends the stream: the consumer reads what waits, then the end. Runs ``onTermination``.
     public func finish() {
-        queue.update { $0.finished = true }
+        queue.update { queue in
+            queue.finished = true
+            return queue.takeNotifier()
+        }?()
         terminate()
     }
 

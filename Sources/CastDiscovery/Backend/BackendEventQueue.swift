@@ -11,6 +11,9 @@ struct BackendEventQueue: WaitableQueueStorage {
     private var lastStatistics: BackendStatistics?
     var finished = false
     var consumerGone = false
+    /// Told once when an event can be taken or the queue has ended, for a reader that takes
+    /// events directly (``BackendEventBuffer/take(orNotify:)``).
+    var notifier: (@Sendable () -> Void)?
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -20,6 +23,12 @@ struct BackendEventQueue: WaitableQueueStorage {
     var isEnded: Bool { consumerGone || (finished && items.isEmpty && fold.isEmpty) }
     var isClosed: Bool { consumerGone || finished }
     var hasRoom: Bool { fold.isEmpty && items.count < capacity }
+    /// The notifier, taken, when there is something to tell it: an event, or the end.
+    mutating func takeNotifier() -> (@Sendable () -> Void)? {
+        guard let notifier, !items.isEmpty || !fold.isEmpty || isEnded else { return nil }
+        self.notifier = nil
+        return notifier
+    }
     var bufferedCount: Int { items.count + (fold.isEmpty ? 0 : fold.events().count) }
     var coalescedTotal: Int { coalesced + (fold.isEmpty ? 0 : fold.taken - fold.events().count) }
 

@@ -87,30 +87,35 @@ public struct MergedBackend: DiscoveryBackend {
         return ResolutionLedger(deferral: round + Self.followUpAllowance)
     }
 
-    /// One run of the merge: each source's stream for a request, the merger they are read into,
+    /// One run of the merge: each source's buffer for a request, the merger they are read into,
     /// in any order of sources but each source's events in its own order, and the ledger that
     /// tells the daemons what the asking sources resolved.
     struct Run {
-        var streams: [AsyncStream<BackendEvent>]
+        var buffers: [BackendEventBuffer]
         var merger: BackendMerger
         var ledger: ResolutionLedger?
     }
 
     /// Starts every source's browses of `request`. A ``DiscoveryManager`` runs the merge in its
-    /// own loop from this (each source's buffer read straight into the loop's inputs);
-    /// ``events(for:)`` runs it for any other consumer.
+    /// own loop from this (each source's buffer read straight by the loop); ``events(for:)`` runs
+    /// it for any other consumer.
     func start(_ request: BrowseRequest) throws(DiscoveryError) -> Run {
         guard !sources.isEmpty else {
             throw DiscoveryError(kind: .other, message: "no backend to merge", fix: "give at least one backend")
         }
         let ledger = resolutionLedger()
-        var streams: [AsyncStream<BackendEvent>] = []
+        var buffers: [BackendEventBuffer] = []
         for source in sources {
             var request = request
             if source.role == .cache, let ledger { request.resolvedElsewhere = ledger }
-            streams.append(try source.backend.events(for: request))
+            do {
+                buffers.append(try source.backend.readableBuffer(for: request))
+            } catch {
+                buffers.forEach { $0.letGo() }
+                throw error
+            }
         }
-        return Run(streams: streams, merger: BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger), ledger: ledger)
+        return Run(buffers: buffers, merger: BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger), ledger: ledger)
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
@@ -121,7 +126,8 @@ public struct MergedBackend: DiscoveryBackend {
         let (output, buffer) = BackendEventBuffer.makeStream()
         let merger = SharedMerger(run.merger)
         var tasks: [Task<Void, Never>] = []
-        for (index, stream) in run.streams.enumerated() {
+        for (index, source) in run.buffers.enumerated() {
+            let stream = source.stream()
             tasks.append(Task {
                 for await event in stream {
                     // Taken and yielded under the lock, so the merged order is one order.

@@ -10,10 +10,9 @@ struct DiscoveryLoop {
     enum Input: Sendable {
         case start
         case stop
-        /// An event of the run's source `source` (0 for a backend that is one stack).
-        case backend(run: Int, source: Int, BackendEvent)
-        /// The run's source `source` ended its stream.
-        case backendEnded(run: Int, source: Int)
+        /// The run's source `source` (0 for a backend that is one stack) has events to take, or
+        /// has ended: one such input at a time for each source.
+        case sourceReady(run: Int, source: Int)
         case deadline(run: Int, generation: Int)
         case find(token: Int, uniqueID: String, timeout: Duration, CheckedContinuation<CastDevice?, Never>)
         case findEnded(token: Int)
@@ -39,8 +38,8 @@ struct DiscoveryLoop {
     private var discoveryState = DiscoveryState.stopped
     private var backendState: BackendState?
     private var run = 0
-    /// The tasks that read the run's streams into the inputs, one a source.
-    private var readers: [Task<Void, Never>] = []
+    /// The buffers of the run's sources, read here directly (``BackendEventBuffer/take(orNotify:)``).
+    private var sources: [BackendEventBuffer] = []
     /// The merge of a ``MergedBackend``'s sources, run here: nil for a backend that is one stack.
     private var merge: (merger: BackendMerger, ledger: ResolutionLedger?)?
     private var progress: ScanProgress?
@@ -80,22 +79,9 @@ struct DiscoveryLoop {
             start()
         case .stop:
             if discoveryState == .running { stop(.requested) }
-        case .backend(let run, let source, let event):
-            guard run == self.run, discoveryState == .running else { return }
-            guard var merge else { return handle(event) }
-            let merged = merge.merger.take(event, from: source)
-            self.merge = merge
-            // A daemon source hears what the asking ones resolved.
-            merge.ledger?.deliver()
-            handle(merged)
-        case .backendEnded(let run, let source):
-            guard run == self.run, discoveryState == .running else { return }
-            guard var merge else { return stop(.backendEnded) }
-            let (merged, done) = merge.merger.end(source)
-            self.merge = merge
-            merge.ledger?.deliver()
-            handle(merged)
-            if done, discoveryState == .running, run == self.run { stop(.backendEnded) }
+        case .sourceReady(let run, let source):
+            guard run == self.run, discoveryState == .running, sources.indices.contains(source) else { return }
+            read(source)
         case .deadline(let run, let generation):
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
             track([], at: clock.now)
@@ -111,15 +97,15 @@ struct DiscoveryLoop {
     private mutating func start() {
         guard discoveryState == .stopped else { return }
         let browseTypes = criteria.browseTypes
-        let streams: [AsyncStream<BackendEvent>]
+        let buffers: [BackendEventBuffer]
         do throws(DiscoveryError) {
             let request = try BrowseRequest(parsing: browseTypes, passive: outlet.passiveScan, filter: filter)
             if let merged = backend as? MergedBackend {
                 let started = try merged.start(request)
-                streams = started.streams
+                buffers = started.buffers
                 merge = (started.merger, started.ledger)
             } else {
-                streams = [try backend.events(for: request)]
+                buffers = [try backend.readableBuffer(for: request)]
                 merge = nil
             }
         } catch {
@@ -135,24 +121,18 @@ struct DiscoveryLoop {
         var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
         if list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: list.count)) }
         publish(events)
-        let run = self.run
-        let inputs = self.inputs
-        // Each source's stream is read as fast as the loop takes it: while the inbox is full the
-        // source's own buffer holds (and, further behind, folds) what comes.
-        readers = streams.enumerated().map { source, stream in
-            Task {
-                for await event in stream { await inputs.send(.backend(run: run, source: source, event)) }
-                inputs.post(.backendEnded(run: run, source: source))
-            }
-        }
+        sources = buffers
+        for source in buffers.indices { read(source) }
     }
 
     private mutating func stop(_ reason: DiscoveryStopReason) {
         discoveryState = .stopped
         run += 1
-        readers.forEach { $0.cancel() }
-        readers = []
+        let sources = self.sources
+        self.sources = []
         merge = nil
+        // Outside the state: letting go stops the backends.
+        sources.forEach { $0.letGo() }
         deadline?.cancel()
         deadline = nil
         list.endRun()
@@ -160,6 +140,50 @@ struct DiscoveryLoop {
     }
 
     // MARK: - Backend events
+
+    /// How many events the loop takes from one source before it lets other inputs in.
+    static let eventsPerTurn = 256
+
+    /// Takes source `source`'s waiting events, at most ``eventsPerTurn``, until it has none
+    /// (it is then told when it has: one ``Input/sourceReady(run:source:)``), has ended, or
+    /// discovery stops; after a full turn it queues its next turn behind the other inputs.
+    private mutating func read(_ source: Int) {
+        let (run, inputs, buffer) = (self.run, self.inputs, sources[source])
+        for _ in 0..<Self.eventsPerTurn {
+            switch buffer.take(orNotify: { inputs.post(.sourceReady(run: run, source: source)) }) {
+            case .event(let event):
+                take(event, from: source)
+            case .waiting:
+                return
+            case .ended:
+                sourceEnded(source)
+                return
+            }
+            guard run == self.run, discoveryState == .running else { return }
+        }
+        inputs.post(.sourceReady(run: run, source: source))
+    }
+
+    /// Takes an event of source `source`: through the merge, when the backend is one.
+    private mutating func take(_ event: BackendEvent, from source: Int) {
+        guard var merge else { return handle(event) }
+        let merged = merge.merger.take(event, from: source)
+        self.merge = merge
+        // A daemon source hears what the asking ones resolved.
+        merge.ledger?.deliver()
+        handle(merged)
+    }
+
+    /// Source `source` has ended: discovery ends once every source has.
+    private mutating func sourceEnded(_ source: Int) {
+        guard var merge else { return stop(.backendEnded) }
+        let run = self.run
+        let (merged, done) = merge.merger.end(source)
+        self.merge = merge
+        merge.ledger?.deliver()
+        handle(merged)
+        if done, discoveryState == .running, run == self.run { stop(.backendEnded) }
+    }
 
     /// Handles the merge's events in order, until one stops discovery.
     private mutating func handle(_ events: [BackendEvent]) {
@@ -312,7 +336,7 @@ struct DiscoveryLoop {
 
     /// The manager is gone: stop the backend, answer a waiting find, end every stream.
     private mutating func close() {
-        readers.forEach { $0.cancel() }
+        sources.forEach { $0.letGo() }
         deadline?.cancel()
         if let pending = find {
             pending.timer.cancel()

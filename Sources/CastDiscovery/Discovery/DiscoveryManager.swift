@@ -16,8 +16,9 @@ import Synchronization
 /// says when discovery runs. The delegate is called from the loop, one call at a time, after the
 /// batch it belongs to is published.
 ///
-/// Nothing waits without bound. At most 1,024 backend events wait for the loop; the backend's
-/// stream then waits in its own buffer (``BackendEventBuffer``, which folds and never drops).
+/// Nothing waits without bound. The loop takes the backend's events from the buffer they wait
+/// in (``BackendEventBuffer``, which folds and never drops), each source of a
+/// ``MergedBackend`` merged by the loop itself.
 /// Requests are never dropped (a repeated start or stop is not queued). Each subscriber's events
 /// are bounded (see ``events()``): one that falls ``subscriberCapacity`` behind gets
 /// ``DiscoveryEvent/eventsDropped(_:)`` with the list instead, counted in ``missedEvents``.

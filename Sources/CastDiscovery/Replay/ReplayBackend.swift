@@ -51,8 +51,14 @@ public struct ReplayBackend: DiscoveryBackend {
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        try eventBuffer(for: request).stream()
+    }
+
+    /// Starts the browses of `request`, whose events wait in the buffer returned (see
+    /// ``events(for:)``).
+    package func eventBuffer(for request: BrowseRequest) throws(DiscoveryError) -> BackendEventBuffer {
         let browseTypes = request.browseTypes
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let buffer = BackendEventBuffer()
         let events = recording.events
         let speed = speed.isFinite && speed > 0 ? speed : 0
         let (ending, clock) = (ending, self.clock)
@@ -83,6 +89,8 @@ public struct ReplayBackend: DiscoveryBackend {
             buffer.finish()
         }
         buffer.onTermination = { task.cancel() }
-        return stream
+        return buffer
     }
 }
+
+extension ReplayBackend: BufferedDiscoveryBackend {}

@@ -196,4 +196,52 @@ struct BackendEventBufferTests {
         #expect(await Self.read(finishedStream) == [.resolvesPending(3)])
         #expect(ended.withLock { $0 } == 1)
     }
+
+    @Test("read directly: events in order; with none waiting the reader is told once, when one comes or the producer finishes; then the end")
+    func takenDirectly() {
+        let buffer = BackendEventBuffer(capacity: 2)
+        let told = Mutex(0)
+        let notify: @Sendable () -> Void = { told.withLock { $0 += 1 } }
+        buffer.yield(.resolvesPending(1))
+        #expect(buffer.take(orNotify: notify) == .event(.resolvesPending(1)))
+        #expect(buffer.take(orNotify: notify) == .waiting)
+        #expect(told.withLock { $0 } == 0)
+        buffer.yield(.resolvesPending(2))
+        buffer.yield(.resolvesPending(3))
+        buffer.yield(.resolvesPending(4))
+        #expect(told.withLock { $0 } == 1, "told once, however many come")
+        // Past the capacity the newest count was folded: nothing of the state is lost.
+        var taken: [BackendEvent] = []
+        while case .event(let event) = buffer.take(orNotify: notify) { taken.append(event) }
+        #expect(taken.first == .resolvesPending(2) && taken.contains(.resolvesPending(4)))
+        buffer.finish()
+        #expect(told.withLock { $0 } == 2, "the end is told too")
+        #expect(buffer.take(orNotify: notify) == .ended)
+    }
+
+    @Test("a reader that lets go: the producer's events are let go, onTermination runs once, a waiting notice is dropped")
+    func letGo() {
+        let buffer = BackendEventBuffer()
+        let ended = Mutex(0)
+        let told = Mutex(0)
+        buffer.onTermination = { ended.withLock { $0 += 1 } }
+        #expect(buffer.take(orNotify: { told.withLock { $0 += 1 } }) == .waiting)
+        buffer.letGo()
+        buffer.yield(.resolvesPending(1))
+        buffer.finish()
+        #expect(buffer.bufferedEvents == 0)
+        #expect(ended.withLock { $0 } == 1)
+        #expect(told.withLock { $0 } == 0)
+    }
+
+    @Test("a stream-only backend is read into a buffer of its own, in order, to its end")
+    func relayed() async {
+        let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+        let buffer = BackendEventBuffer.relaying(stream)
+        (1...3).forEach { continuation.yield(.resolvesPending($0)) }
+        continuation.finish()
+        var taken: [BackendEvent] = []
+        for await event in buffer.stream() { taken.append(event) }
+        #expect(taken == [.resolvesPending(1), .resolvesPending(2), .resolvesPending(3)])
+    }
 }

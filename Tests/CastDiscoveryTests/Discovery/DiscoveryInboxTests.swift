@@ -11,8 +11,7 @@ struct DiscoveryInboxTests {
             switch input {
             case .start: names.append("start")
             case .stop: names.append("stop")
-            case .backend(let run, _, _): names.append("backend \(run)")
-            case .backendEnded(let run, _): names.append("ended \(run)")
+            case .sourceReady(let run, let source): names.append("source \(run).\(source)")
             case .deadline: names.append("deadline")
             case .find(let token, _, _, _): names.append("find \(token)")
             case .findEnded(let token): names.append("find ended \(token)")
@@ -34,51 +33,6 @@ struct DiscoveryInboxTests {
             _ = inbox.post(input)
         }
         #expect(Self.drain(&inbox) == ["start", "stop", "deadline", "start"])
-    }
-
-    @Test("backend events: at most the capacity waits, then the reader is refused until the loop takes one")
-    func backendBound() {
-        var inbox = DiscoveryInbox()
-        for _ in 0..<DiscoveryInbox.backendCapacity {
-            let taken = inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(0)))
-            #expect(taken)
-        }
-        #expect(!inbox.hasRoomForBackend)
-        let refused = !inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(1)))
-        #expect(refused)
-        _ = inbox.post(.stop)                        // requests are never refused
-        _ = inbox.take()
-        let takenAgain = inbox.postBackend(.backend(run: 1, source: 0, .resolvesPending(1)))
-        #expect(takenAgain)
-        #expect(Self.drain(&inbox).count == DiscoveryInbox.backendCapacity + 1)
-    }
-
-    @Test("the manager's reader waits for room, and goes on when the loop takes")
-    func readerWaits() async throws {
-        let inbox = WaitableQueue(DiscoveryInbox())
-        let sent = Mutex(0)
-        let reader = Task {
-            for _ in 0..<(DiscoveryInbox.backendCapacity + 10) {
-                await inbox.send(.backend(run: 1, source: 0, .resolvesPending(0)))
-                sent.withLock { $0 += 1 }
-            }
-        }
-        // However slowly the reader runs (a parallel test run on 2 loaded cores starved it past a
-        // fixed 100 ms once, past 20 s another time: the deadline only guards against a hang), it
-        // fills the inbox and then waits there: still full, not done, a while later.
-        let deadline = ContinuousClock.now + .seconds(600)
-        while inbox.read(\.hasRoomForBackend), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!inbox.read(\.hasRoomForBackend), "the reader filled the inbox")
-        // A deliberate "nothing more within 100 ms" check: a busy machine can only hide a reader
-        // that does not wait, never fail one that does.
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(!inbox.read(\.hasRoomForBackend), "the reader waits with the inbox full")
-        #expect(sent.withLock { $0 } == DiscoveryInbox.backendCapacity, "the reader sent no more than fit")
-        for _ in 0..<(DiscoveryInbox.backendCapacity + 10) { _ = await inbox.next() }
-        await reader.value
-        inbox.finish()
-        let end = await inbox.next()
-        #expect(end == nil)
     }
 
     @Test("a find whose caller gave up before the loop took it is answered with nil at once and leaves the queue")
