@@ -10,8 +10,10 @@ extension Console {
 
     /// From now on, standard output is a live stream of lines (`watch`): a reader slower than the
     /// events loses the oldest lines queued, said on standard error, instead of the queue growing.
+    /// A regular file is always read: its lines wait within a document's bound.
     func streamLines() {
-        queued?.output.setBound(.liveLines)
+        guard let output = queued?.output else { return }
+        output.setBound(output.isRegularFile ? .liveLinesToFile : .liveLines)
     }
 
     /// Waits until standard output has written what it was given; false if it had not

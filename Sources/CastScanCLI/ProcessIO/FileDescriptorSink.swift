@@ -91,6 +91,13 @@ final class FileDescriptorSink: TextSink {
         if accepted { queued.signal() }
     }
 
+    /// Whether the descriptor is a regular file: always read, so its writer is only ever late
+    /// (a busy machine), never stalled by a reader.
+    var isRegularFile: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && FileKind(mode: info.st_mode) == .regular
+    }
+
     /// Applies `bound` from the next piece on (`watch` bounds its lines tighter, dropping the oldest).
     func setBound(_ bound: OutputQueue.Bound) {
         state.withLock { $0.queue.bound = bound }

@@ -26,6 +26,11 @@ struct OutputQueue: Sendable {
         /// A live stream of lines (`watch`): a few seconds of a busy network; a reader slower
         /// than that loses the oldest lines.
         static let liveLines = Bound(bytes: 256 << 10, overflow: .dropOldest)
+        /// A live stream of lines into a regular file, which is always read: only a writer that
+        /// has not had the CPU is behind, so it is given as much room as a document before the
+        /// oldest lines go (measured: 30 of 600 lines dropped at the live bound when a watch
+        /// wrote a burst to a file during a full parallel test run on two cores).
+        static let liveLinesToFile = Bound(bytes: 64 << 20, overflow: .dropOldest)
         /// Messages on standard error: the oldest go first when nobody reads them.
         static let messages = Bound(bytes: 64 << 10, overflow: .dropOldest)
     }

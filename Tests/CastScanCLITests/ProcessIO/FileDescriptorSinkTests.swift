@@ -224,4 +224,17 @@ struct FileDescriptorSinkTests {
         closed.write("nothing\n")
         #expect(closed.failure == .failed(EBADF))
     }
+
+    @Test("a regular file is told from a pipe: watch's lines into a file wait within a document's bound, into a pipe the live bound")
+    func regularFile() throws {
+        let directory = try TestDirectory()
+        let descriptor = open(directory.path("out.jsonl"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(FileDescriptorSink(descriptor: descriptor, name: "standard output", bound: .document).isRegularFile)
+        let pipe = try Pipe()
+        #expect(!FileDescriptorSink(descriptor: pipe.writeEnd, name: "standard output", bound: .document).isRegularFile)
+        #expect(OutputQueue.Bound.liveLinesToFile.bytes == OutputQueue.Bound.document.bytes)
+        #expect(OutputQueue.Bound.liveLinesToFile.overflow == .dropOldest)
+    }
 }
