@@ -224,9 +224,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// A notice of the ledger (from the merge's reader, not the poll thread). Copies left to the
     /// asking sources that they no longer resolve get a deferral of their own before they are
     /// resolved here: a device that said goodbye is removed by this browse within it, so it is
-    /// not resolved again on its way out. Once the asking sources' first round is over (settled),
-    /// the copies still waiting for it are resolved here unless they resolved them. Once the
-    /// ledger closes, every copy is resolved here.
+    /// not resolved again on its way out. Once the ledger closes, every copy is resolved here.
     private func hear(_ notice: ResolutionLedger.Notice) {
         shutDown.withLock { done in
             guard !done else { return }
@@ -239,12 +237,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
                         deferred[key] = .now + ledger.deferral
                     }
                     armDeferralTimer()
-                case .settled:
-                    // The asking sources' first round is over: what they left unresolved is ours.
-                    let now = ContinuousClock.now
-                    for key in deferred.keys { deferred[key] = now }
-                    resolveDueCopies()
-                    return
                 case .closed:
                     let left = aggregator.copiesLeftToOthers()
                     left.forEach { aggregator.takeBack($0) }
@@ -263,7 +255,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             aggregator.leaveToOthers(key).forEach(emit)
             return
         }
-        deferred[key] = .now + ledger.currentDeferral
+        deferred[key] = .now + ledger.deferral
         armDeferralTimer()
     }
 
