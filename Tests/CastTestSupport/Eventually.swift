@@ -23,19 +23,30 @@ public enum Eventually {
         _ condition: @escaping @Sendable () -> Bool, giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
         timeout: Duration = .seconds(600), interval: Duration = .milliseconds(1), do action: @escaping @Sendable () -> Void = {}
     ) async -> ContinuousClock.Instant? {
-        let pause = useconds_t(clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                let deadline = ContinuousClock.now + timeout
-                while true {
-                    if condition() {
-                        action()
-                        return continuation.resume(returning: .now)
-                    }
-                    if giveUp() || ContinuousClock.now >= deadline { return continuation.resume(returning: nil) }
-                    usleep(pause)
+                guard poll(until: condition, giveUpIf: giveUp, timeout: timeout, interval: interval) else {
+                    return continuation.resume(returning: nil)
                 }
+                action()
+                continuation.resume(returning: .now)
             }
+        }
+    }
+
+    /// Checks `condition` on the calling thread about every `interval` until it holds (true),
+    /// or `giveUp` held first (checked after the condition) or `timeout` passed (false). For a
+    /// thread that waits anyway; from a task, use ``wait(timeout:interval:giveUpIf:until:)``.
+    public static func poll(
+        until condition: () -> Bool, giveUpIf giveUp: () -> Bool = { false }, timeout: Duration = .seconds(600),
+        interval: Duration = .milliseconds(1)
+    ) -> Bool {
+        let pause = useconds_t(clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if condition() { return true }
+            if giveUp() || ContinuousClock.now >= deadline { return false }
+            usleep(pause)
         }
     }
 

@@ -1,4 +1,5 @@
 import CastDiscovery
+import CastTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -180,8 +181,7 @@ struct BackendEventBufferTests {
             return events
         }
         buffer.yield(.resolvesPending(1))
-        let deadline = ContinuousClock.now + .seconds(600)
-        while read.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await Eventually.wait { read.withLock { $0 } > 0 }, "the consumer read the event")
         consumer.cancel()
         #expect(await consumer.value == [.resolvesPending(1)])
         #expect(cancelled.withLock { $0 })

@@ -1,3 +1,4 @@
+import CastTestSupport
 import Foundation
 import Testing
 
@@ -40,10 +41,9 @@ struct EndToEndBackendFailureTests {
         // A deliberate "nothing within 1.5 s" check: the watch above fails 1.5 s into its poll
         // loop, which runs before the first line, so this one has run at least as long (a busy
         // machine only lengthens the window) without failing, or the check stops at the failure.
-        let quietUntil = ContinuousClock.now + .milliseconds(1500)
-        while ContinuousClock.now < quietUntil, child.isRunning,
-              !String(decoding: child.currentStdout(), as: UTF8.self).contains("backend failed") {
-            try await Task.sleep(for: .milliseconds(20))
+        // The window is what is checked, watched from a thread of its own.
+        _ = await Eventually.wait(timeout: .milliseconds(1500), giveUpIf: { !child.isRunning }) {
+            String(decoding: child.currentStdout(), as: UTF8.self).contains("backend failed")
         }
         _ = child.send(SIGTERM)
         let result = await child.wait(timeout: .seconds(10))

@@ -1,3 +1,4 @@
+import CastTestSupport
 import Foundation
 import Testing
 
@@ -270,10 +271,9 @@ struct EndToEndSignalTests {
     static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock.Instant? {
         await child.run(when: { EndToEndWatchTests.catches(first, pid: child.processIdentifier) }) {
             child.send(first)
-            let deadline = ContinuousClock.now + .seconds(30)
-            while EndToEndWatchTests.catches(second, pid: child.processIdentifier), child.isRunning, ContinuousClock.now < deadline {
-                usleep(200)
-            }
+            _ = Eventually.poll(
+                until: { !EndToEndWatchTests.catches(second, pid: child.processIdentifier) }, giveUpIf: { !child.isRunning },
+                timeout: .seconds(30), interval: .microseconds(200))
             child.send(second)
         }
     }
