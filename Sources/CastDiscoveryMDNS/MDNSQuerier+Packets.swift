@@ -6,11 +6,13 @@ extension MDNSQuerier {
     /// and duplicate question suppression).
     func handle(_ datagram: MDNSSocket.Datagram, legacy: Bool, at now: ContinuousClock.Instant) {
         let id = MDNSLink.ID(interface: datagram.interface, ipv6: datagram.source.isIPv6)
-        guard let link = links[id] else {
+        // Only the interface is kept: a copy of the link held across `take` would make its
+        // tables copy on every change there.
+        guard let interface = links[id]?.interface else {
             statistics.ignoredPackets += 1
             return
         }
-        guard link.interface.isOnLink(datagram.source.bytes) else {
+        guard interface.isOnLink(datagram.source.bytes) else {
             statistics.offLinkPackets += 1
             return
         }
@@ -65,11 +67,13 @@ extension MDNSQuerier {
             case .ignored: break
             }
         }
-        links[id] = link
-        guard !changed.isEmpty else { return }
         // Instances whose SRV this response carries are touched through it; an address for a
         // host no instance was known on yet is found through those SRVs too.
-        reconcile(id, instances(touchedBy: changed, on: link), at: now)
+        let touched = changed.isEmpty ? [] : instances(touchedBy: changed, on: link)
+        // Handed back, not copied: `reconcile` changes the link in place.
+        links[id] = consume link
+        guard !touched.isEmpty else { return }
+        reconcile(id, touched, at: now)
     }
 
     /// Notes the questions of a multicast query from port 5353 and the known answers it lists:

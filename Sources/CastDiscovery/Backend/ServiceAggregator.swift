@@ -36,8 +36,12 @@ package struct ServiceAggregator: Sendable {
         var copies: Set<Copy> { browses.values.reduce(into: []) { $0.formUnion($1) } }
 
         /// Whether a copy is neither resolved nor failed.
+        /// Read for every held instance after each change: it looks through the browses' sets
+        /// instead of building their union.
         var hasUnresolvedCopies: Bool {
-            copies.contains { resolutions[$0] == nil && !failed.contains($0) && !leftToOthers.contains($0) }
+            browses.values.contains { copies in
+                copies.contains { resolutions[$0] == nil && !failed.contains($0) && !leftToOthers.contains($0) }
+            }
         }
 
         /// Whether a first report should still wait: a copy is unresolved, or resolved while
