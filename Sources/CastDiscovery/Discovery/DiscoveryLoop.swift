@@ -41,10 +41,15 @@ struct DiscoveryLoop {
     /// The buffers of the run's sources, read here directly (``BackendEventBuffer/take(orNotify:)``).
     private var sources: [BackendEventBuffer] = []
     /// The merge of a ``MergedBackend``'s sources, run here: nil for a backend that is one stack.
-    private var merge: (merger: BackendMerger, ledger: ResolutionLedger?)?
+    /// Mutated in place (never through a local copy, which would copy its tables on every event).
+    private var merger: BackendMerger?
+    /// Which services the merge's asking sources resolved, for its daemon sources.
+    private var ledger: ResolutionLedger?
     private var progress: ScanProgress?
     private var completion: ScanCompletion?
     private var deadline: Task<Void, Never>?
+    /// When ``deadline`` fires.
+    private var deadlineInstant: ContinuousClock.Instant?
     private var deadlineGeneration = 0
     private var find: PendingFind?
     /// The newest find the loop has heard of, and the newer ones whose caller gave up before
@@ -84,6 +89,7 @@ struct DiscoveryLoop {
             read(source)
         case .deadline(let run, let generation):
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
+            deadline = nil
             track([], at: clock.now)
         case .find(let token, let uniqueID, let timeout, let continuation):
             beginFind(token: token, uniqueID: uniqueID, timeout: timeout, continuation: continuation)
@@ -103,10 +109,12 @@ struct DiscoveryLoop {
             if let merged = backend as? MergedBackend {
                 let started = try merged.start(request)
                 buffers = started.buffers
-                merge = (started.merger, started.ledger)
+                merger = started.merger
+                ledger = started.ledger
             } else {
                 buffers = [try backend.readableBuffer(for: request)]
-                merge = nil
+                merger = nil
+                ledger = nil
             }
         } catch {
             publish([.discoveryFailedToStart(error)])
@@ -130,7 +138,8 @@ struct DiscoveryLoop {
         run += 1
         let sources = self.sources
         self.sources = []
-        merge = nil
+        merger = nil
+        ledger = nil
         // Outside the state: letting go stops the backends.
         sources.forEach { $0.letGo() }
         deadline?.cancel()
@@ -166,21 +175,17 @@ struct DiscoveryLoop {
 
     /// Takes an event of source `source`: through the merge, when the backend is one.
     private mutating func take(_ event: BackendEvent, from source: Int) {
-        guard var merge else { return handle(event) }
-        let merged = merge.merger.take(event, from: source)
-        self.merge = merge
+        guard let merged = merger?.take(event, from: source) else { return handle(event) }
         // A daemon source hears what the asking ones resolved.
-        merge.ledger?.deliver()
+        ledger?.deliver()
         handle(merged)
     }
 
     /// Source `source` has ended: discovery ends once every source has.
     private mutating func sourceEnded(_ source: Int) {
-        guard var merge else { return stop(.backendEnded) }
+        guard let (merged, done) = merger?.end(source) else { return stop(.backendEnded) }
         let run = self.run
-        let (merged, done) = merge.merger.end(source)
-        self.merge = merge
-        merge.ledger?.deliver()
+        ledger?.deliver()
         handle(merged)
         if done, discoveryState == .running, run == self.run { stop(.backendEnded) }
     }
@@ -230,9 +235,11 @@ struct DiscoveryLoop {
     /// completion, and the next deadline.
     private mutating func track(_ events: [DiscoveryEvent], recording event: BackendEvent? = nil, at now: ContinuousClock.Instant) {
         var events = events
-        if var progress {
-            let update = event.map { progress.record($0, at: now) } ?? progress.status(at: now)
-            self.progress = progress
+        // Recorded in place: a copy of the progress held across the change would copy its
+        // tables on every event.
+        let update: ScanProgress.Update?
+        if let event { update = progress?.record(event, at: now) } else { update = progress?.status(at: now) }
+        if let update, let progress {
             for milestone in update.reached {
                 let changes = list.apply(milestone)
                 if !changes.isEmpty {
@@ -256,6 +263,9 @@ struct DiscoveryLoop {
     }
 
     private mutating func schedule(at instant: ContinuousClock.Instant) {
+        // Most events leave the next check where it was: the timer stays.
+        guard instant != deadlineInstant || deadline == nil else { return }
+        deadlineInstant = instant
         deadline?.cancel()
         deadlineGeneration += 1
         let (run, generation, inputs, clock) = (self.run, deadlineGeneration, self.inputs, self.clock)

@@ -143,7 +143,8 @@ public struct ScanProgress: Sendable {
         case .sourceProgress(let step):
             // Kept after the browse settled too: the merged all-for-now may come later.
             let (key, after) = (step.browseType.lowercased(), now - start)
-            guard var browse = browses[key] else { break }
+            // Taken out while changed, so its tables are not copied (as in ``update(_:_:)``).
+            guard var browse = browses.removeValue(forKey: key) else { break }
             if let index = browse.sources.firstIndex(where: { $0.source == step.source }) {
                 browse.sources[index].record(step, after: after)
             } else {
@@ -166,7 +167,7 @@ public struct ScanProgress: Sendable {
         var next: ContinuousClock.Instant?
         for type in browseTypes {
             let key = type.lowercased()
-            guard var browse = browses[key] else { continue }
+            guard var browse = browses.removeValue(forKey: key) else { continue }
             if !sources.isEmpty { reached += decideMerged(&browse, type, at: now, next: &next) }
             if browse.settlement == nil {
                 settle(&browse, type, at: now, next: &next)
@@ -253,10 +254,12 @@ public struct ScanProgress: Sendable {
         return daemons.compactMap(\.servicesFromCache).max()
     }
 
+    /// Changes the unsettled browse of `type`. It is taken out of the table while it changes:
+    /// a copy left in the table would make every change copy its set of reported services.
     private mutating func update(_ type: String, _ change: (inout Browse) -> Void) {
         let key = type.lowercased()
-        guard var browse = browses[key], browse.settlement == nil else { return }
-        change(&browse)
+        guard var browse = browses.removeValue(forKey: key) else { return }
+        if browse.settlement == nil { change(&browse) }
         browses[key] = browse
     }
 }
