@@ -33,8 +33,10 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var ledgerToken: Int?
     /// New copies waiting for the asking sources to resolve them, with when they are due to be
     /// resolved here if they have not.
-    private var deferred: [ServiceCopyKey: ContinuousClock.Instant] = [:]
+    private var deferred = CopyDeferrals()
     private var deferralTimer: AvahiTimer?
+    /// When ``deferralTimer`` is armed to fire; nil when it is not.
+    private var deferralArmedFor: ContinuousClock.Instant?
     private var finished = false
     private let shutDown = Mutex(false)
 
@@ -89,7 +91,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         releaseTimer = nil
         deferralTimer?.free()
         deferralTimer = nil
-        deferred = [:]
+        deferred.removeAll()
         browsers = [:]
         resolvers = [:]
         resolversByPointer = [:]
@@ -140,7 +142,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 let (gone, events) = aggregator.remove(key, browseType: browseType)
                 if gone {
                     freeResolver(of: key)
-                    deferred[key] = nil
+                    deferred.remove(key)
                 }
                 events.forEach(emit)
             }
@@ -209,8 +211,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// resolved, the others are left to them.
     fileprivate func resolveDueCopies() {
         let now = ContinuousClock.now
-        for (key, due) in deferred.sorted(by: { $0.key.service < $1.key.service }) where due <= now {
-            deferred[key] = nil
+        deferralArmedFor = nil
+        for key in deferred.takeDue(at: now) {
             if ledger?.isResolved(key.service) == true {
                 aggregator.leaveToOthers(key, at: now).forEach(emit)
             } else {
@@ -234,14 +236,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
                     guard let ledger else { return }
                     for key in aggregator.copiesLeftToOthers(of: services) {
                         aggregator.takeBack(key)
-                        deferred[key] = .now + ledger.deferral
+                        deferred.add(key, until: .now + ledger.deferral)
                     }
                     armDeferralTimer()
                 case .closed:
                     let left = aggregator.copiesLeftToOthers()
                     left.forEach { aggregator.takeBack($0) }
-                    for key in left + deferred.keys.sorted(by: { $0.service < $1.service }) { startResolver(for: key) }
-                    deferred = [:]
+                    for key in left + deferred.keys { startResolver(for: key) }
+                    deferred.removeAll()
                 }
                 afterAggregatorChange()
             }
@@ -255,12 +257,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
             aggregator.leaveToOthers(key).forEach(emit)
             return
         }
-        deferred[key] = .now + ledger.deferral
+        deferred.add(key, until: .now + ledger.deferral)
         armDeferralTimer()
     }
 
     private func armDeferralTimer() {
-        guard let due = deferred.values.min() else { return }
+        guard let due = deferred.nextDue(), due != deferralArmedFor else { return }
+        deferralArmedFor = due
         let wait = max(ContinuousClock.now.duration(to: due), .zero)
         deferralTimer?.arm(milliseconds: UInt32(clamping: wait.roundedUpMilliseconds))
     }
@@ -322,7 +325,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolvers = [:]
         resolversByPointer = [:]
         staleCopies = []
-        deferred = [:]
+        deferred.removeAll()
         client?.free()
         client = nil
         do {

@@ -1,0 +1,77 @@
+import CastDiscovery
+import Testing
+
+@testable import CastDiscoveryAvahi
+
+@Suite("Copy deferrals") struct CopyDeferralsTests {
+    private let start = ContinuousClock.now
+
+    private func copy(_ name: String, _ interface: Int32 = 2) -> ServiceCopyKey {
+        ServiceCopyKey(
+            service: ServiceKey(name: name, type: .googleCast, domain: "local"), interfaceIndex: interface,
+            transport: .ipv4)
+    }
+
+    private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+
+    @Test("copies fall due in the order of their due times, each once")
+    func dueInOrder() {
+        var deferrals = CopyDeferrals()
+        deferrals.add(copy("a"), until: at(10))
+        deferrals.add(copy("b"), until: at(20))
+        deferrals.add(copy("c"), until: at(30))
+        #expect(deferrals.nextDue() == at(10))
+        #expect(deferrals.takeDue(at: at(5)).isEmpty)
+        #expect(deferrals.takeDue(at: at(20)) == [copy("a"), copy("b")])
+        #expect(deferrals.nextDue() == at(30))
+        #expect(deferrals.takeDue(at: at(20)).isEmpty)
+        #expect(deferrals.takeDue(at: at(40)) == [copy("c")])
+        #expect(deferrals.nextDue() == nil)
+    }
+
+    @Test("a removed copy never falls due, and the next due time skips it")
+    func removed() {
+        var deferrals = CopyDeferrals()
+        deferrals.add(copy("a"), until: at(10))
+        deferrals.add(copy("b"), until: at(20))
+        deferrals.remove(copy("a"))
+        #expect(deferrals.nextDue() == at(20))
+        #expect(deferrals.keys == [copy("b")])
+        #expect(deferrals.takeDue(at: at(30)) == [copy("b")])
+    }
+
+    @Test("a copy deferred again falls due at its new time only")
+    func deferredAgain() {
+        var deferrals = CopyDeferrals()
+        deferrals.add(copy("a"), until: at(10))
+        deferrals.add(copy("b"), until: at(15))
+        deferrals.add(copy("a"), until: at(25))
+        #expect(deferrals.takeDue(at: at(20)) == [copy("b")])
+        #expect(deferrals.nextDue() == at(25))
+        #expect(deferrals.takeDue(at: at(25)) == [copy("a")])
+    }
+
+    @Test("a deferral shorter than an earlier one still falls due first")
+    func outOfOrder() {
+        var deferrals = CopyDeferrals()
+        deferrals.add(copy("a"), until: at(30))
+        deferrals.add(copy("b"), until: at(10))
+        #expect(deferrals.nextDue() == at(10))
+        #expect(deferrals.keys == [copy("b"), copy("a")])
+        #expect(deferrals.takeDue(at: at(10)) == [copy("b")])
+    }
+
+    @Test("a thousand copies, taken a few at a time, each exactly once")
+    func many() {
+        var deferrals = CopyDeferrals()
+        let copies = (0..<1000).map { copy("device-\($0)", Int32($0 % 2)) }
+        for (index, key) in copies.enumerated() { deferrals.add(key, until: at(index)) }
+        var taken: [ServiceCopyKey] = []
+        for step in stride(from: 0, through: 1000, by: 7) { taken += deferrals.takeDue(at: at(step)) }
+        #expect(taken.count == 995)
+        taken += deferrals.takeDue(at: at(1000))
+        #expect(taken.count == copies.count)
+        #expect(taken == copies)
+        #expect(deferrals.nextDue() == nil)
+    }
+}
