@@ -64,6 +64,9 @@ package struct ServiceAggregator: Sendable {
     private var pending: Set<ServiceCopyKey> = []
     /// The instances whose first report is held (``Instance/heldSince`` set).
     private var held: Set<ServiceKey> = []
+    /// The held instances none of whose copies is unresolved (``heldReports``), kept as they
+    /// change: the count is read after every change, while hundreds may be held at once.
+    private var heldResolved: Set<ServiceKey> = []
     /// How long a first report waits even when no other copy is known yet: for stacks whose
     /// copies arrive on separate sockets a few milliseconds apart.
     private let grace: Duration
@@ -88,9 +91,10 @@ package struct ServiceAggregator: Sendable {
 
     /// The first reports held back (waiting briefly for other copies, see ``nextRelease``) while
     /// none of their instance's copies is pending: resolved, but not yet reported.
-    package var heldReports: Int {
-        // Only the held instances are looked at (a few, for 25-150 ms), never every pending
-        // copy: this is read after every change, and a cold daemon has a thousand pending.
+    package var heldReports: Int { heldResolved.count }
+
+    /// ``heldReports`` counted afresh from the instances: what the kept count must equal.
+    var heldReportsRecounted: Int {
         held.count { key in !(instances[key]?.hasUnresolvedCopies ?? false) }
     }
 
@@ -238,7 +242,7 @@ package struct ServiceAggregator: Sendable {
     /// which no longer resolves it): the copy is pending again.
     package mutating func takeBack(_ copy: ServiceCopyKey) {
         guard var instance = instances[copy.service], instance.leftToOthers.remove(Copy(copy)) != nil else { return }
-        instances[copy.service] = instance
+        store(instance, for: copy.service)
         pending.insert(copy)
     }
 
@@ -272,6 +276,7 @@ package struct ServiceAggregator: Sendable {
         instances = [:]
         pending = []
         held = []
+        heldResolved = []
         return events
     }
 
@@ -301,9 +306,16 @@ package struct ServiceAggregator: Sendable {
         default:
             break
         }
-        instances[key] = instance.copies.isEmpty ? nil : instance
-        if instance.heldSince != nil, !instance.copies.isEmpty { held.insert(key) } else { held.remove(key) }
+        store(instance, for: key)
         return events
+    }
+
+    /// Keeps `instance` (forgets it once it has no copy), and whether its first report is held.
+    private mutating func store(_ instance: Instance, for key: ServiceKey) {
+        let isKept = !instance.copies.isEmpty
+        instances[key] = isKept ? instance : nil
+        if instance.heldSince != nil, isKept { held.insert(key) } else { held.remove(key) }
+        if held.contains(key), !instance.hasUnresolvedCopies { heldResolved.insert(key) } else { heldResolved.remove(key) }
     }
 
     /// When a held first report is due: after ``firstReportHold`` while a copy is still

@@ -282,3 +282,41 @@ struct ServiceAggregatorTests {
         #expect(aggregator.nextRelease == nil)
     }
 }
+
+@Suite("ServiceAggregator: the held-report count under random traffic")
+struct ServiceAggregatorHeldCountTests {
+    @Test("the kept count equals a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func keptCountMatchesRecount(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var aggregator = ServiceAggregator(grace: .milliseconds(20))
+        aggregator.expectedCopies = 4
+        let keys = (0..<6).map { ServiceKey(name: "Device-\($0)", type: .googleCast, domain: "local") }
+        let copies = keys.flatMap { key in
+            [Int32(2), 3].flatMap { interface in
+                [ServiceAddress.Family.ipv4, .ipv6].map { ServiceAggregatorTests.copy(interface, $0, key: key) }
+            }
+        }
+        let browses = [ServiceAggregatorTests.base, ServiceAggregatorTests.youTube]
+        let error = DiscoveryError(kind: .daemonError, message: "timeout")
+        var held = 0
+        for step in 0..<3000 {
+            let now = ServiceAggregatorTests.at(step)
+            let copy = copies.randomElement(using: &random)!
+            let browse = browses.randomElement(using: &random)!
+            switch Int.random(in: 0..<9, using: &random) {
+            case 0, 1: _ = aggregator.add(copy, browseType: browse, at: now)
+            case 2: _ = aggregator.remove(copy, browseType: browse, at: now)
+            case 3: _ = aggregator.resolved(copy, ServiceAggregatorTests.resolution("10.0.0.\(step % 200 + 1)"), stillAsking: Bool.random(using: &random), at: now)
+            case 4: _ = aggregator.resolveFailed(copy, error, at: now)
+            case 5: _ = aggregator.leaveToOthers(copy, at: now)
+            case 6: aggregator.takeBack(copy)
+            case 7: _ = aggregator.addressesComplete(copy, at: now)
+            default: _ = aggregator.releaseHeld(at: now)
+            }
+            #expect(aggregator.heldReports == aggregator.heldReportsRecounted, "after step \(step)")
+            held = max(held, aggregator.heldReports)
+            if aggregator.heldReports != aggregator.heldReportsRecounted { return }
+        }
+        #expect(held > 0, "the traffic held some first reports")
+    }
+}
