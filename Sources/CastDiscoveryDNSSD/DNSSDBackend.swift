@@ -31,6 +31,10 @@ public struct DNSSDBackend: DiscoveryBackend {
     public var maximumInFlight: Int
     /// The most TXT queries kept open (one per instance copy; later copies get no TXT updates).
     public var maximumMonitors: Int
+    /// The longest a new device's first report waits for its other copies and addresses to
+    /// resolve (150 ms). Resolves beyond ``maximumInFlight`` wait their turn, so on a busy
+    /// machine a device can be first reported with fewer addresses, then updated.
+    package var firstReportHold = ServiceAggregator.firstReportHold
 
     /// Creates the backend.
     public init(
@@ -76,7 +80,7 @@ public struct DNSSDBackend: DiscoveryBackend {
             configuration: .init(
                 browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
                 interfaceName: interfaceName ?? request.filter.interfaceName, families: families.intersection(request.filter.families),
-                maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
+                maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors, firstReportHold: firstReportHold),
             buffer: buffer)
         buffer.onTermination = { session.stop() }
         do throws(LoopThread.Failure) {

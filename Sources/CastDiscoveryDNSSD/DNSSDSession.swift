@@ -41,6 +41,8 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         var families: Set<ServiceAddress.Family>
         var maximumInFlight: Int
         var maximumMonitors: Int
+        /// The longest a new instance's first report waits for its other copies and addresses.
+        var firstReportHold = ServiceAggregator.firstReportHold
     }
 
     /// A browse says all-for-now no sooner than this after it starts.
@@ -86,7 +88,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private var nextID = 0
     private var copies: [ServiceCopyKey: Copy] = [:]
     private var queue: [Purpose] = []
-    private var aggregator = ServiceAggregator(grace: .milliseconds(50))
+    private var aggregator: ServiceAggregator
     private var browseStart: ContinuousClock.Instant = .now
     private var lastNews: [String: ContinuousClock.Instant] = [:]
     private var saidAllForNow: Set<String> = []
@@ -106,6 +108,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     init(configuration: Configuration, buffer: BackendEventBuffer) throws(DiscoveryError) {
         self.configuration = configuration
         self.buffer = buffer
+        aggregator = ServiceAggregator(grace: .milliseconds(50), hold: configuration.firstReportHold)
         serviceTypes = configuration.serviceTypes
         if let name = configuration.interfaceName {
             guard let index = InterfaceName.index(of: name) else {

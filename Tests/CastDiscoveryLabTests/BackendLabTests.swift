@@ -23,7 +23,7 @@ struct BackendLabTests {
         let lab = try Lab.devices()
         #expect(Set(lab.map(\.stack)) == ["zeroconf", "avahi"], "the lab serves devices from both stacks")
         #expect(lab.contains { $0.ipv4 == nil }, "the lab has an IPv6-only device")
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.makeWaitingForEveryAddress().events(browsing: [Self.base]))
         defer { collector.cancel() }
         let oracle = try AvahiBrowseOracle.browse(Self.base)
         #expect(Set(oracle.instances.keys) == Set(lab.map(\.instance)), "avahi-browse itself must see the lab")

@@ -17,7 +17,8 @@
 /// - The merged result takes host, port and TXT from the newest resolution, and the addresses of
 ///   every copy that resolved to that same host.
 package struct ServiceAggregator: Sendable {
-    /// The longest a new instance's first report waits for its other copies to resolve.
+    /// The longest a new instance's first report waits for its other copies to resolve, unless
+    /// the stack says otherwise (``hold``).
     package static let firstReportHold: Duration = .milliseconds(150)
 
     private struct Instance: Sendable {
@@ -70,14 +71,17 @@ package struct ServiceAggregator: Sendable {
     /// How long a first report waits even when no other copy is known yet: for stacks whose
     /// copies arrive on separate sockets a few milliseconds apart.
     private let grace: Duration
+    /// The longest a first report waits for copies still resolving.
+    package let hold: Duration
     /// How many copies an instance can have at most (the stack's interfaces × families): once
     /// an instance has that many, all resolved or failed, its first report waits no longer.
     package var expectedCopies = Int.max
 
     /// Creates an empty aggregator; a new instance's first report waits `grace` for copies not
-    /// heard of yet (and up to ``firstReportHold`` for copies still resolving).
-    package init(grace: Duration = .zero) {
-        self.grace = min(grace, Self.firstReportHold)
+    /// heard of yet, and up to `hold` for copies still resolving.
+    package init(grace: Duration = .zero, hold: Duration = firstReportHold) {
+        self.hold = max(hold, .zero)
+        self.grace = min(grace, self.hold)
     }
 
     /// The services currently reported (found and not removed), in key order.
@@ -322,7 +326,7 @@ package struct ServiceAggregator: Sendable {
     /// resolving, after the grace while fewer copies than expected are known, else at once.
     private func releaseTime(of instance: Instance) -> ContinuousClock.Instant? {
         guard let since = instance.heldSince else { return nil }
-        if instance.hasPendingCopies { return since + Self.firstReportHold }
+        if instance.hasPendingCopies { return since + hold }
         if instance.copies.count < expectedCopies { return since + grace }
         return since
     }

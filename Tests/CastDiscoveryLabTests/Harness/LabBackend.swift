@@ -20,5 +20,19 @@ enum LabBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// A fresh backend of this kind whose first reports wait long enough for every address on
+    /// a loaded machine: dns_sd resolves a few copies at a time, so with the lab suites side by
+    /// side its 150 ms hold ran out before a device's other family (1 run in about 10).
+    func makeWaitingForEveryAddress() -> any DiscoveryBackend {
+        switch self {
+        case .dnssd:
+            var backend = DNSSDBackend()
+            backend.firstReportHold = .seconds(5)
+            return backend
+        case .avahi, .mdns:
+            return make()
+        }
+    }
+
     var testDescription: String { rawValue }
 }

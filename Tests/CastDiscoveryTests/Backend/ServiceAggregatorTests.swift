@@ -67,6 +67,18 @@ struct ServiceAggregatorTests {
         #expect(aggregator.nextRelease == nil)
     }
 
+    @Test("a stack's own hold replaces the default one")
+    func ownHold() {
+        var aggregator = ServiceAggregator(grace: .milliseconds(50), hold: .seconds(2))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2))
+        #expect(aggregator.nextRelease == Self.at(2) + .seconds(2))
+        #expect(aggregator.releaseHeld(at: Self.at(2) + ServiceAggregator.firstReportHold).isEmpty)
+        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(900)))
+        #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
+    }
+
     @Test("a held first report is released after the hold even if a copy never resolves, and on failure at once")
     func heldReleased() {
         var aggregator = ServiceAggregator()
