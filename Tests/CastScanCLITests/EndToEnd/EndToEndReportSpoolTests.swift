@@ -86,6 +86,9 @@ struct EndToEndReportSpoolTests {
         let before = try #require(await Self.disturbMidway(watch, once: { disturbance != .damagedInside || Self.checkpointed(database) }) {
             try disturbance.apply(to: spool, movingTo: aside)
         })
+        if disturbance == .headerOverwritten {
+            try await Self.keepHeaderOverwritten(spool, under: watch, saying: disturbance.said)
+        }
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines.filter { $0.contains(#""event":"inserted""#) }.count == Self.events, "\(result)")
@@ -330,6 +333,39 @@ struct EndToEndReportSpoolTests {
             return nil
         }
         return before
+    }
+
+    /// Overwrites the header again whenever it is whole again before the watch said the damage:
+    /// a checkpoint that writes the header page back from the log (it changes as the file grows)
+    /// heals it if it comes between the watch's look at the header and the overwrite. At most
+    /// five times; each waits (from a thread of its own) for the message, a whole header, or the
+    /// watch's end.
+    static func keepHeaderOverwritten(_ spool: String, under watch: RunningProcess, saying said: String) async throws {
+        let database = spool + "/events.sqlite"
+        let failure = Mutex<(any Error)?>(nil)
+        for _ in 0..<5 {
+            let healed = Mutex(false)
+            let ran = await watch.run(when: { watch.currentStderr().contains(said) || headerIsWhole(database) }) {
+                guard !watch.currentStderr().contains(said) else { return }
+                healed.withLock { $0 = true }
+                watch.send(SIGSTOP)
+                do {
+                    try Disturbance.headerOverwritten.apply(to: spool, movingTo: "")
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                watch.send(SIGCONT)
+            }
+            if let error = failure.withLock({ $0 }) { throw error }
+            guard ran != nil, healed.withLock({ $0 }) else { return }
+        }
+    }
+
+    /// Whether the file starts with SQLite's header string.
+    static func headerIsWhole(_ database: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: database) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
     }
 
     /// Whether the database file holds 16 pages or more (a checkpoint wrote rows into it).

@@ -413,6 +413,9 @@ final class RunningProcess: Sendable {
     /// Standard output written so far.
     func currentStdout() -> Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
 
+    /// Standard error written so far.
+    func currentStderr() -> String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
+
     /// Whether standard output holds at least one whole line.
     var hasPrintedALine: Bool { currentStdout().contains(UInt8(ascii: "\n")) }
 
