@@ -226,7 +226,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// A notice of the ledger (from the merge's reader, not the poll thread). Copies left to the
     /// asking sources that they no longer resolve get a deferral of their own before they are
     /// resolved here: a device that said goodbye is removed by this browse within it, so it is
-    /// not resolved again on its way out. Once the ledger closes, every copy is resolved here.
+    /// not resolved again on its way out. Once the asking sources' first round is over (settled),
+    /// the copies still waiting for it are resolved here unless they resolved them. Once the
+    /// ledger closes, every copy is resolved here.
     private func hear(_ notice: ResolutionLedger.Notice) {
         shutDown.withLock { done in
             guard !done else { return }
@@ -239,6 +241,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
                         deferred.add(key, until: .now + ledger.deferral)
                     }
                     armDeferralTimer()
+                case .settled:
+                    // The asking sources' first round is over: what they left unresolved is ours.
+                    let now = ContinuousClock.now
+                    let waiting = deferred.keys
+                    deferred.removeAll()
+                    for key in waiting { deferred.add(key, until: now) }
+                    resolveDueCopies()
+                    return
                 case .closed:
                     let left = aggregator.copiesLeftToOthers()
                     left.forEach { aggregator.takeBack($0) }
@@ -257,7 +267,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             aggregator.leaveToOthers(key).forEach(emit)
             return
         }
-        deferred.add(key, until: .now + ledger.deferral)
+        deferred.add(key, until: .now + ledger.currentDeferral)
         armDeferralTimer()
     }
 

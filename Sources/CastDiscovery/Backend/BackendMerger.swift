@@ -22,6 +22,8 @@ struct BackendMerger: Sendable {
     /// The services a cache source announced that no source has resolved yet.
     private var awaited: [Int: Set<ServiceKey>] = [:]
     private var started: Set<String> = []
+    /// The browses each asking source has said all-for-now for.
+    private var askerAllForNow: [Int: Set<String>] = [:]
     private var pending: [Int: Int] = [:]
     private var reportedPending: Int?
     private var statistics: [Int: BackendStatistics] = [:]
@@ -62,11 +64,14 @@ struct BackendMerger: Sendable {
             let gone = ended.union(absent).subtracting([index]).sorted().map { milestone(.absent, type, $0) }
             return [event, progress] + gone
         case .allForNow(let type):
+            askerAllForNow[index, default: []].insert(type)
+            settleLedgerIfAskersAreDone()
             return [milestone(.allForNow, type, index)]
         case .cacheExhausted(let type):
             return [milestone(.cacheExhausted, type, index)]
         case .resolvesPending(let count):
             pending[index] = count
+            settleLedgerIfAskersAreDone()
             return pendingChange()
         case .statistics(let counts):
             statistics[index] = counts
@@ -78,6 +83,7 @@ struct BackendMerger: Sendable {
             if roles[index] == .asks, case .failed = state {
                 failedAskers.insert(index)
                 closeLedgerIfNoAskerIsLeft()
+                settleLedgerIfAskersAreDone()
             }
             guard roles[index] == .cache else { return events }
             switch state {
@@ -105,8 +111,21 @@ struct BackendMerger: Sendable {
         pending[index] = nil
         awaited[index] = nil
         closeLedgerIfNoAskerIsLeft()
+        settleLedgerIfAskersAreDone()
         let events = started.sorted().map { milestone(.absent, $0, index) }
         return (events + pendingChange(), ended.count == names.count)
+    }
+
+    /// Settles the ledger once every asking source that is left has said all-for-now for every
+    /// started browse with no resolve pending: the daemons then resolve what those sources did
+    /// not (their answers come in order, so everything they resolved is in the ledger by then).
+    private func settleLedgerIfAskersAreDone() {
+        guard let ledger, !ledger.isSettled, !started.isEmpty else { return }
+        let done = askers.allSatisfy { index in
+            ended.contains(index) || failedAskers.contains(index)
+                || (started.isSubset(of: askerAllForNow[index] ?? []) && (pending[index] ?? 0) == 0)
+        }
+        if done { ledger.settle() }
     }
 
     /// Closes the ledger once every asking source has ended or failed: the cache sources then

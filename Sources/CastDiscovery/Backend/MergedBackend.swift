@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// Each service is resolved once: a daemon read for its cache is given a ``ResolutionLedger``
 /// of what the asking sources resolve, and resolves a copy itself only when they have not
-/// resolved its service within their round (plus ``followUpAllowance``), or stop resolving it.
+/// resolved its service by the end of their first round (all-for-now with nothing pending), or
+/// for a copy seen later, within their round (plus ``followUpAllowance``), or stop resolving it.
 ///
 /// A ``DiscoveryManager`` merges in its own loop, reading each source's stream into its inputs:
 /// no second buffer, no lock, no task between a source and the list. For any other consumer,

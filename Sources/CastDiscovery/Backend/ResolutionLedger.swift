@@ -4,9 +4,12 @@ import Synchronization
 /// them (``MergedBackend/Role/cache``) consults before it resolves a copy itself, so that each
 /// service is resolved once.
 ///
-/// A daemon source given a ledger (``BrowseRequest/resolvedElsewhere``) waits ``deferral`` after
-/// it first sees a copy, then resolves it only if no asking source has resolved its service by
-/// then. It is told (``observe(_:)``) when a service it left to the others is no longer resolved
+/// A daemon source given a ledger (``BrowseRequest/resolvedElsewhere``) leaves the copies it sees
+/// during the asking sources' first round to them: it resolves such a copy only once they have
+/// all said all-for-now with nothing pending (``Notice/settled``) and not resolved its service,
+/// or ``firstRoundLimit`` after it saw the copy. After that first round, it waits ``deferral``
+/// after it first sees a copy (a device that comes later), then resolves it only if no asking
+/// source has resolved its service by then. It is told (``observe(_:)``) when a service it left to the others is no longer resolved
 /// by any of them, and when the ledger closes (no asking source is left), so that it resolves
 /// what it left after all: a device the daemon hears is never lost because another source let it
 /// go.
@@ -18,6 +21,9 @@ public final class ResolutionLedger: Sendable, Hashable {
         case released(Set<ServiceKey>)
         /// No asking source is left: resolve everything.
         case closed
+        /// Every asking source has finished its first round (all-for-now, nothing pending):
+        /// what they have not resolved by now is the daemon's to resolve.
+        case settled
     }
 
     private struct State {
@@ -28,17 +34,31 @@ public final class ResolutionLedger: Sendable, Hashable {
         /// Releases not yet handed to the observers (``deliver()``).
         var released: Set<ServiceKey> = []
         var closeToDeliver = false
+        var isSettled = false
+        var settleToDeliver = false
     }
 
     /// How long a daemon source waits after it first sees a copy before it resolves the copy
     /// itself: the asking sources' round and their first follow-up.
     public let deferral: Duration
+    /// How long a daemon source leaves a copy seen during the asking sources' first round to
+    /// them at most: a guard for a first round that never ends (an asking source that never
+    /// says all-for-now); 2 s, more than twice the querier's first round at 500 devices (measured
+    /// 0.75-1.0 s on two loaded cores).
+    public let firstRoundLimit: Duration
     private let state = Mutex(State())
 
-    /// Creates an open ledger with nothing resolved.
-    public init(deferral: Duration) {
+    /// Creates an open ledger with nothing resolved, in the asking sources' first round.
+    public init(deferral: Duration, firstRoundLimit: Duration = .seconds(2)) {
         self.deferral = deferral
+        self.firstRoundLimit = firstRoundLimit
     }
+
+    /// Whether the asking sources have finished their first round (``Notice/settled``).
+    public var isSettled: Bool { state.withLock(\.isSettled) }
+
+    /// How long a daemon source leaves a copy it sees now to the asking sources.
+    public var currentDeferral: Duration { isSettled ? deferral : firstRoundLimit }
 
     /// Whether an asking source has resolved `service` (always false once closed).
     public func isResolved(_ service: ServiceKey) -> Bool {
@@ -85,27 +105,39 @@ public final class ResolutionLedger: Sendable, Hashable {
             state.resolved = []
             state.released = []
             state.closeToDeliver = true
+            state.settleToDeliver = false
         }
     }
 
-    /// Hands what was released or closed since the last call to the observers. Call it outside
-    /// any lock an observer may wait for.
+    /// Notes that every asking source has finished its first round; once.
+    package func settle() {
+        state.withLock { state in
+            guard state.isOpen, !state.isSettled else { return }
+            state.isSettled = true
+            state.settleToDeliver = true
+        }
+    }
+
+    /// Hands what was released, settled or closed since the last call to the observers, in
+    /// that order (closed alone: it says everything). Call it outside any lock an observer may
+    /// wait for.
     package func deliver() {
-        let (notice, observers): (Notice?, [@Sendable (Notice) -> Void]) = state.withLock { state in
-            let notice: Notice?
+        let (notices, observers): ([Notice], [@Sendable (Notice) -> Void]) = state.withLock { state in
+            var notices: [Notice] = []
             if state.closeToDeliver {
-                notice = .closed
-            } else if !state.released.isEmpty {
-                notice = .released(state.released)
+                notices = [.closed]
             } else {
-                notice = nil
+                if !state.released.isEmpty { notices.append(.released(state.released)) }
+                if state.settleToDeliver { notices.append(.settled) }
             }
             state.closeToDeliver = false
+            state.settleToDeliver = false
             state.released = []
-            return (notice, Array(state.observers.values))
+            return (notices, Array(state.observers.values))
         }
-        guard let notice else { return }
-        for observer in observers { observer(notice) }
+        for notice in notices {
+            for observer in observers { observer(notice) }
+        }
     }
 
     public static func == (lhs: ResolutionLedger, rhs: ResolutionLedger) -> Bool { lhs === rhs }

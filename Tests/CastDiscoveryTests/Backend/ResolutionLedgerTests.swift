@@ -91,6 +91,46 @@ struct ResolutionLedgerTests {
         #expect(!ledger.isOpen)
     }
 
+    @Test("the first round: copies wait up to the limit until settled, then the round's deferral; settled is heard once, after the releases, and not once closed")
+    func settled() {
+        let ledger = ResolutionLedger(deferral: .milliseconds(175), firstRoundLimit: .seconds(2))
+        let (heard, _) = Self.observed(ledger)
+        #expect(!ledger.isSettled && ledger.currentDeferral == .seconds(2))
+        ledger.set(Self.tv, resolved: true)
+        ledger.set(Self.tv, resolved: false)
+        ledger.settle()
+        ledger.settle()
+        #expect(ledger.isSettled && ledger.currentDeferral == .milliseconds(175))
+        ledger.deliver()
+        ledger.deliver()
+        #expect(heard.all == [.released([Self.tv]), .settled])
+
+        let closing = ResolutionLedger(deferral: .milliseconds(175))
+        let (closed, _) = Self.observed(closing)
+        closing.settle()
+        closing.close()
+        closing.deliver()
+        #expect(closed.all == [.closed], "closed says everything")
+    }
+
+    @Test("the merge settles the ledger when every asking source said all-for-now for every started browse with nothing pending")
+    func mergerSettles() {
+        let ledger = ResolutionLedger(deferral: .milliseconds(175))
+        var merger = BackendMerger(sources: [("mdns", .asks), ("avahi", .cache), ("hosts", .asks)], ledger: ledger)
+        let sub = "_CC1AD845._sub._googlecast._tcp"
+        for type in [MergedBackendTests.type, sub] { _ = merger.take(.browseStarted(browseType: type), from: 0) }
+        _ = merger.take(.resolvesPending(1), from: 0)
+        _ = merger.take(.allForNow(browseType: MergedBackendTests.type), from: 0)
+        _ = merger.take(.allForNow(browseType: sub), from: 0)
+        _ = merger.take(.allForNow(browseType: MergedBackendTests.type), from: 1)
+        _ = merger.take(.allForNow(browseType: sub), from: 1)
+        #expect(!ledger.isSettled, "the querier still resolves one; the daemon's all-for-now does not count")
+        _ = merger.take(.resolvesPending(0), from: 0)
+        #expect(!ledger.isSettled, "the known hosts have not said all-for-now")
+        _ = merger.end(2)
+        #expect(ledger.isSettled, "an asking source that ended waits for nothing")
+    }
+
     @Test("a merge of a querier and a daemon gives the daemon alone a ledger, deferred by the querier's round")
     func mergedBackend() async throws {
         let asking = RequestRecordingBackend(round: .milliseconds(75))
