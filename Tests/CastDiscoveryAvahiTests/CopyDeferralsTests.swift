@@ -14,12 +14,16 @@ import Testing
 
     private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
 
+    /// Deferrals made in this order: each copy's name and when (ms) it falls due.
+    private func deferred(_ made: KeyValuePairs<String, Int>) -> CopyDeferrals {
+        var deferrals = CopyDeferrals()
+        for (name, due) in made { deferrals.add(copy(name), until: at(due)) }
+        return deferrals
+    }
+
     @Test("copies fall due in the order of their due times, each once")
     func dueInOrder() {
-        var deferrals = CopyDeferrals()
-        deferrals.add(copy("a"), until: at(10))
-        deferrals.add(copy("b"), until: at(20))
-        deferrals.add(copy("c"), until: at(30))
+        var deferrals = deferred(["a": 10, "b": 20, "c": 30])
         #expect(deferrals.nextDue() == at(10))
         #expect(deferrals.takeDue(at: at(5)).isEmpty)
         #expect(deferrals.takeDue(at: at(20)) == [copy("a"), copy("b")])
@@ -31,9 +35,7 @@ import Testing
 
     @Test("a removed copy never falls due, and the next due time skips it")
     func removed() {
-        var deferrals = CopyDeferrals()
-        deferrals.add(copy("a"), until: at(10))
-        deferrals.add(copy("b"), until: at(20))
+        var deferrals = deferred(["a": 10, "b": 20])
         deferrals.remove(copy("a"))
         #expect(deferrals.nextDue() == at(20))
         #expect(deferrals.keys == [copy("b")])
@@ -42,10 +44,7 @@ import Testing
 
     @Test("a copy deferred again falls due at its new time only")
     func deferredAgain() {
-        var deferrals = CopyDeferrals()
-        deferrals.add(copy("a"), until: at(10))
-        deferrals.add(copy("b"), until: at(15))
-        deferrals.add(copy("a"), until: at(25))
+        var deferrals = deferred(["a": 10, "b": 15, "a": 25])
         #expect(deferrals.takeDue(at: at(20)) == [copy("b")])
         #expect(deferrals.nextDue() == at(25))
         #expect(deferrals.takeDue(at: at(25)) == [copy("a")])
@@ -53,9 +52,7 @@ import Testing
 
     @Test("a deferral shorter than an earlier one still falls due first")
     func outOfOrder() {
-        var deferrals = CopyDeferrals()
-        deferrals.add(copy("a"), until: at(30))
-        deferrals.add(copy("b"), until: at(10))
+        var deferrals = deferred(["a": 30, "b": 10])
         #expect(deferrals.nextDue() == at(10))
         #expect(deferrals.keys == [copy("b"), copy("a")])
         #expect(deferrals.takeDue(at: at(10)) == [copy("b")])
