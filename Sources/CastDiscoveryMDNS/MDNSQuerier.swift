@@ -138,6 +138,10 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// the interfaces listed (and asked on).
     func start(at now: ContinuousClock.Instant) {
         loop.assertOnLoop()
+        // The schedule counts from the start, not from when the querier was made: a test's
+        // clock starts here, and a loaded machine can let time pass in between.
+        nextContinuous = now + continuousInterval
+        nextStatistics = now
         emit([.stateChanged(.running)] + browses.map { .browseStarted(browseType: $0.type) }, at: now)
         for browse in browses { bursts[browse.type] = Burst(queries: 1, lastQuery: now) }
         scanInterfaces(at: now)
