@@ -207,12 +207,17 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
     }
 
-    /// Resolves the deferred copies that are due: those whose service no asking source has
-    /// resolved, the others are left to them.
+    /// Resolves the deferred copies that are due (see ``resolveUnlessResolvedElsewhere(_:)``).
     fileprivate func resolveDueCopies() {
-        let now = ContinuousClock.now
         deferralArmedFor = nil
-        for key in deferred.takeDue(at: now) {
+        resolveUnlessResolvedElsewhere(deferred.takeDue(at: .now))
+    }
+
+    /// Resolves those of `copies` whose service no asking source has resolved; the others are
+    /// left to them.
+    private func resolveUnlessResolvedElsewhere(_ copies: [ServiceCopyKey]) {
+        let now = ContinuousClock.now
+        for key in copies {
             if ledger?.isResolved(key.service) == true {
                 aggregator.leaveToOthers(key, at: now).forEach(emit)
             } else {
@@ -243,17 +248,12 @@ final class AvahiBrowseSession: @unchecked Sendable {
                     armDeferralTimer()
                 case .settled:
                     // The asking sources' first round is over: what they left unresolved is ours.
-                    let now = ContinuousClock.now
-                    let waiting = deferred.keys
-                    deferred.removeAll()
-                    for key in waiting { deferred.add(key, until: now) }
-                    resolveDueCopies()
+                    resolveUnlessResolvedElsewhere(deferred.takeAll())
                     return
                 case .closed:
                     let left = aggregator.copiesLeftToOthers()
                     left.forEach { aggregator.takeBack($0) }
-                    for key in left + deferred.keys { startResolver(for: key) }
-                    deferred.removeAll()
+                    for key in left + deferred.takeAll() { startResolver(for: key) }
                 }
                 afterAggregatorChange()
             }

@@ -10,9 +10,11 @@ struct CopyDeferrals {
     private var order: [(key: ServiceCopyKey, due: ContinuousClock.Instant)] = []
     private var head = 0
 
-    /// The copies waiting, in the order they fall due.
-    var keys: [ServiceCopyKey] {
-        order[head...].filter { due[$0.key] == $0.due }.map(\.key)
+    /// Takes every copy waiting, due or not, in the order they fall due.
+    mutating func takeAll() -> [ServiceCopyKey] {
+        let waiting = order[head...].filter { due[$0.key] == $0.due }.map(\.key)
+        removeAll()
+        return waiting
     }
 
     /// Defers `key` until `instant` (replacing an earlier deferral of it).

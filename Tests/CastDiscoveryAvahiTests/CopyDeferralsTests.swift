@@ -38,7 +38,6 @@ import Testing
         var deferrals = deferred(["a": 10, "b": 20])
         deferrals.remove(copy("a"))
         #expect(deferrals.nextDue() == at(20))
-        #expect(deferrals.keys == [copy("b")])
         #expect(deferrals.takeDue(at: at(30)) == [copy("b")])
     }
 
@@ -54,8 +53,16 @@ import Testing
     func outOfOrder() {
         var deferrals = deferred(["a": 30, "b": 10])
         #expect(deferrals.nextDue() == at(10))
-        #expect(deferrals.keys == [copy("b"), copy("a")])
         #expect(deferrals.takeDue(at: at(10)) == [copy("b")])
+    }
+
+    @Test("taking them all gives every copy waiting, due or not, in due order, and leaves none")
+    func takeAll() {
+        var deferrals = deferred(["a": 30, "b": 10, "c": 20])
+        deferrals.remove(copy("c"))
+        #expect(deferrals.takeAll() == [copy("b"), copy("a")])
+        #expect(deferrals.nextDue() == nil)
+        #expect(deferrals.takeDue(at: at(100)).isEmpty)
     }
 
     @Test("a thousand copies, taken a few at a time, each exactly once")

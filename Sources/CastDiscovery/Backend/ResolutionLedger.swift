@@ -9,10 +9,10 @@ import Synchronization
 /// all said all-for-now with nothing pending (``Notice/settled``) and not resolved its service,
 /// or ``firstRoundLimit`` after it saw the copy. After that first round, it waits ``deferral``
 /// after it first sees a copy (a device that comes later), then resolves it only if no asking
-/// source has resolved its service by then. It is told (``observe(_:)``) when a service it left to the others is no longer resolved
-/// by any of them, and when the ledger closes (no asking source is left), so that it resolves
-/// what it left after all: a device the daemon hears is never lost because another source let it
-/// go.
+/// source has resolved its service by then. It is told (``observe(_:)``) when a service it left
+/// to the others is no longer resolved by any of them, and when the ledger closes (no asking
+/// source is left), so that it resolves what it left after all: a device the daemon hears is
+/// never lost because another source let it go.
 public final class ResolutionLedger: Sendable, Hashable {
     /// What a daemon source is told: these services are no longer resolved by another source,
     /// or (``closed``) no other source resolves anything any more.

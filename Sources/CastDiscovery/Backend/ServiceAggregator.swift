@@ -10,7 +10,7 @@
 ///   ``BackendEvent/copyAdded(_:browseType:)``, which a scan counts as news for that browse.
 /// - An instance is found when its first copy resolves, with every address known by then: while
 ///   other copies of it are still resolving, the first report waits for them, for at most
-///   ``firstReportHold`` (see ``nextRelease`` and ``releaseHeld(at:)``), so a device is first
+///   ``hold`` (see ``nextRelease`` and ``releaseHeld(at:)``), so a device is first
 ///   shown with its IPv4 and IPv6 addresses together rather than inserted, then updated at once.
 /// - After that it is updated whenever the merged result changes, and removed when its last copy
 ///   is gone from every browse.
@@ -36,9 +36,7 @@ package struct ServiceAggregator: Sendable {
 
         var copies: Set<Copy> { browses.values.reduce(into: []) { $0.formUnion($1) } }
 
-        /// Whether a copy is neither resolved nor failed.
-        /// Read for every held instance after each change: it looks through the browses' sets
-        /// instead of building their union.
+        /// Whether a copy is neither resolved, failed nor left to another source.
         var hasUnresolvedCopies: Bool {
             browses.values.contains { copies in
                 copies.contains { resolutions[$0] == nil && !failed.contains($0) && !leftToOthers.contains($0) }
@@ -193,7 +191,7 @@ package struct ServiceAggregator: Sendable {
 
     /// Records a resolution (first or changed) of `copy`. `stillAsking` says the stack is still
     /// asking for more of its addresses (another family's): the copy counts as resolved, but the
-    /// instance's first report waits for the rest (at most ``firstReportHold``) as it does for
+    /// instance's first report waits for the rest (at most ``hold``) as it does for
     /// copies still resolving; a later resolution, or ``addressesComplete(_:at:)``, ends that.
     package mutating func resolved(
         _ copy: ServiceCopyKey, _ resolution: ServiceResolution, stillAsking: Bool = false,
@@ -322,7 +320,7 @@ package struct ServiceAggregator: Sendable {
         if held.contains(key), !instance.hasUnresolvedCopies { heldResolved.insert(key) } else { heldResolved.remove(key) }
     }
 
-    /// When a held first report is due: after ``firstReportHold`` while a copy is still
+    /// When a held first report is due: after ``hold`` while a copy is still
     /// resolving, after the grace while fewer copies than expected are known, else at once.
     private func releaseTime(of instance: Instance) -> ContinuousClock.Instant? {
         guard let since = instance.heldSince else { return nil }
