@@ -32,9 +32,11 @@ public struct DNSSDBackend: DiscoveryBackend {
     /// The most TXT queries kept open (one per instance copy; later copies get no TXT updates).
     public var maximumMonitors: Int
     /// The longest a new device's first report waits for its other copies and addresses to
-    /// resolve (150 ms). Resolves beyond ``maximumInFlight`` wait their turn, so on a busy
-    /// machine a device can be first reported with fewer addresses, then updated.
-    package var firstReportHold = ServiceAggregator.firstReportHold
+    /// resolve: one all-for-now round (1 s), not the other stacks' 150 ms, because resolves
+    /// beyond ``maximumInFlight`` wait their turn behind the daemon (with 150 ms a busy machine
+    /// reported devices with one address, then updated them at once). It delays only a device
+    /// whose other copy is still resolving, which a scan waits for anyway.
+    package var firstReportHold = DNSSDSession.allForNowAfter
 
     /// Creates the backend.
     public init(
