@@ -40,7 +40,7 @@ extension MDNSQuerier {
         for id in links.keys.sorted() {
             // The answers already held go along, so only what is missing is answered again.
             let known = repeats.flatMap { links[id]?.cache.knownAnswers($0.name, .ptr, at: now) ?? [] }
-            ask(repeats, on: id, legacy: true, knownAnswers: known, at: now)
+            ask(repeats, on: id, legacy: true, knownAnswers: known, copies: Self.repeatCopies, at: now)
         }
     }
 
@@ -122,27 +122,35 @@ extension MDNSQuerier {
     }
 
     /// Sends `questions` on a link, as a legacy-unicast query or from port 5353, to the link's
-    /// mDNS group (the only place the querier sends anything).
-    func ask(_ questions: [DNSQuestion], on id: MDNSLink.ID, legacy: Bool, knownAnswers: [DNSResourceRecord], at now: ContinuousClock.Instant) {
+    /// mDNS group (the only place the querier sends anything). A legacy query goes `copies`
+    /// times, each copy with an id of its own.
+    func ask(
+        _ questions: [DNSQuestion], on id: MDNSLink.ID, legacy: Bool, knownAnswers: [DNSResourceRecord], copies: Int = 1,
+        at now: ContinuousClock.Instant
+    ) {
         guard !questions.isEmpty else { return }
         // Without a listener on 5353 every question goes from the query socket.
         guard let socket = (legacy ? legacySockets[id.ipv6] : listeners[id.ipv6]) ?? legacySockets[id.ipv6] else { return }
         let group = SocketAddress.group(ipv6: id.ipv6, interface: id.interface)
         // A legacy query carries a random id (RFC 6762 section 6.7). It also keeps it from being
-        // byte for byte the same as the multicast query sent beside it, which some stacks drop
-        // as a duplicate packet (python-zeroconf does).
-        let queryID = socket.port == 5353 ? 0 : UInt16.random(in: 1...UInt16.max)
+        // byte for byte the same as the multicast query sent beside it, or as another copy,
+        // which some stacks drop as a duplicate packet (python-zeroconf does). A query from
+        // 5353 has id 0 and goes once: its answers come by multicast, at most once a second.
+        let multicast = socket.port == 5353
         for start in stride(from: 0, to: questions.count, by: 32) {
             let chunk = Array(questions[start..<min(questions.count, start + 32)])
             let known = start == 0 ? knownAnswers : []
-            for packet in MDNSQueryPackets.packets(questions: chunk, knownAnswers: known, id: queryID) {
-                do throws(MDNSSocketError) {
-                    try socket.send(packet, to: group, interface: id.interface)
-                    statistics.queriesSent += 1
-                    // Its echo comes back to the listener: it must not pass for another querier's.
-                    if socket.port == 5353 { links[id]?.questions.sent(packet, at: now) }
-                } catch {
-                    // The interface may have just gone; the next interface scan closes it.
+            for _ in 0..<(multicast ? 1 : max(1, copies)) {
+                let queryID = multicast ? 0 : UInt16.random(in: 1...UInt16.max)
+                for packet in MDNSQueryPackets.packets(questions: chunk, knownAnswers: known, id: queryID) {
+                    do throws(MDNSSocketError) {
+                        try socket.send(packet, to: group, interface: id.interface)
+                        statistics.queriesSent += 1
+                        // Its echo comes back to the listener: it must not pass for another querier's.
+                        if multicast { links[id]?.questions.sent(packet, at: now) }
+                    } catch {
+                        // The interface may have just gone; the next interface scan closes it.
+                    }
                 }
             }
         }
