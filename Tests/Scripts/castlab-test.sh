@@ -399,9 +399,11 @@ else
   notok "the labs' namespaces: $CASTLAB_NAME: $mine; $side: $theirs"
 fi
 renamed=$("$PY" -c 'import json,sys; print(next(d["instance"] for d in json.load(open(sys.argv[1]))["devices"] if d["ipv4"]))' "$tmp/status.json")
-seen_txt() { # NAME STATE: the lab's avahi lists the side lab's new name
-  CASTLAB_NAME=$1 CASTLAB_STATE=$2 timeout 20 "$castlab" exec avahi-browse -rpkt _googlecast._tcp 2>/dev/null |
-    grep -q "fn=Only-In-The-Side-Lab"
+seen_txt() { # NAME STATE: the lab's avahi lists the side lab's new name (its last browse kept)
+  CASTLAB_NAME=$1 CASTLAB_STATE=$2 timeout 20 "$castlab" exec avahi-browse -rpkt _googlecast._tcp \
+    >"$tmp/seen-$1.txt" 2>&1
+  echo "# exit $?" >>"$tmp/seen-$1.txt"
+  grep -q "fn=Only-In-The-Side-Lab" "$tmp/seen-$1.txt"
 }
 if side_lab set-txt "$renamed" fn=Only-In-The-Side-Lab >/dev/null 2>"$tmp/err" &&
    wait_for 60 seen_txt "$side" ""; then
@@ -410,7 +412,8 @@ if side_lab set-txt "$renamed" fn=Only-In-The-Side-Lab >/dev/null 2>"$tmp/err" &
   if seen_txt "$CASTLAB_NAME" "$CASTLAB_STATE"; then notok "a TXT change in $side reaches $CASTLAB_NAME's link"
   else ok "a TXT change in $side is seen there, not in $CASTLAB_NAME"; fi
 else
-  notok "set-txt in the other lab is seen there"; diag <"$tmp/err"
+  notok "set-txt in the other lab is seen there"
+  { cat "$tmp/err"; echo "its last browse:"; grep -e "$renamed" -e "^# exit" "$tmp/seen-$side.txt"; } | diag
 fi
 side_lab down >"$tmp/down-b.out" 2>&1 && side_started=0
 if [ "$side_started" = 0 ] && [ "$(castlab_namespaces | sort | tr '\n' ' ')" = "$mine" ] &&
