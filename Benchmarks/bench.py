@@ -287,6 +287,7 @@ class Sniffer(threading.Thread):
         self.sock.settimeout(0.2)
         self.announced: dict[str, float] = {}
         self.goodbye: dict[str, float] = {}
+        self.after_goodbye: dict[str, list[int]] = {}  # ms after the goodbye, for a miss's log
         self.stop = threading.Event()
 
     def run(self):
@@ -307,6 +308,8 @@ class Sniffer(threading.Thread):
                     inst = alias.split("._googlecast._tcp", 1)[0]
                     book = self.goodbye if rec.ttl == 0 else self.announced
                     book.setdefault(inst, now)
+                    if rec.ttl > 0 and inst in self.goodbye:  # said again after its goodbye
+                        self.after_goodbye.setdefault(inst, []).append(round((now - self.goodbye[inst]) * 1000))
             except Exception:  # noqa: BLE001 - a packet we cannot parse is not ours
                 continue
 
@@ -444,6 +447,9 @@ def latency(args, tmp: str) -> dict:
                         samples[w.name_]["removeMs"].append((w.removed[inst] - g) * 1000)
                     else:
                         missed[w.name_] += 1
+                        log(f"{w.name_} missed the removal of {inst}: goodbye {'seen' if g else 'not seen'} on IPv4, "
+                            f"PTR said again {sniffer.after_goodbye.get(inst, [])} ms after it, "
+                            f"copies left {sorted(w.copies.get(inst, set())) or '-'} (avahi-browse's)")
             log(f"{n} devices, add/remove {k + 1}: " + ", ".join(
                 f"{name} insert {s['insertMs'][-1]:.0f} ms, remove {s['removeMs'][-1]:.0f} ms"
                 for name, s in samples.items() if s["insertMs"] and s["removeMs"]))
