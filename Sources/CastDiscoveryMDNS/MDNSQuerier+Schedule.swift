@@ -122,8 +122,8 @@ extension MDNSQuerier {
     }
 
     /// Sends `questions` on a link, as a legacy-unicast query or from port 5353, to the link's
-    /// mDNS group (the only place the querier sends anything). A legacy query goes `copies`
-    /// times, each copy with an id of its own.
+    /// mDNS group (the only place the querier sends anything). A legacy query that fits in one
+    /// packet goes `copies` times, each copy with an id of its own.
     func ask(
         _ questions: [DNSQuestion], on id: MDNSLink.ID, legacy: Bool, knownAnswers: [DNSResourceRecord], copies: Int = 1,
         at now: ContinuousClock.Instant
@@ -137,21 +137,32 @@ extension MDNSQuerier {
         // which some stacks drop as a duplicate packet (python-zeroconf does). A query from
         // 5353 has id 0 and goes once: its answers come by multicast, at most once a second.
         let multicast = socket.port == 5353
+        let queryID = multicast ? 0 : UInt16.random(in: 1...UInt16.max)
+        var packets: [[UInt8]] = []
         for start in stride(from: 0, to: questions.count, by: 32) {
             let chunk = Array(questions[start..<min(questions.count, start + 32)])
-            let known = start == 0 ? knownAnswers : []
-            for _ in 0..<(multicast ? 1 : max(1, copies)) {
-                let queryID = multicast ? 0 : UInt16.random(in: 1...UInt16.max)
-                for packet in MDNSQueryPackets.packets(questions: chunk, knownAnswers: known, id: queryID) {
-                    do throws(MDNSSocketError) {
-                        try socket.send(packet, to: group, interface: id.interface)
-                        statistics.queriesSent += 1
-                        // Its echo comes back to the listener: it must not pass for another querier's.
-                        if multicast { links[id]?.questions.sent(packet, at: now) }
-                    } catch {
-                        // The interface may have just gone; the next interface scan closes it.
-                    }
-                }
+            packets += MDNSQueryPackets.packets(questions: chunk, knownAnswers: start == 0 ? knownAnswers : [], id: queryID)
+        }
+        // Copies of a query longer than a packet would make every responder on the link read
+        // them all: at 500 lab devices three copies of the repeat (its held PTRs over several
+        // packets) cost 140 ms of a 680 ms scan.
+        if !multicast, copies > 1, packets.count == 1 {
+            for _ in 1..<copies {
+                var copy = packets[0]
+                let copyID = UInt16.random(in: 1...UInt16.max)
+                copy[0] = UInt8(copyID >> 8)
+                copy[1] = UInt8(copyID & 0xFF)
+                packets.append(copy)
+            }
+        }
+        for packet in packets {
+            do throws(MDNSSocketError) {
+                try socket.send(packet, to: group, interface: id.interface)
+                statistics.queriesSent += 1
+                // Its echo comes back to the listener: it must not pass for another querier's.
+                if multicast { links[id]?.questions.sent(packet, at: now) }
+            } catch {
+                // The interface may have just gone; the next interface scan closes it.
             }
         }
     }

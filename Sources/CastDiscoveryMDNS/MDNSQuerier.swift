@@ -26,12 +26,13 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     static let responseWindow: Duration = .milliseconds(75)
     /// The most queries of the one-shot burst.
     static let burstQueries = 5
-    /// How many copies of each repeat of the burst go out, back to back. The burst ends after
-    /// one repeat that brings nothing, so a device whose answers to the first query were lost
-    /// is missed when its answer to that repeat is lost too: with 20% of packets lost, one
-    /// scan in 150 of the lab's two devices missed one with a single copy. Each copy is an
-    /// independent chance, and costs little: the repeat lists what is held, so only devices
-    /// not yet heard answer it.
+    /// How many copies of each repeat of the burst go out, back to back, when the repeat fits
+    /// in one packet. The burst ends after one repeat that brings nothing, so a device whose
+    /// answers to the first query were lost is missed when its answer to that repeat is lost
+    /// too: with 20% of packets lost, one scan in 150 of the lab's two devices missed one with
+    /// a single copy. Each copy is an independent chance, and costs little: the repeat lists
+    /// what is held, so only devices not yet heard answer it. A repeat longer than a packet
+    /// (some 20 devices held) goes once.
     static let repeatCopies = 3
     /// How long a copy may lack its SRV, TXT or address before its resolve is reported failed.
     static let resolveTimeout: Duration = .seconds(2)

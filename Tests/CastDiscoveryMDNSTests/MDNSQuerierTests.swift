@@ -338,12 +338,11 @@ struct MDNSQuerierTests {
         #expect(events.count == 2 * kept)
         // The burst goes on: the repeat lists the PTRs held over several packets, then all for now.
         harness.advance(to: .milliseconds(75))
-        let copies = Dictionary(grouping: harness.queries(), by: \.message.id)
-        #expect(copies.count == MDNSQuerier.repeatCopies && !copies.keys.contains(0))
-        for packets in copies.values {
-            #expect(packets.count > 1 && packets.dropLast().allSatisfy(\.message.isTruncated) && !packets.last!.message.isTruncated)
-            #expect(packets.reduce(0) { $0 + $1.message.answers.count } == kept)
-        }
+        // A repeat longer than a packet goes once (one id), not in copies.
+        let repeats = harness.queries()
+        #expect(repeats.count > 1 && repeats.dropLast().allSatisfy(\.message.isTruncated))
+        #expect(Set(repeats.map(\.message.id)).count == 1)
+        #expect(repeats.reduce(0) { $0 + $1.message.answers.count } == kept)
         harness.advance(to: .milliseconds(150))
         await harness.expectEvents([.allForNow(browseType: Self.type)])
     }
