@@ -59,6 +59,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     var reportedPending = 0
     var statistics = BackendStatistics()
     var reportedStatistics = BackendStatistics()
+    /// When the counts may be reported next; set by ``start(at:)``.
     var nextStatistics = ContinuousClock.now
 
     /// The one-shot burst of each browse type: queries sent, the last one, the last news.
@@ -70,7 +71,8 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     }
     var bursts: [String: Burst] = [:]
     var burstInstances: [String: Set<ServiceKey>] = [:]
-    var nextContinuous: ContinuousClock.Instant
+    /// When the next continuous query is due; set by ``start(at:)``, from which the schedule counts.
+    var nextContinuous = ContinuousClock.now
     var continuousInterval: Duration
     var nextInterfaceScan = ContinuousClock.now
 
@@ -93,8 +95,6 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         let names = try MDNSBrowseNames(configuration.request)
         browses = names.browses
         serviceName = names.serviceName
-        let now = ContinuousClock.now
-        nextContinuous = now + .seconds(configuration.passive ? 60 : 1)
         continuousInterval = .seconds(configuration.passive ? 60 : 1)
         loop = try PollLoop()
         var failures: [String] = []
