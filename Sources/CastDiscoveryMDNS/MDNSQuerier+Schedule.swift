@@ -148,11 +148,7 @@ extension MDNSQuerier {
         // packets) cost 140 ms of a 680 ms scan.
         if !multicast, copies > 1, packets.count == 1 {
             for _ in 1..<copies {
-                var copy = packets[0]
-                let copyID = UInt16.random(in: 1...UInt16.max)
-                copy[0] = UInt8(copyID >> 8)
-                copy[1] = UInt8(copyID & 0xFF)
-                packets.append(copy)
+                packets += MDNSQueryPackets.packets(questions: questions, knownAnswers: knownAnswers, id: .random(in: 1...UInt16.max))
             }
         }
         for packet in packets {
