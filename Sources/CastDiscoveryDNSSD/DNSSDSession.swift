@@ -42,7 +42,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         var maximumInFlight: Int
         var maximumMonitors: Int
         /// The longest a new instance's first report waits for its other copies and addresses.
-        var firstReportHold = DNSSDSession.allForNowAfter
+        var firstReportHold: Duration
     }
 
     /// A browse says all-for-now no sooner than this after it starts.
