@@ -414,9 +414,12 @@ if side_lab add "{\"instance\": \"$only_there\", \"host\": \"side-lab-only.local
       >/dev/null 2>"$tmp/err" &&
    wait_for 60 seen_there "$side" ""; then
   # The other lab's avahi resolved it; this lab's, on its own bridge, must not list it (its
-  # answers would have arrived by now: both labs' daemons hear their links alike).
+  # answers would have arrived by now: both labs' daemons hear their links alike). Its browse
+  # must have worked and resolved this lab's own device, or its absence would prove nothing.
   if seen_there "$CASTLAB_NAME" "$CASTLAB_STATE"; then notok "a device added in $side reaches $CASTLAB_NAME's link"
-  else ok "a device added in $side is seen there, not in $CASTLAB_NAME"; fi
+  elif ! grep -q "^# exit 0$" "$tmp/seen-$CASTLAB_NAME.txt" || ! grep -q "^=;lab0;IPv4;$ours;" "$tmp/seen-$CASTLAB_NAME.txt"; then
+    notok "$CASTLAB_NAME's browse failed or missed its own $ours"; diag <"$tmp/seen-$CASTLAB_NAME.txt"
+  else ok "a device added in $side is seen there, not in $CASTLAB_NAME (which resolves its own)"; fi
 else
   notok "a device added in the other lab is seen there"
   { cat "$tmp/err" "$tmp/up-b.out"; echo "its last browse:"; cat "$tmp/seen-$side.txt"; } | diag
