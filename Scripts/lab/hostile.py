@@ -9,6 +9,9 @@ interface. Packets are built by hand (standard library only), so they can be wro
   malformed [--repeat N]            every kind of packet the DNS codec rejects
   device --instance NAME [--source onlink|offlink] [--ttl S]
                                     a complete Cast device (PTR, SRV, TXT, A, AAAA), announced
+  ptr --instance NAME [--source ...] [--ttl S]
+                                    only a device's PTR record: an instance nobody resolves yet
+                                    (its SRV, TXT and addresses follow with `device`)
   goodbye --instance NAME [--source ...]
                                     TTL-0 records for a device's PTR, SRV and TXT
   ttl0-flood --count N              TTL-0 records for N unknown instances
@@ -152,13 +155,15 @@ def packets_for(args) -> list[bytes]:
         return [header(qd=1, flags=0) + name(args.name) + struct.pack("!HH", qtype, 1)]
     if args.kind == "malformed":
         return [p for _, p in malformed()] * args.repeat
-    if args.kind in ("device", "goodbye"):
+    if args.kind in ("device", "goodbye", "ptr"):
         host = f"hostile-{args.instance.lower()}.local"
         v4, v6 = SOURCES[(args.source, 4)], SOURCES[(args.source, 6)]
         ttl = 0 if args.kind == "goodbye" else args.ttl
         recs = device_records(args.instance, host, v4, v6, ttl)
         if args.kind == "goodbye":
             recs = recs[:3]
+        elif args.kind == "ptr":
+            recs = recs[:1]
         return [response(recs)]
     if args.kind == "ttl0-flood":
         out = []
@@ -184,7 +189,7 @@ def packets_for(args) -> list[bytes]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(prog="castlab inject", description=__doc__.split("\n\n")[0])
-    ap.add_argument("kind", choices=["malformed", "device", "goodbye", "ttl0-flood", "unique-flood", "query"])
+    ap.add_argument("kind", choices=["malformed", "device", "ptr", "goodbye", "ttl0-flood", "unique-flood", "query"])
     ap.add_argument("--name", default=SERVICE)
     ap.add_argument("--type", choices=["A", "PTR", "TXT", "AAAA", "SRV"], default="PTR")
     ap.add_argument("--interval", type=float, default=1.0)
@@ -196,7 +201,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--ttl", type=int, default=120)
     args = ap.parse_args()
-    if args.kind in ("device", "goodbye") and not args.instance:
+    if args.kind in ("device", "ptr", "goodbye") and not args.instance:
         ap.error(f"{args.kind} needs --instance")
     if not 0 < args.count <= 1_000_000 or not 0 < args.repeat <= 1000 or not 0 <= args.ttl <= 86400:
         ap.error("--count 1..1000000, --repeat 1..1000, --ttl 0..86400")

@@ -33,8 +33,12 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var ledgerToken: Int?
     /// New copies waiting for the asking sources to resolve them, with when they are due to be
     /// resolved here if they have not.
-    private var deferred = CopyDeferrals()
+    private var deferred = CopySchedule()
     private var deferralTimer: AvahiTimer?
+    /// Copies whose resolve timed out before any copy of their service resolved, with when they
+    /// are given up: their resolvers stay open and keep asking (``lateAnswerWindow``).
+    private var lateAnswers = CopySchedule()
+    private var lateAnswerTimer: AvahiTimer?
     /// When ``deferralTimer`` is armed to fire; nil when it is not.
     private var deferralArmedFor: ContinuousClock.Instant?
     private var finished = false
@@ -61,6 +65,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         do {
             restartTimer = try AvahiTimer(poll: poll, callback: restartCallback, userdata: userdata)
             releaseTimer = try AvahiTimer(poll: poll, callback: releaseCallback, userdata: userdata)
+            lateAnswerTimer = try AvahiTimer(poll: poll, callback: lateAnswerCallback, userdata: userdata)
             if let ledger {
                 deferralTimer = try AvahiTimer(poll: poll, callback: deferralCallback, userdata: userdata)
                 ledgerToken = ledger.observe { [weak self] notice in self?.hear(notice) }
@@ -92,6 +97,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         deferralTimer?.free()
         deferralTimer = nil
         deferred.removeAll()
+        lateAnswerTimer?.free()
+        lateAnswerTimer = nil
+        lateAnswers.removeAll()
         browsers = [:]
         resolvers = [:]
         resolversByPointer = [:]
@@ -143,6 +151,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 if gone {
                     freeResolver(of: key)
                     deferred.remove(key)
+                    lateAnswers.remove(key)
                 }
                 events.forEach(emit)
             }
@@ -184,12 +193,48 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 restartTimer?.arm(milliseconds: Self.cacheFlushDelay)
                 return
             }
+            lateAnswers.remove(key)
             aggregator.resolved(key, resolution).forEach(emit)
         } else {
             let error = client?.lastError ?? .failure
-            freeResolver(of: key)
-            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+            guard error == .timeout, !open.hasAnswered else {
+                freeResolver(of: key)
+                aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+                return
+            }
+            // avahi-daemon's resolver times out after 5 s but goes on asking (its record
+            // browsers live until it is freed), and reports FOUND when the answers come: under
+            // load (a cold daemon and 500 devices) they come at its next query, 2 s later. So the
+            // resolver stays open, and a copy whose service no other copy resolved stays pending
+            // for that query too, so a scan does not end without the device.
+            guard !aggregator.hasResolvedCopy(of: key.service) else {
+                aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+                return
+            }
+            lateAnswers.add(key, until: .now + Self.lateAnswerWindow)
+            armLateAnswerTimer()
         }
+    }
+
+    /// How long a copy whose resolve timed out stays pending for a late answer: avahi-daemon
+    /// asks at 0, 1, 3 and 7 s (doubling), times out at 5 s, and the answer to its 7-s question
+    /// comes within this.
+    static let lateAnswerWindow: Duration = .seconds(3)
+
+    /// Gives up the copies whose late answer is overdue: reported failed, their resolvers still
+    /// open (an answer after that still resolves them).
+    fileprivate func giveUpLateAnswers() {
+        let now = ContinuousClock.now
+        for key in lateAnswers.takeDue(at: now) where aggregator.resolution(of: key) == nil {
+            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: .timeout), at: now).forEach(emit)
+        }
+        armLateAnswerTimer()
+        afterAggregatorChange()
+    }
+
+    private func armLateAnswerTimer() {
+        guard let due = lateAnswers.nextDue() else { return }
+        lateAnswerTimer?.arm(milliseconds: UInt32(clamping: max(ContinuousClock.now.duration(to: due), .zero).roundedUpMilliseconds))
     }
 
     /// Frees the resolver of `key`, if one is open.
@@ -336,6 +381,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolversByPointer = [:]
         staleCopies = []
         deferred.removeAll()
+        lateAnswers.removeAll()
         client?.free()
         client = nil
         do {
@@ -393,6 +439,10 @@ private let restartCallback: AvahiTimeoutCallback = { _, userdata in
 
 private let releaseCallback: AvahiTimeoutCallback = { _, userdata in
     AvahiBrowseSession.from(userdata)?.releaseHeldReports()
+}
+
+private let lateAnswerCallback: AvahiTimeoutCallback = { _, userdata in
+    AvahiBrowseSession.from(userdata)?.giveUpLateAnswers()
 }
 
 private let deferralCallback: AvahiTimeoutCallback = { _, userdata in

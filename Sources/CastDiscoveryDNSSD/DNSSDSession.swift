@@ -24,6 +24,9 @@ import Darwin
 ///   aggregator holds its browses, resolution (with both families' addresses) and failure, and
 ///   counts the pending resolves. The session keeps only the dns_sd side: each browse's adds,
 ///   the resolve's answer until an address comes, the refs and their queue.
+/// - A copy whose resolve failed is resolved again while a browse reports it (``retryAfter``,
+///   doubling up to ``maximumRetryInterval``): dns_sd's resolve ends at its time-out, and the
+///   browse does not report the copy again when its records come later.
 /// - dns_sd says neither cache-exhausted nor all-for-now: a browse says all-for-now once it has
 ///   run ``allForNowAfter`` (avahi-daemon's own all-for-now timer) and no new instance came in
 ///   the last ``quietPeriod``.
@@ -53,6 +56,10 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     static let resolveTimeout: Duration = .seconds(5)
     /// How long an address query may take.
     static let addressTimeout: Duration = .milliseconds(1500)
+    /// How long after a failed resolve a copy is resolved again; doubled after each failure.
+    static let retryAfter: Duration = .seconds(5)
+    /// The longest wait between two resolves of a copy that keeps failing.
+    static let maximumRetryInterval: Duration = .seconds(60)
     /// The longest wait between two attempts to reach a lost daemon.
     static let maximumBackoff: Duration = .seconds(8)
 
@@ -88,6 +95,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private var nextID = 0
     private var copies: [ServiceCopyKey: Copy] = [:]
     private var queue: [Purpose] = []
+    /// The copies whose resolve failed: how many times in a row, and when the next resolve is
+    /// queued (nil while it is queued or runs).
+    private var retries: [ServiceCopyKey: (attempts: Int, due: ContinuousClock.Instant?)] = [:]
     private var aggregator: ServiceAggregator
     private var browseStart: ContinuousClock.Instant = .now
     private var lastNews: [String: ContinuousClock.Instant] = [:]
@@ -177,6 +187,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         }
         for run in running.values { consider(run.deadline) }
         consider(retryAt)
+        for retry in retries.values { consider(retry.due) }
         consider(aggregator.nextRelease)
         if !browses.isEmpty {
             for type in configuration.browseTypes where !saidAllForNow.contains(type) { consider(allForNowTime(type)) }
@@ -194,6 +205,11 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             timedOut(run.purpose)
         }
         if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
+        for (key, retry) in retries.sorted(by: { ($0.value.due ?? now) < ($1.value.due ?? now) }) {
+            guard let due = retry.due, due <= now else { continue }
+            retries[key]?.due = nil
+            queue.append(.resolve(key))
+        }
         if !browses.isEmpty {
             for type in configuration.browseTypes where !saidAllForNow.contains(type) {
                 if let time = allForNowTime(type), time <= now {
@@ -268,6 +284,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// Drops a copy no browse reports any more: its queued and running work goes with it.
     private func forget(_ key: ServiceCopyKey) {
         copies[key] = nil
+        retries[key] = nil
         queue.removeAll { purpose in
             switch purpose {
             case .resolve(let c), .address(let c, _), .monitor(let c): c == key
@@ -413,6 +430,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             copies[key]?.answer = resolution
         } else {
             copies[key]?.answer = nil
+            retries[key] = nil
             emit(aggregator.resolved(key, resolution, stillAsking: stillAsking))
         }
     }
@@ -443,8 +461,13 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             || queue.contains { if case .address(key, _) = $0 { true } else { false } }
     }
 
-    /// Reports `key`'s resolve failed, once.
+    /// Reports `key`'s resolve failed, once, and schedules its next resolve.
     private func resolveFailed(_ key: ServiceCopyKey, _ message: String) {
+        if copies[key] != nil {
+            let attempts = (retries[key]?.attempts ?? 0) + 1
+            let wait = min(Self.retryAfter * (1 << min(attempts - 1, 8)), Self.maximumRetryInterval)
+            retries[key] = (attempts, .now + wait)
+        }
         guard !aggregator.hasFailed(key) else { return }
         emit(aggregator.resolveFailed(key, DiscoveryError(kind: .other, message: "\(key.service.name): \(message)")))
     }
@@ -505,6 +528,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         for id in running.keys.sorted() { finish(id) }
         queue = []
         copies = [:]
+        retries = [:]
     }
 
     // MARK: - Helpers

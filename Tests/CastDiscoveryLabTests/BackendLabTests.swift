@@ -207,6 +207,31 @@ struct BackendLabTests {
         #expect(others.isSubset(of: Set(collector.services.keys)), "devices that answered stay listed")
     }
 
+    /// A device whose records come after its resolve timed out (under load, the answers to the
+    /// first questions are lost): the backend keeps asking (avahi-daemon's resolver and the
+    /// querier go on; dns_sd's resolve ends, and is started again), and lists it when they come.
+    @Test("a device whose resolve timed out is listed when its records come later", arguments: LabBackend.allCases)
+    func lateAnswer(backend: LabBackend) async throws {
+        let instance = "Scenario-Late-\(backend.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
+        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        defer {
+            collector.cancel()
+            // The sender's avahi-daemon keeps the injected PTR to its TTL; the suites after this
+            // one compare with the lab's list, so it starts again with an empty cache.
+            _ = try? Lab.castlab("daemon", "restart")
+        }
+        func failures(_ c: EventCollector) -> Int {
+            c.all.count { if case .resolveFailed(let key, _) = $0 { key.name == instance } else { false } }
+        }
+        // Only the PTR: the instance is announced, and nobody answers its SRV and TXT.
+        try Lab.castlab("inject", "ptr", "--instance", instance)
+        #expect(await collector.wait(seconds: 15) { failures($0) > 0 }, "the resolve did not time out")
+        #expect(collector.services[instance] == nil)
+        // Now the records come, unasked (an announcement), as a late answer would.
+        try Lab.castlab("inject", "device", "--instance", instance)
+        #expect(await collector.wait(seconds: 10) { $0.services[instance] != nil }, "the device was not listed")
+    }
+
     @Test("1,000 browses started and cancelled leave threads and memory flat", arguments: LabBackend.allCases)
     func startAndCancel(backend: LabBackend) async throws {
         func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1 }

@@ -117,6 +117,11 @@ package struct ServiceAggregator: Sendable {
         return Set(browses.compactMap { $0.value.contains(c) ? $0.key : nil })
     }
 
+    /// Whether any copy of `service` has resolved.
+    package func hasResolvedCopy(of service: ServiceKey) -> Bool {
+        !(instances[service]?.resolutions.isEmpty ?? true)
+    }
+
     /// Whether `copy`'s last resolve was reported failed (and it has not resolved since).
     package func hasFailed(_ copy: ServiceCopyKey) -> Bool {
         instances[copy.service]?.failed.contains(Copy(copy)) ?? false

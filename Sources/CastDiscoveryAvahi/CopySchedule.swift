@@ -1,11 +1,12 @@
 import CastDiscovery
 
-/// The copies a browse beside asking sources leaves to them for a while, each with when it is
-/// due to be resolved here, kept in the order they fall due: taking the due ones and finding
-/// the next due time cost nothing per copy waiting, as a thousand may wait at once.
-struct CopyDeferrals {
+/// Copies that each wait for a time of their own, kept in the order they fall due: taking the
+/// due ones and finding the next due time cost nothing per copy waiting, as a thousand may wait
+/// at once. A browse keeps two: the copies it leaves to the asking sources for a while (due to
+/// be resolved here), and the copies whose resolve timed out (due to be given up).
+struct CopySchedule {
     private var due: [ServiceCopyKey: ContinuousClock.Instant] = [:]
-    /// Every deferral made, by due time; an entry whose copy was removed or deferred again is
+    /// Every entry made, by due time; an entry whose copy was removed or scheduled again is
     /// skipped when it comes up.
     private var order: [(key: ServiceCopyKey, due: ContinuousClock.Instant)] = []
     private var head = 0
@@ -17,11 +18,11 @@ struct CopyDeferrals {
         return waiting
     }
 
-    /// Defers `key` until `instant` (replacing an earlier deferral of it).
+    /// Makes `key` wait until `instant` (replacing an earlier time of it).
     mutating func add(_ key: ServiceCopyKey, until instant: ContinuousClock.Instant) {
         due[key] = instant
         if let last = order.last, last.due > instant {
-            // Out of order (a deferral shorter than one made before): kept in order all the same.
+            // Out of order (a wait shorter than one made before): kept in order all the same.
             let position = order[head...].firstIndex { $0.due > instant } ?? order.endIndex
             order.insert((key, instant), at: position)
         } else {
@@ -29,10 +30,12 @@ struct CopyDeferrals {
         }
     }
 
-    /// Stops waiting for `key`.
-    mutating func remove(_ key: ServiceCopyKey) {
-        due[key] = nil
+    /// Stops waiting for `key`; returns whether it was waiting.
+    @discardableResult
+    mutating func remove(_ key: ServiceCopyKey) -> Bool {
+        guard due.removeValue(forKey: key) != nil else { return false }
         if due.isEmpty { removeAll() }
+        return true
     }
 
     /// Stops waiting for every copy.

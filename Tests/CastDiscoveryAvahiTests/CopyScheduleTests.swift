@@ -3,7 +3,7 @@ import Testing
 
 @testable import CastDiscoveryAvahi
 
-@Suite("Copy deferrals") struct CopyDeferralsTests {
+@Suite("Copy schedule") struct CopyScheduleTests {
     private let start = ContinuousClock.now
 
     private func copy(_ name: String, _ interface: Int32 = 2) -> ServiceCopyKey {
@@ -15,8 +15,8 @@ import Testing
     private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
 
     /// Deferrals made in this order: each copy's name and when (ms) it falls due.
-    private func deferred(_ made: KeyValuePairs<String, Int>) -> CopyDeferrals {
-        var deferrals = CopyDeferrals()
+    private func deferred(_ made: KeyValuePairs<String, Int>) -> CopySchedule {
+        var deferrals = CopySchedule()
         for (name, due) in made { deferrals.add(copy(name), until: at(due)) }
         return deferrals
     }
@@ -67,7 +67,7 @@ import Testing
 
     @Test("a thousand copies, taken a few at a time, each exactly once")
     func many() {
-        var deferrals = CopyDeferrals()
+        var deferrals = CopySchedule()
         let copies = (0..<1000).map { copy("device-\($0)", Int32($0 % 2)) }
         for (index, key) in copies.enumerated() { deferrals.add(key, until: at(index)) }
         var taken: [ServiceCopyKey] = []
