@@ -13,7 +13,9 @@ enum HTTPTestClient {
 
     /// Connects to 127.0.0.1:`port`; the descriptor, or -1.
     static func connect(port: UInt16) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Closed on exec: a child another test spawns meanwhile must not hold the connection open
+        // after the test closes it (the server would not see the close).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -1 }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -37,6 +39,7 @@ enum HTTPTestClient {
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }  // the server may answer (431) and close before taking it all
             sent += n
         }
@@ -49,12 +52,28 @@ enum HTTPTestClient {
         return exchange(port: port, Array(text.utf8))
     }
 
+    /// Whether `fd` has something to read (data or the server's close) within `milliseconds`;
+    /// nil when poll fails. A signal to the test process does not shorten the wait.
+    static func isReadable(_ fd: Int32, within milliseconds: Int) -> Bool? {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            let left = deadline - ContinuousClock.now
+            let wait = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var readable = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let result = poll(&readable, 1, wait)
+            if result < 0, errno == EINTR { continue }
+            return result < 0 ? nil : result > 0
+        }
+    }
+
     /// Reads a reply until the server closes the connection.
     static func read(_ fd: Int32) -> Reply? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            // A signal to the test process (another test's child exiting) is not the server.
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             data += buffer[0..<n]
         }

@@ -46,6 +46,7 @@ struct PollLoopTests {
         init() throws {
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw PollLoop.Failure(reason: "no pipe") }
+            for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             read = fds[0]
             write = fds[1]
             _ = fcntl(read, F_SETFL, O_NONBLOCK)

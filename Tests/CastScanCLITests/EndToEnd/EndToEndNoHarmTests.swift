@@ -47,7 +47,7 @@ struct EndToEndNoHarmTests {
         case "fifo":
             #expect(mkfifo(path, 0o644) == 0)
         case "socket":
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             defer { close(descriptor) }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)

@@ -26,6 +26,8 @@ struct FileDescriptorSinkTests {
             signal(SIGPIPE, SIG_IGN)
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+            // Closed on exec: a child another test spawns must not keep the read end open.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             (readEnd, writeEnd) = (ends[0], ends[1])
             _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
         }

@@ -53,6 +53,7 @@ struct OutputStyleTests {
     func pipeIsNotATerminal() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(fds[0]); close(fds[1]) }
         let style = OutputStyle.detect(fileDescriptor: fds[1], environment: ["TERM": "xterm"])
         #expect(style == .plain)
