@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 /// One browse of a set of types over one client on its own threaded poll: creates the
-/// browsers, resolves every copy of every instance, merges them, and yields events.
+/// browsers, resolves every copy of every instance, and yields what it sees of each copy.
 ///
 /// Thread rules: everything below `poll` is touched only on the poll thread (callbacks), or
 /// on the creating thread before the poll starts, or after it is stopped.
@@ -20,13 +20,20 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// The open resolvers by the copy they resolve, and by their pointer (for callbacks).
     private var resolvers: [ServiceCopyKey: AvahiServiceResolver] = [:]
     private var resolversByPointer: [OpaquePointer: AvahiServiceResolver] = [:]
-    /// The one store of what each copy is: browses, resolution, failure, pending resolves.
-    private var aggregator = ServiceAggregator()
+    /// What was reported of each copy the browsers report.
+    private var copies: [ServiceCopyKey: Copy] = [:]
+
+    private struct Copy {
+        /// The browses that report it.
+        var browses: Set<String> = []
+        /// Its last resolution reported.
+        var resolution: ServiceResolution?
+        /// Whether it is left to the asking sources, which resolved its service.
+        var isLeftToOthers = false
+    }
     /// Copies whose resolver was dropped after a moved SRV, resolved afresh by the restart timer.
     private var staleCopies: Set<ServiceCopyKey> = []
-    private var reportedPending = 0
     private var restartTimer: AvahiTimer?
-    private var releaseTimer: AvahiTimer?
     /// Beside asking sources: what they resolve, so each copy they resolve is not resolved here
     /// again (``ResolutionLedger``); nil when this browse resolves every copy.
     private let ledger: ResolutionLedger?
@@ -64,7 +71,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
     func start(waitForDaemon: Bool) throws(DiscoveryError) {
         do {
             restartTimer = try AvahiTimer(poll: poll, callback: restartCallback, userdata: userdata)
-            releaseTimer = try AvahiTimer(poll: poll, callback: releaseCallback, userdata: userdata)
             lateAnswerTimer = try AvahiTimer(poll: poll, callback: lateAnswerCallback, userdata: userdata)
             if let ledger {
                 deferralTimer = try AvahiTimer(poll: poll, callback: deferralCallback, userdata: userdata)
@@ -92,8 +98,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
         client = nil
         restartTimer?.free()
         restartTimer = nil
-        releaseTimer?.free()
-        releaseTimer = nil
         deferralTimer?.free()
         deferralTimer = nil
         deferred.removeAll()
@@ -134,7 +138,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
         event: AvahiBrowserEvent, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?
     ) {
         guard let browseType = browsers[browser]?.browseType else { return }
-        defer { afterAggregatorChange() }
         switch event {
         case AVAHI_BROWSER_NEW, AVAHI_BROWSER_REMOVE:
             guard let name, let domain, let base = baseTypes[browseType] else { return }
@@ -143,17 +146,19 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 service: ServiceKey(name: String(cString: name), type: base, domain: domainString),
                 interfaceIndex: interface, transport: .init(avahiProtocol: `protocol`))
             if event == AVAHI_BROWSER_NEW {
-                let (isNew, events) = aggregator.add(key, browseType: browseType)
-                events.forEach(emit)
+                let isNew = copies[key] == nil
+                guard copies[key, default: Copy()].browses.insert(browseType).inserted else { return }
+                emit(.copyAdded(key, browseType: browseType))
                 if isNew { resolveOrDefer(key) }
             } else {
-                let (gone, events) = aggregator.remove(key, browseType: browseType)
-                if gone {
+                guard copies[key]?.browses.remove(browseType) != nil else { return }
+                if copies[key]?.browses.isEmpty == true {
+                    copies[key] = nil
                     freeResolver(of: key)
                     deferred.remove(key)
                     lateAnswers.remove(key)
                 }
-                events.forEach(emit)
+                emit(.copyRemoved(key, browseType: browseType))
             }
         case AVAHI_BROWSER_CACHE_EXHAUSTED:
             emit(.cacheExhausted(browseType: browseType))
@@ -173,7 +178,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
     ) {
         guard let open = resolversByPointer[resolver] else { return }
         let key = open.copy
-        defer { afterAggregatorChange() }
         if event == AVAHI_RESOLVER_FOUND {
             let resolution = ServiceResolution(
                 hostName: hostName.map { String(cString: $0) } ?? "",
@@ -182,7 +186,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 txt: TXTRecord(strings: txtStrings(txt)))
             let isFirstAnswer = !open.hasAnswered
             open.hasAnswered = true
-            if !isFirstAnswer, let previous = aggregator.resolution(of: key), previous.hostName != resolution.hostName {
+            if !isFirstAnswer, let previous = copies[key]?.resolution, previous.hostName != resolution.hostName {
                 // The SRV moved to another host (a group's new leader). The open resolver
                 // reports the new host with the old host's address and never corrects it, and a
                 // new resolver made at once can still read the old SRV, which the cache keeps for
@@ -194,12 +198,15 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 return
             }
             lateAnswers.remove(key)
-            aggregator.resolved(key, resolution).forEach(emit)
+            guard copies[key] != nil else { return }
+            copies[key]?.resolution = resolution
+            copies[key]?.isLeftToOthers = false
+            emit(.copyResolved(key, resolution, stillAsking: false))
         } else {
             let error = client?.lastError ?? .failure
             guard error == .timeout, !open.hasAnswered else {
                 freeResolver(of: key)
-                aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+                emit(.copyFailed(key, AvahiDiagnosis.error(for: error)))
                 return
             }
             // avahi-daemon's resolver times out after 5 s but goes on asking (its record
@@ -207,13 +214,19 @@ final class AvahiBrowseSession: @unchecked Sendable {
             // load (a cold daemon and 500 devices) they come at its next query, 2 s later. So the
             // resolver stays open, and a copy whose service no other copy resolved stays pending
             // for that query too, so a scan does not end without the device.
-            guard !aggregator.hasResolvedCopy(of: key.service) else {
-                aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+            guard !isResolved(key.service) else {
+                emit(.copyFailed(key, AvahiDiagnosis.error(for: error)))
                 return
             }
             lateAnswers.add(key, until: .now + Self.lateAnswerWindow)
             armLateAnswerTimer()
         }
+    }
+
+    /// Whether a copy of `service` resolved, here or (beside asking sources) there.
+    private func isResolved(_ service: ServiceKey) -> Bool {
+        if ledger?.isResolved(service) == true { return true }
+        return copies.contains { $0.key.service == service && $0.value.resolution != nil }
     }
 
     /// How long a copy whose resolve timed out stays pending for a late answer: avahi-daemon
@@ -225,11 +238,10 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// open (an answer after that still resolves them).
     fileprivate func giveUpLateAnswers() {
         let now = ContinuousClock.now
-        for key in lateAnswers.takeDue(at: now) where aggregator.resolution(of: key) == nil {
-            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: .timeout), at: now).forEach(emit)
+        for key in lateAnswers.takeDue(at: now) where copies[key] != nil && copies[key]?.resolution == nil {
+            emit(.copyFailed(key, AvahiDiagnosis.error(for: .timeout)))
         }
         armLateAnswerTimer()
-        afterAggregatorChange()
     }
 
     private func armLateAnswerTimer() {
@@ -247,7 +259,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     fileprivate func restartStaleResolvers() {
         let stale = staleCopies
         staleCopies = []
-        for key in stale where resolvers[key] == nil && aggregator.resolution(of: key) != nil {
+        for key in stale where resolvers[key] == nil && copies[key]?.resolution != nil {
             startResolver(for: key)
         }
     }
@@ -260,17 +272,31 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     /// Resolves those of `copies` whose service no asking source has resolved; the others are
     /// left to them.
-    private func resolveUnlessResolvedElsewhere(_ copies: [ServiceCopyKey]) {
-        let now = ContinuousClock.now
-        for key in copies {
+    private func resolveUnlessResolvedElsewhere(_ keys: [ServiceCopyKey]) {
+        for key in keys {
             if ledger?.isResolved(key.service) == true {
-                aggregator.leaveToOthers(key, at: now).forEach(emit)
+                leaveToOthers(key)
             } else {
                 startResolver(for: key)
             }
         }
         armDeferralTimer()
-        afterAggregatorChange()
+    }
+
+    /// Leaves `key` to the asking sources, which resolved its service: it is not resolved here
+    /// (the merge counts it pending no more, its service being resolved).
+    private func leaveToOthers(_ key: ServiceCopyKey) {
+        guard copies[key] != nil, copies[key]?.resolution == nil else { return }
+        copies[key]?.isLeftToOthers = true
+    }
+
+    /// The copies left to the asking sources, of `services` only when given, in key order; they
+    /// are taken back (no longer left).
+    private func takeBackCopies(of services: Set<ServiceKey>? = nil) -> [ServiceCopyKey] {
+        let left = copies.filter { $0.value.isLeftToOthers && (services?.contains($0.key.service) ?? true) }.map(\.key)
+            .sorted { ($0.service, $0.interfaceIndex, $0.transport == .ipv6 ? 1 : 0) < ($1.service, $1.interfaceIndex, $1.transport == .ipv6 ? 1 : 0) }
+        for key in left { copies[key]?.isLeftToOthers = false }
+        return left
     }
 
     /// A notice of the ledger (from the merge's reader, not the poll thread). Copies left to the
@@ -286,8 +312,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 switch notice {
                 case .released(let services):
                     guard let ledger else { return }
-                    for key in aggregator.copiesLeftToOthers(of: services) {
-                        aggregator.takeBack(key)
+                    for key in takeBackCopies(of: services) {
                         deferred.add(key, until: .now + ledger.deferral)
                     }
                     armDeferralTimer()
@@ -296,11 +321,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
                     resolveUnlessResolvedElsewhere(deferred.takeAll())
                     return
                 case .closed:
-                    let left = aggregator.copiesLeftToOthers()
-                    left.forEach { aggregator.takeBack($0) }
-                    for key in left + deferred.takeAll() { startResolver(for: key) }
+                    for key in takeBackCopies() + deferred.takeAll() { startResolver(for: key) }
                 }
-                afterAggregatorChange()
             }
         }
     }
@@ -309,7 +331,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func resolveOrDefer(_ key: ServiceCopyKey) {
         guard let ledger, ledger.isOpen else { return startResolver(for: key) }
         if ledger.isResolved(key.service) {
-            aggregator.leaveToOthers(key).forEach(emit)
+            leaveToOthers(key)
             return
         }
         deferred.add(key, until: .now + ledger.currentDeferral)
@@ -321,19 +343,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
         deferralArmedFor = due
         let wait = max(ContinuousClock.now.duration(to: due), .zero)
         deferralTimer?.arm(milliseconds: UInt32(clamping: wait.roundedUpMilliseconds))
-    }
-
-    fileprivate func releaseHeldReports() {
-        aggregator.releaseHeld().forEach(emit)
-        afterAggregatorChange()
-    }
-
-    /// Reports the pending resolves when their number changed, and arms the timer that
-    /// releases first reports held for an instance's other copies.
-    private func afterAggregatorChange() {
-        reportPendingResolves()
-        guard let release = aggregator.nextRelease else { return }
-        releaseTimer?.arm(milliseconds: UInt32(clamping: max(ContinuousClock.now.duration(to: release), .zero).roundedUpMilliseconds))
     }
 
     /// How long after a cache-flushing answer the old record may still be read (1 s), plus margin.
@@ -366,16 +375,16 @@ final class AvahiBrowseSession: @unchecked Sendable {
             resolvers[key] = resolver
             resolversByPointer[resolver.pointer] = resolver
         } catch {
-            aggregator.resolveFailed(key, AvahiDiagnosis.error(for: error)).forEach(emit)
+            emit(.copyFailed(key, AvahiDiagnosis.error(for: error)))
         }
     }
 
     /// The daemon went away: report everything removed, free the dead client, and wait for
     /// the daemon to come back on a new client that does not give up.
     private func reconnect(after pointer: OpaquePointer) {
+        // The merge forgets every copy this browse reported.
         emit(.stateChanged(.daemonLost))
-        aggregator.removeAll().forEach(emit)
-        reportPendingResolves()
+        copies = [:]
         browsers = [:]
         resolvers = [:]
         resolversByPointer = [:]
@@ -399,14 +408,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func emit(_ event: BackendEvent) {
         guard !finished else { return }
         buffer.yield(event)
-    }
-
-    /// Reports the number of copies waiting for a resolution when it changed.
-    private func reportPendingResolves() {
-        let pending = aggregator.pendingResolves
-        guard pending != reportedPending else { return }
-        reportedPending = pending
-        emit(.resolvesPending(pending))
     }
 
     private func finish() {
@@ -435,10 +436,6 @@ private let browserCallback: AvahiServiceBrowserCallback = {
 
 private let restartCallback: AvahiTimeoutCallback = { _, userdata in
     AvahiBrowseSession.from(userdata)?.restartStaleResolvers()
-}
-
-private let releaseCallback: AvahiTimeoutCallback = { _, userdata in
-    AvahiBrowseSession.from(userdata)?.releaseHeldReports()
 }
 
 private let lateAnswerCallback: AvahiTimeoutCallback = { _, userdata in

@@ -52,6 +52,11 @@ public struct DNSSDBackend: DiscoveryBackend {
     /// The round a scan waits for after the cache: the all-for-now timer.
     public var queryRound: Duration { DNSSDSession.allForNowAfter }
 
+    /// A first report waits 50 ms for copies not heard of yet (dns_sd reports an instance once
+    /// per interface, the IP protocols a few milliseconds apart), and up to
+    /// ``firstReportHold`` for its copies and addresses still resolving.
+    public var firstReportWait: FirstReportWait { FirstReportWait(grace: .milliseconds(50), longest: firstReportHold) }
+
     /// Why the backend cannot run here now (no daemon behind dns_sd), or nil: it opens one
     /// browse and closes it.
     public func unavailability() -> DiscoveryError? {
@@ -82,7 +87,7 @@ public struct DNSSDBackend: DiscoveryBackend {
             configuration: .init(
                 browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
                 interfaceName: interfaceName ?? request.filter.interfaceName, families: families.intersection(request.filter.families),
-                maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors, firstReportHold: firstReportHold),
+                maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
             buffer: buffer)
         buffer.onTermination = { session.stop() }
         do throws(LoopThread.Failure) {

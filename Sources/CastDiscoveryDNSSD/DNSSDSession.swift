@@ -19,11 +19,11 @@ import Darwin
 ///   family, each released as soon as it answered or timed out, at most
 ///   ``Configuration/maximumInFlight`` at a time; then a TXT query kept open while the copy
 ///   lives (at most ``Configuration/maximumMonitors``), through which TXT changes arrive.
-/// - Each such copy is one ``ServiceAggregator`` copy with no transport (dns_sd's browse does
-///   not say the IP protocol), there from the browse's first add to its last remove: the
-///   aggregator holds its browses, resolution (with both families' addresses) and failure, and
-///   counts the pending resolves. The session keeps only the dns_sd side: each browse's adds,
-///   the resolve's answer until an address comes, the refs and their queue.
+/// - Each such copy is reported with no transport (dns_sd's browse does not say the IP
+///   protocol), there from the browse's first add to its last remove, with its resolution
+///   (assembled from the resolve, both families' address queries and the TXT query) and its
+///   failure. The session keeps the dns_sd side: each browse's adds, the resolution as the refs
+///   bring it, the refs and their queue.
 /// - A copy whose resolve failed is resolved again while a browse reports it (``retryAfter``,
 ///   doubling up to ``maximumRetryInterval``): dns_sd's resolve ends at its time-out, and the
 ///   browse does not report the copy again when its records come later.
@@ -44,8 +44,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         var families: Set<ServiceAddress.Family>
         var maximumInFlight: Int
         var maximumMonitors: Int
-        /// The longest a new instance's first report waits for its other copies and addresses.
-        var firstReportHold: Duration
     }
 
     /// A browse says all-for-now no sooner than this after it starts.
@@ -63,15 +61,17 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// The longest wait between two attempts to reach a lost daemon.
     static let maximumBackoff: Duration = .seconds(8)
 
-    /// What dns_sd needs of a copy (an instance on an interface, keyed as the aggregator's copy)
-    /// beyond what the aggregator holds.
+    /// What dns_sd needs of a copy (an instance on an interface), and what was reported of it.
     private struct Copy {
         /// How many adds each browse reported for it, less its removes (dns_sd may report an
         /// instance once per IP protocol); a browse reports it while its count is above 0.
         var adds: [String: Int] = [:]
-        /// The resolve's answer (host, port, TXT) until the first address comes; from then on
-        /// the aggregator's resolution is the copy's (see ``resolution(of:)``).
+        /// The resolve's answer (host, port, TXT) until the first address comes.
         var answer: ServiceResolution?
+        /// The resolution reported once an address came (see ``resolution(of:)``).
+        var resolution: ServiceResolution?
+        /// Whether its resolve was reported failed since it last resolved.
+        var hasFailed = false
     }
 
     private enum Purpose {
@@ -98,11 +98,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// The copies whose resolve failed: how many times in a row, and when the next resolve is
     /// queued (nil while it is queued or runs).
     private var retries: [ServiceCopyKey: (attempts: Int, due: ContinuousClock.Instant?)] = [:]
-    private var aggregator: ServiceAggregator
     private var browseStart: ContinuousClock.Instant = .now
     private var lastNews: [String: ContinuousClock.Instant] = [:]
     private var saidAllForNow: Set<String> = []
-    private var reportedPending = -1
     private var retryAt: ContinuousClock.Instant?
     private var backoff: Duration = .milliseconds(500)
     /// Refs finished during a round of replies, closed after it (not inside their own callback).
@@ -118,7 +116,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     init(configuration: Configuration, buffer: BackendEventBuffer) throws(DiscoveryError) {
         self.configuration = configuration
         self.buffer = buffer
-        aggregator = ServiceAggregator(grace: .milliseconds(50), hold: configuration.firstReportHold)
         serviceTypes = configuration.serviceTypes
         if let name = configuration.interfaceName {
             guard let index = InterfaceName.index(of: name) else {
@@ -188,7 +185,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         for run in running.values { consider(run.deadline) }
         consider(retryAt)
         for retry in retries.values { consider(retry.due) }
-        consider(aggregator.nextRelease)
         if !browses.isEmpty {
             for type in configuration.browseTypes where !saidAllForNow.contains(type) { consider(allForNowTime(type)) }
         }
@@ -204,7 +200,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             finish(id)
             timedOut(run.purpose)
         }
-        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now)) }
         for (key, retry) in retries.sorted(by: { ($0.value.due ?? now) < ($1.value.due ?? now) }) {
             guard let due = retry.due, due <= now else { continue }
             retries[key]?.due = nil
@@ -219,7 +214,6 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             }
         }
         startQueued()
-        reportPending()
         closeRetired()
     }
 
@@ -259,25 +253,25 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         }
     }
 
-    /// A browse's add: the copy joins the aggregator for that browse at its first add (pending
-    /// at once, news for the browse), and a copy new to every browse is queued for a resolve.
+    /// A browse's add: the copy is reported for that browse at its first add (news for the
+    /// browse), and a copy new to every browse is queued for a resolve.
     private func add(_ key: ServiceCopyKey, browse type: String) {
+        let isNewCopy = copies[key] == nil
         let isNewToBrowse = (copies[key]?.adds[type] ?? 0) == 0
         copies[key, default: Copy()].adds[type, default: 0] += 1
         guard isNewToBrowse else { return }
         lastNews[type] = .now
-        let added = aggregator.add(key, browseType: type)
-        if added.isNewCopy { queue.append(.resolve(key)) }
-        emit(added.events)
+        if isNewCopy { queue.append(.resolve(key)) }
+        emit([.copyAdded(key, browseType: type)])
     }
 
-    /// A browse's remove: the copy leaves the aggregator for that browse when the browse's last
-    /// add is taken back, and is forgotten once no browse reports it.
+    /// A browse's remove: the copy is reported gone from that browse when the browse's last add
+    /// is taken back, and is forgotten once no browse reports it.
     private func remove(_ key: ServiceCopyKey, browse type: String) {
         guard let count = copies[key]?.adds[type], count > 0 else { return }
         copies[key]?.adds[type] = count > 1 ? count - 1 : nil
         guard count == 1 else { return }
-        emit(aggregator.remove(key, browseType: type).events)
+        emit([.copyRemoved(key, browseType: type)])
         if copies[key]?.adds.isEmpty == true { forget(key) }
     }
 
@@ -390,7 +384,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             finish(id)
             guard var resolution = resolution(of: key) else { return }
             // One address resolves the copy; the other family's, if it comes, adds to it (the
-            // aggregator's first report waits briefly for it while its query runs).
+            // merge's first report waits briefly for it while its query runs).
             resolution.addresses.removeAll { $0.family == family }
             resolution.addresses.append(address)
             record(resolution, of: key, stillAsking: isQueryingAddresses(of: key))
@@ -414,24 +408,26 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         record(resolution, of: key)
     }
 
-    /// What `key` resolved to so far: the aggregator's resolution once an address came, before
+    /// What `key` resolved to so far: the resolution reported once an address came, before
     /// that the resolve's answer; nil before the resolve answered.
     private func resolution(of key: ServiceCopyKey) -> ServiceResolution? {
         guard let copy = copies[key] else { return nil }
-        return aggregator.resolution(of: key) ?? copy.answer
+        return copy.resolution ?? copy.answer
     }
 
-    /// Records what `key` resolved to: in the aggregator once it has an address (reported
-    /// again on every change), before that as the resolve's answer. `stillAsking`: another
-    /// family's address query still runs or waits.
+    /// Records what `key` resolved to: reported once it has an address (again on every
+    /// change), before that kept as the resolve's answer. `stillAsking`: another family's
+    /// address query still runs or waits.
     private func record(_ resolution: ServiceResolution, of key: ServiceCopyKey, stillAsking: Bool = false) {
         guard copies[key] != nil else { return }
         if resolution.addresses.isEmpty {
             copies[key]?.answer = resolution
         } else {
             copies[key]?.answer = nil
+            copies[key]?.resolution = resolution
+            copies[key]?.hasFailed = false
             retries[key] = nil
-            emit(aggregator.resolved(key, resolution, stillAsking: stillAsking))
+            emit([.copyResolved(key, resolution, stillAsking: stillAsking)])
         }
     }
 
@@ -451,7 +447,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// address failed to resolve.
     private func addressQueryEnded(_ key: ServiceCopyKey) {
         guard let copy = copies[key], !isQueryingAddresses(of: key) else { return }
-        guard aggregator.resolution(of: key) == nil else { return emit(aggregator.addressesComplete(key)) }
+        guard copy.resolution == nil else { return emit([.copyAddressesComplete(key)]) }
         resolveFailed(key, "no A or AAAA record for \(copy.answer?.hostName ?? "?")")
     }
 
@@ -468,18 +464,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             let wait = min(Self.retryAfter * (1 << min(attempts - 1, 8)), Self.maximumRetryInterval)
             retries[key] = (attempts, .now + wait)
         }
-        guard !aggregator.hasFailed(key) else { return }
-        emit(aggregator.resolveFailed(key, DiscoveryError(kind: .other, message: "\(key.service.name): \(message)")))
-    }
-
-    /// Says how many resolves are pending when the number changed: the aggregator's count,
-    /// which includes the first reports it still holds (a scan that ended on 0 then would miss
-    /// them: 1 to 4 of 50 devices in cold lab runs).
-    private func reportPending() {
-        let pending = aggregator.pendingResolves
-        guard pending != reportedPending else { return }
-        reportedPending = pending
-        buffer.yield(.resolvesPending(pending))
+        guard let copy = copies[key], !copy.hasFailed else { return }
+        copies[key]?.hasFailed = true
+        emit([.copyFailed(key, DiscoveryError(kind: .other, message: "\(key.service.name): \(message)"))])
     }
 
     // MARK: - Failures and the daemon
@@ -502,11 +489,10 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         lossDetected = false
         guard retryAt == nil else { return }
         emit([.stateChanged(.daemonLost)])
+        // The merge forgets every copy reported (closeEverything forgets them here).
         closeEverything()
-        emit(aggregator.removeAll())
         backoff = .milliseconds(500)
         retryAt = .now + backoff
-        reportPending()
     }
 
     private func reconnect(at now: ContinuousClock.Instant) {

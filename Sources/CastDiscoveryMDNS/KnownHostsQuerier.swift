@@ -9,10 +9,9 @@ import Glibc
 ///
 /// A round sends the PTR questions, repeats them ``answerWait`` later while nothing came (at
 /// most ``queryTries`` times), asks what the answer lacks (at most ``followUpLimit`` times),
-/// then brings its ``ServiceAggregator`` to what the host has: each host is its own
-/// pseudo-interface (``interfaceIndex(ofHost:)``) with one copy per instance, and the aggregator
-/// is the only store of what the host had. Its ``PollLoop`` owns the state; ``stop()`` only
-/// wakes the loop to end it.
+/// then reports what changed against what it reported of the host before: each host is its own
+/// pseudo-interface (``interfaceIndex(ofHost:)``) with one copy per instance. Its ``PollLoop``
+/// owns the state; ``stop()`` only wakes the loop to end it.
 final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     /// How long a query waits for its answer before it is sent again.
     static let answerWait: Duration = .milliseconds(400)
@@ -53,11 +52,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
     private let buffer: BackendEventBuffer
     private var hosts: [HostState]
     private var sockets: [Bool: MDNSSocket] = [:]
-    /// What every host reports, each on its own pseudo-interface. No grace: a copy is resolved
-    /// in the round that reports it, so no first report is held.
-    private var aggregator = ServiceAggregator()
-    /// The pending resolves last reported (``BackendEvent/resolvesPending(_:)``).
-    private var reportedPending = 0
+    /// What was reported of each copy, each host on its own pseudo-interface: its browses and
+    /// its resolution.
+    private var reported: [ServiceCopyKey: (browses: Set<String>, resolution: ServiceResolution?)] = [:]
     private var statistics = BackendStatistics()
     private var reportedStatistics = BackendStatistics()
     private var nextStatistics = ContinuousClock.now
@@ -224,11 +221,6 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
                 events = apply(HostView(), toInterface: Self.interfaceIndex(ofHost: index))
             }
         }
-        // The querier has no resolves of its own: it reports the aggregator's, when they change.
-        if aggregator.pendingResolves != reportedPending {
-            reportedPending = aggregator.pendingResolves
-            events.append(.resolvesPending(reportedPending))
-        }
         events.forEach { buffer.yield($0) }
         let unanswered = hosts.filter { $0.roundsDone > 0 && $0.unanswered > 0 }.map(\.host.text)
         let hostsChanged = unanswered != statistics.unansweredHosts
@@ -331,25 +323,29 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         return view
     }
 
-    /// Brings the aggregator's copies on a host's pseudo-interface to `view`: first the browses
-    /// that no longer list a copy (every browse for a copy not in the view), then the browses
-    /// that newly list one, then the resolutions that changed. The copies of ``HostView/kept``
-    /// instances are left as they are.
+    /// Reports what changed of the copies on a host's pseudo-interface to bring them to `view`:
+    /// first the browses that no longer list a copy (every browse for a copy not in the view),
+    /// then the browses that newly list one, then the resolutions that changed. The copies of
+    /// ``HostView/kept`` instances are left as they are.
     private func apply(_ view: HostView, toInterface interfaceIndex: Int32) -> [BackendEvent] {
         var events: [BackendEvent] = []
-        let now = ContinuousClock.now
-        for copy in aggregator.copies(onInterface: interfaceIndex) where !view.kept.contains(copy.service) {
-            let staying = aggregator.browseTypes(of: copy).intersection(view.copies[copy]?.browses ?? [])
-            events += aggregator.set(copy, reportedBy: staying, at: now).events
+        let here = reported.keys.filter { $0.interfaceIndex == interfaceIndex && !view.kept.contains($0.service) }
+        for copy in here.sorted(by: { $0.service < $1.service }) {
+            guard let was = reported[copy] else { continue }
+            let staying = was.browses.intersection(view.copies[copy]?.browses ?? [])
+            events += was.browses.subtracting(staying).sorted().map { .copyRemoved(copy, browseType: $0) }
+            reported[copy] = staying.isEmpty ? nil : (staying, was.resolution)
         }
         let copies = view.copies.sorted { $0.key.service < $1.key.service }
-        for (copy, reported) in copies {
-            events += aggregator.set(copy, reportedBy: reported.browses, at: now).events
+        for (copy, seen) in copies {
+            let was = reported[copy]?.browses ?? []
+            events += seen.browses.subtracting(was).sorted().map { .copyAdded(copy, browseType: $0) }
+            reported[copy] = (seen.browses, reported[copy]?.resolution)
         }
-        for (copy, reported) in copies where aggregator.resolution(of: copy) != reported.resolution {
-            events += aggregator.resolved(copy, reported.resolution, at: now)
+        for (copy, seen) in copies where reported[copy]?.resolution != seen.resolution {
+            reported[copy]?.resolution = seen.resolution
+            events.append(.copyResolved(copy, seen.resolution, stillAsking: false))
         }
-        events += aggregator.releaseHeld(at: now)
         return events
     }
 }

@@ -31,6 +31,10 @@ public struct MDNSBackend: DiscoveryBackend {
     /// from 500 devices in the lab); it waits 75 ms.
     public var queryRound: Duration { MDNSQuerier.responseWindow }
 
+    /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
+    /// on separate sockets, a few milliseconds apart.
+    public var firstReportWait: FirstReportWait { FirstReportWait(grace: .milliseconds(25)) }
+
     /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it
     /// can: it opens and closes its sockets once.
     public func unavailability() -> DiscoveryError? {

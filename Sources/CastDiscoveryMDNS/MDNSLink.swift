@@ -13,11 +13,18 @@ struct MDNSLink {
         static func < (lhs: ID, rhs: ID) -> Bool { (lhs.interface, lhs.ipv6 ? 1 : 0) < (rhs.interface, rhs.ipv6 ? 1 : 0) }
     }
 
-    /// One instance seen on the link, and the schedule of its resolve: what the querier asks
-    /// for it and when. What the copy is (its browses, resolution, failure) the aggregator holds.
+    /// One instance seen on the link: what the querier last reported of it (its browses,
+    /// resolution, failure), and the schedule of its resolve: what the querier asks for it and
+    /// when.
     struct Copy {
-        /// The copy's key, as the aggregator knows it.
+        /// The copy's key, as reported.
         let key: ServiceCopyKey
+        /// The browses it was last reported in.
+        var browses: Set<String> = []
+        /// The resolution last reported; kept when its records expire (the merge keeps it too).
+        var reported: ServiceResolution?
+        /// Whether its resolve was reported failed since it last resolved.
+        var hasFailed = false
         /// Whether the link's cache resolves it now (SRV, TXT and an address); false while it
         /// resolves for the first time and again once those records expired.
         var isResolved = false
@@ -58,7 +65,7 @@ struct MDNSLink {
         if let host { hostInstances[host, default: []].insert(instance) }
     }
 
-    /// The copy key of an instance here, for the aggregator; nil when the name is not an
+    /// The copy key of an instance here; nil when the name is not an
     /// instance name.
     func copyKey(_ instance: DNSName) -> ServiceCopyKey? {
         guard let service = ServiceKey(dnsName: instance) else { return nil }

@@ -4,9 +4,9 @@ extension MDNSQuerier {
     /// Brings the copies of `instances` on a link up to date with its cache: the browses
     /// reporting each instance (a PTR of the browse's name), and each copy's resolution: the
     /// newest SRV and TXT of the instance, and the newest address of the SRV's host, in the
-    /// link's family if it has one, else in the other. What changed goes to the aggregator,
-    /// whose events are yielded; what is missing is asked for, and reported failed after
-    /// ``resolveTimeout``. Costs the instances named, not the instances known.
+    /// link's family if it has one, else in the other. What changed is reported; what is
+    /// missing is asked for, and reported failed after ``resolveTimeout``. Costs the instances
+    /// named, not the instances known.
     func reconcile(_ id: MDNSLink.ID, _ instances: Set<DNSName>, at now: ContinuousClock.Instant) {
         guard !instances.isEmpty, var link = links.removeValue(forKey: id) else { return }
         var events: [BackendEvent] = []
@@ -16,7 +16,9 @@ extension MDNSQuerier {
             let reporting = Set(browses.filter { link.cache.contains($0.name, .ptr, .ptr(instance), at: now) }.map(\.type))
             guard var copy = link.copies[instance] ?? (reporting.isEmpty ? nil : MDNSLink.Copy(key: key, since: now, nextFollowUp: now))
             else { continue }
-            events += aggregator.set(key, reportedBy: reporting, at: now).events
+            events += reporting.subtracting(copy.browses).sorted().map { BackendEvent.copyAdded(key, browseType: $0) }
+            events += copy.browses.subtracting(reporting).sorted().map { BackendEvent.copyRemoved(key, browseType: $0) }
+            copy.browses = reporting
             if reporting.isEmpty {
                 link.setHost(nil, of: instance)
                 link.copies[instance] = nil
@@ -40,9 +42,11 @@ extension MDNSQuerier {
             }
             if txt == nil { missing.append(DNSQuestion(name: instance, type: .txt)) }
             if let resolution {
-                if !copy.isResolved || resolution != aggregator.resolution(of: key) {
+                if !copy.isResolved || resolution != copy.reported {
                     copy.isResolved = true
-                    events += aggregator.resolved(key, resolution, at: now)
+                    copy.reported = resolution
+                    copy.hasFailed = false
+                    events.append(.copyResolved(key, resolution, stillAsking: false))
                 }
             } else {
                 if copy.isResolved {
@@ -53,11 +57,11 @@ extension MDNSQuerier {
                     copy.nextFollowUp = now
                 }
                 let noAddress = srv.map { hasNoAddress(of: $0, on: link, at: now) } ?? false
-                if !aggregator.hasFailed(key), noAddress || now - copy.since >= Self.resolveTimeout {
+                if !copy.hasFailed, noAddress || now - copy.since >= Self.resolveTimeout {
                     let what = missing.map { "\($0.type)" }.joined(separator: ", ")
-                    events += aggregator.resolveFailed(
-                        key, DiscoveryError(kind: .other, message: "no answer with \(what) for \(instance) on \(link.interface.name)"),
-                        at: now)
+                    copy.hasFailed = true
+                    events.append(.copyFailed(
+                        key, DiscoveryError(kind: .other, message: "no answer with \(what) for \(instance) on \(link.interface.name)")))
                 }
                 if !configuration.passive, now >= copy.nextFollowUp, copy.followUps < Self.followUpLimit {
                     questions += missing
@@ -100,7 +104,7 @@ extension MDNSQuerier {
     func resolveDeadline(of copy: MDNSLink.Copy) -> ContinuousClock.Instant? {
         guard !copy.isResolved else { return nil }
         var next: ContinuousClock.Instant?
-        if !aggregator.hasFailed(copy.key) { next = copy.since + Self.resolveTimeout }
+        if !copy.hasFailed { next = copy.since + Self.resolveTimeout }
         if !configuration.passive, copy.followUps < Self.followUpLimit { next = min(next ?? copy.nextFollowUp, copy.nextFollowUp) }
         return next
     }
@@ -115,7 +119,7 @@ extension MDNSQuerier {
         id.ipv6 ? [.aaaa, .a] : [.a, .aaaa]
     }
 
-    /// The newest address of `host` on the link, as the aggregator takes it: of the link's
+    /// The newest address of `host` on the link, as a copy's resolution gives it: of the link's
     /// family, else of the other (a device may answer over IPv4 with only its IPv6 address, and
     /// that address is as usable).
     private func address(of host: DNSName, on link: MDNSLink, at now: ContinuousClock.Instant) -> ServiceAddress? {

@@ -53,10 +53,8 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// Lists the interfaces (the system's, from `getifaddrs`).
     private let listInterfaces: () -> [NetworkInterface]
     var links: [MDNSLink.ID: MDNSLink] = [:]
-    /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
-    /// on separate sockets, a few milliseconds apart.
-    var aggregator = ServiceAggregator(grace: .milliseconds(25))
-    var reportedPending = 0
+    /// The copy limit last reported (``BackendEvent/copyLimit(_:)``).
+    var reportedCopyLimit = 0
     var statistics = BackendStatistics()
     var reportedStatistics = BackendStatistics()
     /// When the counts may be reported next; set by ``start(at:)``.
@@ -164,8 +162,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Yields `events`, which happened at `now`, then the pending resolves when their number
-    /// changed.
+    /// Yields `events`, which happened at `now`.
     func emit(_ events: [BackendEvent], at now: ContinuousClock.Instant = .now) {
         loop.assertOnLoop()
         for event in events {
@@ -175,11 +172,6 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
                 bursts[type]?.lastNews = now
             }
             buffer.yield(event)
-        }
-        let pending = aggregator.pendingResolves
-        if pending != reportedPending {
-            reportedPending = pending
-            buffer.yield(.resolvesPending(pending))
         }
     }
 
@@ -219,7 +211,11 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
             askInitially(on: id, at: now)
         }
         // A device has at most one copy per link: with all of them in, its first report goes.
-        aggregator.expectedCopies = max(1, links.count)
+        let limit = max(1, links.count)
+        if limit != reportedCopyLimit {
+            reportedCopyLimit = limit
+            emit([.copyLimit(limit)], at: now)
+        }
     }
 
     private func closeLink(_ id: MDNSLink.ID, at now: ContinuousClock.Instant) {
@@ -227,7 +223,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         listeners[id.ipv6]?.leave(interface: id.interface)
         for instance in link.copies.keys.sorted(by: Self.nameOrder) {
             guard let copy = link.copies[instance] else { continue }
-            emit(aggregator.set(copy.key, reportedBy: [], at: now).events, at: now)
+            emit(copy.browses.sorted().map { .copyRemoved(copy.key, browseType: $0) }, at: now)
         }
         _ = link.cache.removeAll()
     }
@@ -238,7 +234,6 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         var next = min(nextInterfaceScan, nextContinuous)
         if statistics != reportedStatistics { next = min(next, nextStatistics) }
         for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + burstWindow) }
-        if let release = aggregator.nextRelease { next = min(next, release) }
         for link in links.values {
             if let deadline = link.cache.nextDeadline() { next = min(next, deadline) }
             for copy in link.copies.values {
@@ -258,7 +253,6 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
             if !due.isEmpty { refresh(due, on: id, at: now) }
             reconcile(id, instances(touchedBy: expired, on: link).union(copiesDue(on: link, at: now)), at: now)
         }
-        if aggregator.nextRelease.map({ $0 <= now }) == true { emit(aggregator.releaseHeld(at: now), at: now) }
         runBursts(at: now)
         if now >= nextContinuous { askContinuously(at: now) }
         reportStatistics(at: now)

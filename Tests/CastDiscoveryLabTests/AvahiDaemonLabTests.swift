@@ -20,7 +20,7 @@ struct AvahiDaemonLabTests {
           arguments: [LabBackend.avahi, .dnssd])
     func restart(backend: LabBackend) async throws {
         let lab = Set(try Lab.devices().map(\.instance))
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
 
@@ -58,7 +58,7 @@ struct AvahiDaemonLabTests {
         try Lab.castlab("daemon", "stop")
         defer { _ = try? Lab.castlab("daemon", "start") }
         do {
-            _ = try AvahiBackend().events(browsing: [Self.base])
+            _ = try AvahiBackend().serviceEvents(browsing: [Self.base])
             Issue.record("browsing without a daemon did not throw")
         } catch {
             #expect(error.kind == .discoveryServiceMissing)
@@ -67,7 +67,7 @@ struct AvahiDaemonLabTests {
         }
 
         let lab = Set(try Lab.devices().map(\.instance))
-        let collector = EventCollector(try AvahiBackend(waitForDaemon: true).events(browsing: [Self.base]))
+        let collector = EventCollector(try AvahiBackend(waitForDaemon: true).serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 5) { $0.all.contains(.stateChanged(.connecting)) })
         try Lab.castlab("daemon", "start")
@@ -80,7 +80,7 @@ struct AvahiDaemonLabTests {
         try Lab.castlab("daemon", "stop")
         defer { _ = try? Lab.castlab("daemon", "start") }
         do {
-            _ = try DNSSDBackend().events(browsing: [Self.base])
+            _ = try DNSSDBackend().serviceEvents(browsing: [Self.base])
             Issue.record("browsing without a daemon did not throw")
         } catch {
             #expect(error.kind == .discoveryServiceMissing)

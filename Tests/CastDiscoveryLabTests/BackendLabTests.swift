@@ -23,7 +23,7 @@ struct BackendLabTests {
         let lab = try Lab.devices()
         #expect(Set(lab.map(\.stack)) == ["zeroconf", "avahi"], "the lab serves devices from both stacks")
         #expect(lab.contains { $0.ipv4 == nil }, "the lab has an IPv6-only device")
-        let collector = EventCollector(try backend.makeWaitingForEveryAddress().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.makeWaitingForEveryAddress().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         let oracle = try AvahiBrowseOracle.browse(Self.base)
         #expect(Set(oracle.instances.keys) == Set(lab.map(\.instance)), "avahi-browse itself must see the lab")
@@ -81,7 +81,7 @@ struct BackendLabTests {
     func subtype(backend: LabBackend, appID: String) async throws {
         let lab = try Lab.devices()
         let subtype = "_\(appID)._sub._googlecast._tcp"
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base, subtype]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base, subtype]))
         defer { collector.cancel() }
         let expected = Set(lab.filter { $0.subtypes.contains(appID) }.map(\.instance))
         #expect(expected.contains { name in lab.contains { $0.instance == name && $0.stack == "avahi" } })
@@ -98,7 +98,7 @@ struct BackendLabTests {
     @Test("an IPv6-only device is listed with its one IPv6 address", arguments: LabBackend.allCases)
     func ipv6Only(backend: LabBackend) async throws {
         let device = try #require(try Lab.devices().first { $0.ipv4 == nil })
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 15) { $0.services[device.instance] != nil })
         let service = try #require(collector.services[device.instance]?.service)
@@ -121,7 +121,7 @@ struct BackendLabTests {
     func scenario(backend: LabBackend, stack: String) async throws {
         let instance = "Scenario-Group-\(UInt32.random(in: 0...UInt32.max))"
         let leader = try #require(try Lab.devices(stack: stack).first { $0.instance.hasPrefix("Chromecast-") && $0.ipv4 != nil })
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         try Lab.castlab("add", Self.entry(instance, host: "scenario-\(stack)-\(UInt16.random(in: 1...9999)).local", stack: stack))
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil }, "added device not found")
@@ -171,7 +171,7 @@ struct BackendLabTests {
     @Test("a device that stops without a goodbye is removed when its records expire", arguments: LabBackend.allCases)
     func stopWithoutGoodbye(backend: LabBackend) async throws {
         let instance = "Scenario-Silent-\(UInt32.random(in: 0...UInt32.max))"
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         try Lab.castlab("add", Self.entry(instance, host: "silent-\(UInt16.random(in: 1...9999)).local", stack: "zeroconf", ttl: 4))
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil })
@@ -185,7 +185,7 @@ struct BackendLabTests {
           arguments: [LabBackend.mdns], ["zeroconf", "avahi"])
     func passiveObservationOfFailure(backend: LabBackend, stack: String) async throws {
         let instance = "Scenario-Vanish-\(UInt32.random(in: 0...UInt32.max))"
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer {
             collector.cancel()
             // The sender's avahi-daemon keeps the vanished device to its TTL; the suites after
@@ -213,7 +213,7 @@ struct BackendLabTests {
     @Test("a device whose resolve timed out is listed when its records come later", arguments: LabBackend.allCases)
     func lateAnswer(backend: LabBackend) async throws {
         let instance = "Scenario-Late-\(backend.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
-        let collector = EventCollector(try backend.make().events(browsing: [Self.base]))
+        let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer {
             collector.cancel()
             // The sender's avahi-daemon keeps the injected PTR to its TTL; the suites after this
@@ -242,7 +242,7 @@ struct BackendLabTests {
         }
         func cycle(_ count: Int) async throws {
             for _ in 0..<count {
-                let stream = try backend.make().events(browsing: [Self.base])
+                let stream = try backend.make().serviceEvents(browsing: [Self.base])
                 var iterator = stream.makeAsyncIterator()
                 _ = await iterator.next()  // connected and browsing
             }

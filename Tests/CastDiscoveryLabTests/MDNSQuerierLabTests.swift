@@ -13,8 +13,8 @@ struct MDNSQuerierLabTests {
     @Test("beside avahi-daemon in the same namespace, both see every device while both run")
     func coexistence() async throws {
         let lab = Set(try Lab.devices().map(\.instance))
-        let querier = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
-        let avahi = EventCollector(try AvahiBackend().events(browsing: [Self.base]))
+        let querier = EventCollector(try MDNSBackend().serviceEvents(browsing: [Self.base]))
+        let avahi = EventCollector(try AvahiBackend().serviceEvents(browsing: [Self.base]))
         defer {
             querier.cancel()
             avahi.cancel()
@@ -34,7 +34,7 @@ struct MDNSQuerierLabTests {
     @Test("an interface added during a watch is used; when it goes, only its copies go")
     func interfaceAddedAndRemoved() async throws {
         let lab = try Lab.devices()
-        let collector = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
+        let collector = EventCollector(try MDNSBackend().serviceEvents(browsing: [Self.base]))
         defer {
             collector.cancel()
             _ = try? Lab.castlab("link", "del")
@@ -87,7 +87,7 @@ struct MDNSHostileLabTests {
     @Test("malformed packets, an off-link device and floods: the watch survives, lists the real devices, stays bounded")
     func hostileTraffic() async throws {
         let lab = Set(try Lab.devices().map(\.instance))
-        let collector = EventCollector(try MDNSBackend().events(browsing: [Self.base]))
+        let collector = EventCollector(try MDNSBackend().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
         let baseline = Self.residentKB()

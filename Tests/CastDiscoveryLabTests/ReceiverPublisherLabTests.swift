@@ -15,7 +15,7 @@ struct ReceiverPublisherLabTests {
         let receiver = SimulatedReceiver(id: id, friendlyName: "Swift \(backend.rawValue)", model: "Chromecast", capabilities: 200_709)
         let publisher = try CastReceiverPublisher(receivers: [receiver], publisher: backend.makePublisher())
         defer { publisher.close() }
-        let collector = EventCollector(try AvahiBackend().events(browsing: ["_googlecast._tcp"]))
+        let collector = EventCollector(try AvahiBackend().serviceEvents(browsing: ["_googlecast._tcp"]))
         defer { collector.cancel() }
         try publisher.start()
 

@@ -69,6 +69,12 @@ struct KnownHostsQuerierTests {
     static let instance = try! DNSName(parsing: "Chromecast-abc._googlecast._tcp.local")
     static let target = try! DNSName(parsing: "abc.local")
 
+    /// A buffer for the querier, and its events merged as a ``DiscoveryManager`` merges them.
+    static func mergedStream() -> (AsyncStream<BackendEvent>, BackendEventBuffer) {
+        let buffer = BackendEventBuffer()
+        return (MergedEventStream.start(buffers: [buffer], merger: BackendMerger(single: .standard), ledger: nil), buffer)
+    }
+
     static func response(id: UInt16, _ answers: [DNSResourceRecord]) throws -> [UInt8] {
         try DNSMessage(id: id, flags: DNSMessage.responseFlag | DNSMessage.authoritativeFlag, answers: answers).encoded()
     }
@@ -77,7 +83,7 @@ struct KnownHostsQuerierTests {
     func unicastRound() async throws {
         let host = try LoopbackPeer()
         let stranger = try LoopbackPeer()
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let (stream, buffer) = Self.mergedStream()
         let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
             hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(60),
@@ -132,7 +138,7 @@ struct KnownHostsQuerierTests {
     @Test("a host that never answers: asked three times, then listed unanswered, and all-for-now")
     func silentHost() async throws {
         let host = try LoopbackPeer()
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let (stream, buffer) = Self.mergedStream()
         let known = KnownHost(text: "127.0.0.1", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         // The next round a day away: however long a loaded parallel run keeps this task from
         // counting (over a minute was seen), only this round's queries are there.
@@ -155,7 +161,7 @@ struct KnownHostsQuerierTests {
     @Test("a host with an A and an AAAA: found with both, a changed TXT is one update, an instance gone is removed")
     func rounds() async throws {
         let host = try LoopbackPeer()
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let (stream, buffer) = Self.mergedStream()
         let known = KnownHost(text: "tv.example", addresses: [SocketAddress(bytes: [127, 0, 0, 1], port: host.port)])
         let querier = try KnownHostsQuerier(
             hosts: [known], request: try BrowseRequest(parsing: ["_googlecast._tcp"]), interval: .seconds(1),
@@ -218,7 +224,7 @@ struct KnownHostsQuerierTests {
         #expect(updated.service.addresses == found.service.addresses)
         #expect(updated.service.txt == TXTRecord(strings: [Array("id=abc".utf8), Array("fn=Kitchen".utf8)]))
         #expect(removed.key == found.key)
-        #expect(pending.isEmpty, "every copy resolves within its round: nothing is ever pending")
+        #expect(pending.last == 0, "every copy resolves within its round: \(pending)")
     }
 
     @Test("host texts: addresses parse without the resolver; what is no address or name is refused", arguments: [

@@ -4,15 +4,14 @@ import Testing
 
 /// Drives an ``MDNSQuerier`` in-process, with no socket and no wall clock: fake interfaces, fake
 /// sockets that record what is sent, datagrams handed over at chosen instants, and the timers
-/// run at each deadline the querier names, as its loop would.
+/// run at each deadline the querier names, as its loop would. What the querier reports is merged
+/// as a ``DiscoveryManager`` merges it (``BackendMerger``), at the instant it was reported.
 ///
 /// Instants are offsets from ``t0``, the start. Time only moves forward.
 final class MDNSQuerierHarness {
     static let browseType = "_googlecast._tcp"
     /// A port for the fake legacy-unicast sockets (any but 5353).
     static let legacyPort: UInt16 = 49_152
-    /// What the harness yields into the stream to find the end of what the querier yielded.
-    private static let mark = BackendEvent.cacheExhausted(browseType: "harness mark")
 
     /// A query the querier sent, decoded.
     struct Query: Equatable {
@@ -38,13 +37,15 @@ final class MDNSQuerierHarness {
     private let log: FakeMDNSSocket.Log
     private var sendsRead = 0
     private let buffer: BackendEventBuffer
-    private var iterator: AsyncStream<BackendEvent>.AsyncIterator
+    /// The merge of the querier's copies, and what it made that was not read yet.
+    private var merger = BackendMerger(single: MDNSBackend().firstReportWait)
+    private var merged: [BackendEvent] = []
 
     init(
         interfaces: [NetworkInterface], families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], passive: Bool = false,
         browseTypes: [String] = [browseType]
     ) throws {
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        let buffer = BackendEventBuffer()
         let log = FakeMDNSSocket.Log()
         querier = try MDNSQuerier(
             configuration: .init(
@@ -54,7 +55,6 @@ final class MDNSQuerierHarness {
             interfaces: { interfaces })
         self.log = log
         self.buffer = buffer
-        iterator = stream.makeAsyncIterator()
         // Later than the querier's making, by more than a loaded machine lets pass in between:
         // its schedule counts from its start (``start()``), never from when it was made.
         t0 = .now + .milliseconds(50)
@@ -65,21 +65,39 @@ final class MDNSQuerierHarness {
     /// bursts begun, the interfaces listed (and asked on).
     func start() {
         querier.start(at: t0)
+        drain()
+    }
+
+    /// Merges what the querier reported since, at ``now``; keeps its counts apart.
+    private func drain() {
+        while case .event(let event) = buffer.take(orNotify: {}) {
+            if case .statistics(let counts) = event {
+                reportedStatistics = counts
+            } else {
+                merged += merger.take(event, from: 0, at: now)
+            }
+        }
+        // The end of the loop's turn: the pending count the reports left.
+        merged += merger.flush()
     }
 
     /// Runs the timers at every deadline up to `offset`, as the loop would wake for them. A
     /// deadline that is still due right after its tick means the loop would spin: an issue.
     func advance(to offset: Duration, sourceLocation: SourceLocation = #_sourceLocation) {
         let target = t0 + offset
-        while let deadline = querier.nextDeadline(), deadline <= target {
+        while let deadline = [querier.nextDeadline(), merger.nextRelease].compactMap({ $0 }).min(), deadline <= target {
             let instant = max(deadline, now)
-            querier.tick(at: instant)
             now = instant
-            ticks += 1
-            if let next = querier.nextDeadline(), next <= instant {
-                Issue.record("the loop would spin at \(instant - t0): the next deadline is \(next - t0)", sourceLocation: sourceLocation)
-                break
+            if let due = querier.nextDeadline(), due <= instant {
+                querier.tick(at: instant)
+                ticks += 1
+                drain()
+                if let next = querier.nextDeadline(), next <= instant {
+                    Issue.record("the loop would spin at \(instant - t0): the next deadline is \(next - t0)", sourceLocation: sourceLocation)
+                    break
+                }
             }
+            if let release = merger.nextRelease, release <= instant { merged += merger.releaseHeld(at: instant) }
         }
         now = max(now, target)
     }
@@ -89,6 +107,7 @@ final class MDNSQuerierHarness {
     func deliver(bytes: [UInt8], from source: SocketAddress, on interface: Int32, legacy: Bool, at offset: Duration) {
         advance(to: offset)
         querier.handle(MDNSSocket.Datagram(bytes: bytes, source: source, interface: interface), legacy: legacy, at: now)
+        drain()
     }
 
     /// Encodes `message` and hands it over as ``deliver(bytes:from:on:legacy:at:)`` does.
@@ -96,15 +115,12 @@ final class MDNSQuerierHarness {
         deliver(bytes: try message.encoded(), from: source, on: interface, legacy: legacy, at: offset)
     }
 
-    /// What the querier yielded since the last call, without its `statistics` events (the last
-    /// of those is kept in ``reportedStatistics``).
+    /// What the merge of the querier's reports made since the last call, without the
+    /// querier's `statistics` events (the last of those is kept in ``reportedStatistics``).
     func events() async -> [BackendEvent] {
-        buffer.yield(Self.mark)
-        var events: [BackendEvent] = []
-        while let event = await iterator.next(), event != Self.mark {
-            if case .statistics(let counts) = event { reportedStatistics = counts } else { events.append(event) }
-        }
-        return events
+        drain()
+        defer { merged = [] }
+        return merged
     }
 
     /// Expects ``events()`` to be `expected`, exactly.

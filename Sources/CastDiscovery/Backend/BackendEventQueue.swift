@@ -7,6 +7,9 @@ struct BackendEventQueue: WaitableQueueStorage {
     /// The services the consumer will have been told of once it has read everything queued and
     /// folded: found or updated, and not removed since.
     private var announced: Set<ServiceKey> = []
+    /// The browses the consumer will have been told report each copy, once it has read
+    /// everything queued and folded.
+    private var knownCopies: [ServiceCopyKey: Set<String>] = [:]
     private var coalesced = 0
     private var lastStatistics: BackendStatistics?
     var finished = false
@@ -37,7 +40,9 @@ struct BackendEventQueue: WaitableQueueStorage {
         if hasRoom {
             items.append(event)
         } else {
-            fold.take(event, known: Self.service(of: event).map(announced.contains) ?? false)
+            fold.take(
+                event, known: Self.service(of: event).map(announced.contains) ?? false,
+                knownBrowses: Self.copy(of: event).flatMap { knownCopies[$0] } ?? [])
         }
         note(event)
     }
@@ -73,14 +78,29 @@ struct BackendEventQueue: WaitableQueueStorage {
         case .found(let service), .updated(let service): announced.insert(service.key)
         case .removed(let service): announced.remove(service.key)
         case .statistics(let counts): lastStatistics = counts
+        case .copyAdded(let copy, let type): knownCopies[copy, default: []].insert(type)
+        case .copyRemoved(let copy, let type):
+            knownCopies[copy]?.remove(type)
+            if knownCopies[copy]?.isEmpty == true { knownCopies[copy] = nil }
+        case .stateChanged(.daemonLost), .stateChanged(.failed):
+            // The merge forgets the copies the stack reported.
+            knownCopies = [:]
         default: break
+        }
+    }
+
+    private static func copy(of event: BackendEvent) -> ServiceCopyKey? {
+        switch event {
+        case .copyAdded(let copy, _), .copyRemoved(let copy, _), .copyResolved(let copy, _, _), .copyAddressesComplete(let copy),
+            .copyFailed(let copy, _):
+            copy
+        default: nil
         }
     }
 
     private static func service(of event: BackendEvent) -> ServiceKey? {
         switch event {
         case .found(let service), .updated(let service), .removed(let service): service.key
-        case .copyAdded(let copy, _): copy.service
         case .resolveFailed(let key, _): key
         default: nil
         }

@@ -1,9 +1,13 @@
-/// The merge of several event streams (``MergedBackend``): which services each source reports,
-/// the events of the one merged view, and each source's steps. When the merged browse is
-/// all-for-now is not decided here but by the scan, from those steps (``ScanProgress``).
+/// The merge of what the sources of a browse report: their copies and services, merged into one
+/// service per instance by the one ``ServiceAggregator``; the pending resolves; and, for several
+/// sources (``MergedBackend``), each source's steps. When a merged browse is all-for-now is not
+/// decided here but by the scan, from those steps (``ScanProgress``). A backend that is one
+/// stack is merged too (its copies), its steps passed as they are.
 struct BackendMerger: Sendable {
     private let names: [String]
     private let roles: [MergedBackend.Role]
+    /// Whether there are several sources: their steps become ``BackendEvent/sourceProgress(_:)``.
+    private let isMerge: Bool
     /// The sources that ask the network, or every one when none does: once none of them is
     /// left, the daemons resolve what they left to them.
     private let askers: [Int]
@@ -14,93 +18,142 @@ struct BackendMerger: Sendable {
     private let ledger: ResolutionLedger?
     /// Cache sources whose daemon went away: there is no cache to wait for.
     private var absent: Set<Int> = []
-    /// The latest service each source reports, by key.
-    private var services: [ServiceKey: [Int: DiscoveredService]] = [:]
-    private var reported: [ServiceKey: DiscoveredService] = [:]
-    /// The services each source announced or resolved, per browse type.
+    /// The one store of copies and services.
+    private(set) var aggregator: ServiceAggregator
+    /// The services each source announced or resolved, per browse type (for its steps' counts).
     private var announced: [Int: [String: Set<ServiceKey>]] = [:]
-    /// The services a cache source announced that no source has resolved yet.
-    private var awaited: [Int: Set<ServiceKey>] = [:]
     private var started: Set<String> = []
     /// The browses each asking source has said all-for-now for.
     private var askerAllForNow: [Int: Set<String>] = [:]
-    private var pending: [Int: Int] = [:]
+    /// Pending counts a source reported itself (a recording): added to the merge's own.
+    private var reportedCounts: [Int: Int] = [:]
     private var reportedPending: Int?
     private var statistics: [Int: BackendStatistics] = [:]
 
-    /// Creates the merge of sources with these names and roles, in order.
-    init(sources: [(name: String, role: MergedBackend.Role)], ledger: ResolutionLedger? = nil) {
+    /// The merge of one backend that is one stack.
+    init(single wait: FirstReportWait) {
+        names = [""]
+        roles = [.asks]
+        isMerge = false
+        askers = [0]
+        ledger = nil
+        aggregator = ServiceAggregator(sources: [ServiceAggregator.Source(wait: wait)])
+    }
+
+    /// Creates the merge of sources with these names, roles and waits, in order.
+    init(sources: [(name: String, role: MergedBackend.Role, wait: FirstReportWait)], ledger: ResolutionLedger? = nil) {
         self.ledger = ledger
         names = sources.map(\.name)
         roles = sources.map(\.role)
+        isMerge = true
         let asking = sources.indices.filter { sources[$0].role == .asks }
         askers = asking.isEmpty ? Array(sources.indices) : asking
+        aggregator = ServiceAggregator(
+            sources: sources.map { ServiceAggregator.Source(wait: $0.wait, role: $0.role) }, ledger: ledger)
     }
 
-    /// The events `event` from source `index` makes.
-    mutating func take(_ event: BackendEvent, from index: Int) -> [BackendEvent] {
+    /// When the oldest first report held for an instance's other copies is due.
+    var nextRelease: ContinuousClock.Instant? { aggregator.nextRelease }
+
+    /// The events `event` from source `index` makes at `now`. The pending count a copy's or a
+    /// service's report changes is said before the next other event, or at ``flush()``: a
+    /// stack's reports of one moment (a copy added and resolved) leave one count.
+    mutating func take(_ event: BackendEvent, from index: Int, at now: ContinuousClock.Instant) -> [BackendEvent] {
+        note(event, from: index)
+        var events = aggregator.take(event, from: index, at: now) ?? []
         switch event {
-        case .found(let service), .updated(let service):
-            services[service.key, default: [:]][index] = service
-            for type in service.browseTypes { announced[index, default: [:]][type, default: []].insert(service.key) }
-            for source in awaited.keys { awaited[source]?.remove(service.key) }
-            return report(service.key) + pendingChange()
+        case .copyAdded, .copyRemoved, .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit, .found, .updated:
+            settleLedgerIfAskersAreDone()
+            return events
         case .removed(let service):
-            services[service.key]?[index] = nil
-            awaited[index]?.remove(service.key)
-            for type in service.browseTypes { announced[index]?[type]?.remove(service.key) }
-            return report(service.key) + pendingChange()
-        case .copyAdded(let copy, let type):
-            announced[index, default: [:]][type, default: []].insert(copy.service)
-            if roles[index] == .cache, reported[copy.service] == nil { awaited[index, default: []].insert(copy.service) }
-            return [event] + pendingChange()
-        case .resolveFailed(let key, _):
-            awaited[index]?.remove(key)
-            return [event] + pendingChange()
+            // A backend that is one stack and reports whole services may remove one the list
+            // still shows from the last run, which this run's merge never had.
+            if !isMerge, events.isEmpty, !aggregator.isKnown(service.key) { events = [event] }
+            settleLedgerIfAskersAreDone()
+            return events
+        default:
+            break
+        }
+        // Before any other event: the count as the copies left it.
+        return pendingChange() + milestoneEvents(event, from: index, merged: events)
+    }
+
+    /// The pending count, when it changed since it was last said: what a reader calls once it
+    /// has taken the events waiting (the end of a turn).
+    mutating func flush() -> [BackendEvent] {
+        pendingChange()
+    }
+
+    /// The events of `event` from source `index` that is not a copy's or a service's report,
+    /// after what the merge made of it (`merged`: a lost stack's copies removed).
+    private mutating func milestoneEvents(_ event: BackendEvent, from index: Int, merged: [BackendEvent]) -> [BackendEvent] {
+        var events = merged
+        switch event {
+        case .copyAdded, .copyRemoved, .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit, .found, .updated,
+            .removed:
+            break
+        case .resolveFailed:
+            events.append(event)
         case .browseStarted(let type):
+            guard isMerge else { return events + [event] + pendingChange() }
             let progress = milestone(.browseStarted, type, index)
-            guard started.insert(type).inserted else { return [progress] }
+            guard started.insert(type).inserted else { return events + [progress] + pendingChange() }
             // The sources already gone are gone for this browse too.
             let gone = ended.union(absent).subtracting([index]).sorted().map { milestone(.absent, type, $0) }
-            return [event, progress] + gone
+            events += [event, progress] + gone
         case .allForNow(let type):
+            guard isMerge else { return events + [event] + pendingChange() }
             askerAllForNow[index, default: []].insert(type)
             settleLedgerIfAskersAreDone()
-            return [milestone(.allForNow, type, index)]
+            events.append(milestone(.allForNow, type, index))
         case .cacheExhausted(let type):
-            return [milestone(.cacheExhausted, type, index)]
+            guard isMerge else { return events + [event] + pendingChange() }
+            events.append(milestone(.cacheExhausted, type, index))
         case .resolvesPending(let count):
-            pending[index] = count
+            reportedCounts[index] = max(0, count)
             settleLedgerIfAskersAreDone()
-            return pendingChange()
         case .statistics(let counts):
+            guard isMerge else { return events + [event] }
             statistics[index] = counts
-            return [.statistics(Self.sum(statistics.values))]
+            events.append(.statistics(Self.sum(statistics.values)))
         case .stateChanged(let state):
-            var events: [BackendEvent] = []
-            // The first source's states are the merge's; another's only when it fails.
-            if index == 0 { events.append(event) } else if case .failed = state { events.append(event) }
-            if roles[index] == .asks, case .failed = state {
-                failedAskers.insert(index)
-                closeLedgerIfNoAskerIsLeft()
-                settleLedgerIfAskersAreDone()
-            }
-            guard roles[index] == .cache else { return events }
-            switch state {
-            case .running:
-                absent.remove(index)
-            case .daemonLost, .failed:
-                guard absent.insert(index).inserted else { break }
-                awaited[index] = nil
-                events += started.sorted().map { milestone(.absent, $0, index) } + pendingChange()
-            case .connecting:
-                break
-            }
-            return events
+            events = stateChanged(state, event, from: index) + events
         case .sourceProgress:
             // A source that reports steps of its own (a replay of a merge): passed as they are.
-            return [event]
+            events.append(event)
         }
+        settleLedgerIfAskersAreDone()
+        return events + pendingChange()
+    }
+
+    /// The events a state change of source `index` makes before what it does to the services.
+    private mutating func stateChanged(_ state: BackendState, _ event: BackendEvent, from index: Int) -> [BackendEvent] {
+        guard isMerge else { return [event] }
+        var events: [BackendEvent] = []
+        // The first source's states are the merge's; another's only when it fails.
+        if index == 0 { events.append(event) } else if case .failed = state { events.append(event) }
+        if roles[index] == .asks, case .failed = state {
+            failedAskers.insert(index)
+            closeLedgerIfNoAskerIsLeft()
+        }
+        guard roles[index] == .cache else { return events }
+        switch state {
+        case .running:
+            absent.remove(index)
+        case .daemonLost, .failed:
+            guard absent.insert(index).inserted else { break }
+            events += started.sorted().map { milestone(.absent, $0, index) }
+        case .connecting:
+            break
+        }
+        return events
+    }
+
+    /// Releases the first reports whose wait is over at `now`.
+    mutating func releaseHeld(at now: ContinuousClock.Instant) -> [BackendEvent] {
+        let events = aggregator.releaseHeld(at: now)
+        settleLedgerIfAskersAreDone()
+        return events + pendingChange()
     }
 
     /// Notes that source `index` ended: it is gone from every browse (a step the scan waits for
@@ -108,12 +161,27 @@ struct BackendMerger: Sendable {
     /// makes, and whether every source has ended.
     mutating func end(_ index: Int) -> (events: [BackendEvent], done: Bool) {
         guard ended.insert(index).inserted else { return ([], ended.count == names.count) }
-        pending[index] = nil
-        awaited[index] = nil
+        reportedCounts[index] = nil
+        aggregator.sourceEnded(index)
         closeLedgerIfNoAskerIsLeft()
         settleLedgerIfAskersAreDone()
-        let events = started.sorted().map { milestone(.absent, $0, index) }
+        let events = isMerge ? started.sorted().map { milestone(.absent, $0, index) } : []
         return (events + pendingChange(), ended.count == names.count)
+    }
+
+    /// Counts what source `index` announced, for its steps.
+    private mutating func note(_ event: BackendEvent, from index: Int) {
+        guard isMerge else { return }
+        switch event {
+        case .found(let service), .updated(let service):
+            for type in service.browseTypes { announced[index, default: [:]][type, default: []].insert(service.key) }
+        case .removed(let service):
+            for type in service.browseTypes { announced[index]?[type]?.remove(service.key) }
+        case .copyAdded(let copy, let type):
+            announced[index, default: [:]][type, default: []].insert(copy.service)
+        default:
+            break
+        }
     }
 
     /// Settles the ledger once every asking source that is left has said all-for-now for every
@@ -123,7 +191,8 @@ struct BackendMerger: Sendable {
         guard let ledger, !ledger.isSettled, !started.isEmpty else { return }
         let done = askers.allSatisfy { index in
             ended.contains(index) || failedAskers.contains(index)
-                || (started.isSubset(of: askerAllForNow[index] ?? []) && (pending[index] ?? 0) == 0)
+                || (started.isSubset(of: askerAllForNow[index] ?? [])
+                    && aggregator.pendingResolves(of: index) + (reportedCounts[index] ?? 0) == 0)
         }
         if done { ledger.settle() }
     }
@@ -142,55 +211,13 @@ struct BackendMerger: Sendable {
             services: announced[index]?[type]?.count ?? 0))
     }
 
-    /// The merged pending count when it changed: an asking source's pending resolves, and a
-    /// cache source's only up to the number of its services no source has resolved (the
-    /// daemon resolving what the querier already has holds nothing up).
+    /// The pending count when it changed: the merge's own (``ServiceAggregator/pendingResolves``)
+    /// and what sources that count for themselves reported.
     private mutating func pendingChange() -> [BackendEvent] {
-        var total = 0
-        for (index, count) in pending {
-            total += roles[index] == .cache ? min(count, awaited[index]?.count ?? 0) : count
-        }
-        guard !pending.isEmpty || reportedPending != nil, total != reportedPending else { return [] }
+        let total = aggregator.pendingResolves + reportedCounts.values.reduce(0, +)
+        guard total != (reportedPending ?? 0) || (reportedPending == nil && !reportedCounts.isEmpty) else { return [] }
         reportedPending = total
         return [.resolvesPending(total)]
-    }
-
-    /// The merged view of `key` against what was reported: found, updated, removed or nothing.
-    /// The first source's service leads; addresses are the union, and the known host comes from
-    /// whichever source asked one.
-    private mutating func report(_ key: ServiceKey) -> [BackendEvent] {
-        let sources = services[key] ?? [:]
-        ledger?.set(key, resolved: sources.keys.contains { roles[$0] == .asks })
-        var merged: DiscoveredService?
-        for index in sources.keys.sorted() {
-            guard let service = sources[index] else { continue }
-            guard var current = merged else {
-                merged = service
-                continue
-            }
-            // The same address from two sources once (the first one's, with its interface).
-            for address in service.service.addresses
-            where !current.service.addresses.contains(where: { $0.ip == address.ip && $0.zone == address.zone }) {
-                current.service.addresses.append(address)
-            }
-            current.service.knownHost = current.service.knownHost ?? service.service.knownHost
-            current.browseTypes.formUnion(service.browseTypes)
-            merged = current
-        }
-        if sources.isEmpty { services[key] = nil }
-        switch (reported[key], merged) {
-        case (nil, let new?):
-            reported[key] = new
-            return [.found(new)]
-        case (let old?, let new?) where old != new:
-            reported[key] = new
-            return [.updated(new)]
-        case (let old?, nil):
-            reported[key] = nil
-            return [.removed(old)]
-        default:
-            return []
-        }
     }
 
     private static func sum(_ all: some Sequence<BackendStatistics>) -> BackendStatistics {

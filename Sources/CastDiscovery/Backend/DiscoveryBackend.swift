@@ -1,7 +1,9 @@
 /// A source of DNS-SD browse and resolve results: the native Avahi client, a recording, or
 /// any other stack.
 public protocol DiscoveryBackend: Sendable {
-    /// Starts the browses of `request` and returns the events as they happen.
+    /// Starts the browses of `request` and returns the events as they happen: each copy of an
+    /// instance the stack sees and what became of it, and the browses' steps (see
+    /// ``BackendEvent``). ``serviceEvents(for:)`` gives them merged into services.
     ///
     /// Throws when discovery cannot start at all (no daemon, no bus). Ending the iteration
     /// (cancelling the task that iterates) stops the browse and frees everything it used.
@@ -22,6 +24,9 @@ public protocol DiscoveryBackend: Sendable {
     /// (``MergedBackend``); empty for a backend that is one stack, whose own all-for-now and
     /// cache-exhausted events are the browse's.
     var scanSources: [ScanSource] { get }
+
+    /// How long the first report of a new instance waits for its other copies on this stack.
+    var firstReportWait: FirstReportWait { get }
 }
 
 extension DiscoveryBackend {
@@ -44,6 +49,9 @@ extension DiscoveryBackend {
 
     /// None: the backend is one stack.
     public var scanSources: [ScanSource] { [] }
+
+    /// No grace, up to 150 ms for copies still resolving (``FirstReportWait/standard``).
+    public var firstReportWait: FirstReportWait { .standard }
 }
 
 /// What a backend is asked to browse, and how.

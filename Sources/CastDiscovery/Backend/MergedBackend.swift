@@ -17,10 +17,11 @@ import Synchronization
 ///
 /// A ``DiscoveryManager`` merges in its own loop, reading each source's stream into its inputs:
 /// no second buffer, no lock, no task between a source and the list. For any other consumer,
-/// ``events(for:)`` gives one merged stream, bounded like any backend's (``BackendEventBuffer``):
-/// the sources' streams are read as soon as they have events, so a consumer that falls behind
-/// has the merged events folded, never dropped; statistics carry the sources'
-/// ``BackendStatistics/coalescedEvents`` summed with the merge's own.
+/// ``events(for:)`` gives one merged stream (``DiscoveryBackend/serviceEvents(for:)``), bounded
+/// like any backend's (``BackendEventBuffer``): the sources' streams are read as soon as they
+/// have events, so a consumer that falls behind has the merged events folded, never dropped;
+/// statistics carry the sources' ``BackendStatistics/coalescedEvents`` summed with the merge's
+/// own.
 public struct MergedBackend: DiscoveryBackend {
     /// What the merge waits for from a source before a browse is all-for-now.
     public enum Role: String, Sendable, Hashable, Codable, CaseIterable {
@@ -116,45 +117,132 @@ public struct MergedBackend: DiscoveryBackend {
                 throw error
             }
         }
-        return Run(buffers: buffers, merger: BackendMerger(sources: sources.map { ($0.name, $0.role) }, ledger: ledger), ledger: ledger)
+        let merger = BackendMerger(
+            sources: sources.map { ($0.name, $0.role, $0.backend.firstReportWait) }, ledger: ledger)
+        return Run(buffers: buffers, merger: merger, ledger: ledger)
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         let run = try start(request)
-        let ledger = run.ledger
-        // The sources' streams are read at once, so the merged view's buffer is where a slow
-        // consumer's events are folded.
-        let (output, buffer) = BackendEventBuffer.makeStream()
-        let merger = SharedMerger(run.merger)
-        var tasks: [Task<Void, Never>] = []
-        for (index, source) in run.buffers.enumerated() {
-            let stream = source.stream()
-            tasks.append(Task {
-                for await event in stream {
-                    // Taken and yielded under the lock, so the merged order is one order.
-                    merger.state.withLock { state in
-                        state.take(event, from: index).forEach { buffer.yield($0) }
-                    }
-                    // Outside the merge's lock: a daemon source takes its own lock to hear it.
-                    ledger?.deliver()
-                }
-                let done = merger.state.withLock { state in
-                    let (events, done) = state.end(index)
-                    events.forEach { buffer.yield($0) }
-                    return done
-                }
-                ledger?.deliver()
-                if done { buffer.finish() }
-            })
-        }
-        let readers = tasks
-        buffer.onTermination = { readers.forEach { $0.cancel() } }
-        return output
+        return MergedEventStream.start(buffers: run.buffers, merger: run.merger, ledger: run.ledger)
+    }
+
+    public var firstReportWait: FirstReportWait { sources.first?.backend.firstReportWait ?? .standard }
+}
+
+extension DiscoveryBackend {
+    /// Starts the browses of `request` and returns their events with the copies merged into
+    /// services (``BackendEvent/found(_:)``, ``BackendEvent/updated(_:)``,
+    /// ``BackendEvent/removed(_:)``, the pending count), the browses' steps as they are: what a
+    /// ``DiscoveryManager`` makes of the backend, for any other reader of it.
+    public func serviceEvents(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        if let merged = self as? MergedBackend { return try merged.events(for: request) }
+        let buffer = try readableBuffer(for: request)
+        return MergedEventStream.start(buffers: [buffer], merger: BackendMerger(single: firstReportWait), ledger: nil)
+    }
+
+    /// ``serviceEvents(for:)`` for browse types given as text, browsed actively.
+    public func serviceEvents(browsing browseTypes: [String]) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+        try serviceEvents(for: BrowseRequest(parsing: browseTypes))
     }
 }
 
-/// The merge's state, shared by the tasks that read the streams.
-private final class SharedMerger: Sendable {
-    let state: Mutex<BackendMerger>
-    init(_ merger: BackendMerger) { state = Mutex(merger) }
+/// One merged stream of several sources' buffers, for a reader other than a ``DiscoveryManager``:
+/// a task per source reads its buffer into the merge, and a timer releases the first reports
+/// held for an instance's other copies.
+final class MergedEventStream: Sendable {
+    private struct State {
+        var merger: BackendMerger
+        var timer: Task<Void, Never>?
+        var timerDue: ContinuousClock.Instant?
+        var closed = false
+    }
+
+    private let state: Mutex<State>
+    /// The merged view's buffer, where a slow consumer's events are folded.
+    private let buffer: BackendEventBuffer
+    private let ledger: ResolutionLedger?
+
+    private init(merger: BackendMerger, buffer: BackendEventBuffer, ledger: ResolutionLedger?) {
+        state = Mutex(State(merger: merger))
+        self.buffer = buffer
+        self.ledger = ledger
+    }
+
+    static func start(buffers: [BackendEventBuffer], merger: BackendMerger, ledger: ResolutionLedger?) -> AsyncStream<BackendEvent> {
+        let (output, buffer) = BackendEventBuffer.makeStream()
+        let merge = MergedEventStream(merger: merger, buffer: buffer, ledger: ledger)
+        var tasks: [Task<Void, Never>] = []
+        for (index, source) in buffers.enumerated() {
+            let stream = source.stream()
+            tasks.append(Task {
+                for await event in stream { merge.take(event, from: index) }
+                merge.end(index)
+            })
+        }
+        let readers = tasks
+        buffer.onTermination = {
+            readers.forEach { $0.cancel() }
+            merge.close()
+        }
+        return output
+    }
+
+    private func take(_ event: BackendEvent, from index: Int) {
+        // Taken and yielded under the lock, so the merged order is one order.
+        state.withLock { state in
+            // Each event is a turn of its own here: its pending count is said with it.
+            (state.merger.take(event, from: index, at: .now) + state.merger.flush()).forEach { buffer.yield($0) }
+            arm(&state)
+        }
+        // Outside the merge's lock: a daemon source takes its own lock to hear it.
+        ledger?.deliver()
+    }
+
+    private func end(_ index: Int) {
+        let done = state.withLock { state in
+            let (events, done) = state.merger.end(index)
+            events.forEach { buffer.yield($0) }
+            if done {
+                // The held reports go now: nothing more will come for them.
+                state.merger.releaseHeld(at: .now + .seconds(3600)).forEach { buffer.yield($0) }
+                state.timer?.cancel()
+                state.closed = true
+            }
+            return done
+        }
+        ledger?.deliver()
+        if done { buffer.finish() }
+    }
+
+    private func release() {
+        state.withLock { state in
+            state.timer = nil
+            state.timerDue = nil
+            guard !state.closed else { return }
+            state.merger.releaseHeld(at: .now).forEach { buffer.yield($0) }
+            arm(&state)
+        }
+        ledger?.deliver()
+    }
+
+    private func close() {
+        state.withLock { state in
+            state.closed = true
+            state.timer?.cancel()
+        }
+    }
+
+    /// Sets the timer for the next held report, when it is earlier than the one set.
+    private func arm(_ state: inout State) {
+        guard !state.closed, let next = state.merger.nextRelease else { return }
+        if let due = state.timerDue, due <= next { return }
+        state.timer?.cancel()
+        state.timerDue = next
+        state.timer = Task { [self] in
+            try? await Task.sleep(until: next, tolerance: nil, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            release()
+        }
+    }
 }

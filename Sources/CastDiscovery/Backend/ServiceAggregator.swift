@@ -1,85 +1,106 @@
-/// Merges what a DNS-SD stack reports per interface, per IP protocol and per browse into one
-/// service per instance, and says what changed as ``BackendEvent``s: the merging every backend
-/// shares, and the one store of per-copy state. A backend reports what it saw (a copy a browse
-/// reports or no longer reports, its resolution, its failure) and asks the aggregator what it
-/// knows of a copy (``resolution(of:)``, ``browseTypes(of:)``, ``hasFailed(_:)``); it keeps only
-/// what its native API needs (resolvers, refs, query schedules). Pending resolves are counted
-/// here for every backend (``pendingResolves``).
+/// The one merge of what the stacks report: every copy of an instance (the instance as one
+/// source saw it on one interface over one IP protocol) merged into one service, and what changed
+/// as ``BackendEvent``s. It runs with the discovery loop (``BackendMerger``); backends only
+/// report their copies (``BackendEvent/copyAdded(_:browseType:)``,
+/// ``BackendEvent/copyResolved(_:_:stillAsking:)``...), or whole services, which are taken as one
+/// copy of their source.
 ///
-/// - Every copy (interface × family) that a browse reports for the first time gives
+/// - Every copy that a browse reports for the first time gives
 ///   ``BackendEvent/copyAdded(_:browseType:)``, which a scan counts as news for that browse.
 /// - An instance is found when its first copy resolves, with every address known by then: while
-///   other copies of it are still resolving, the first report waits for them, for at most
-///   ``hold`` (see ``nextRelease`` and ``releaseHeld(at:)``), so a device is first
-///   shown with its IPv4 and IPv6 addresses together rather than inserted, then updated at once.
+///   other copies of it on the same source are still resolving, the first report waits for them
+///   as that source's ``FirstReportWait`` says (see ``nextRelease`` and ``releaseHeld(at:)``).
 /// - After that it is updated whenever the merged result changes, and removed when its last copy
-///   is gone from every browse.
+///   is gone from every browse of every source.
 /// - The merged result takes host, port and TXT from the newest resolution, and the addresses of
-///   every copy that resolved to that same host.
+///   every copy that resolved to that same host (a whole service's addresses as it gives them,
+///   when it is the only one).
+/// - A copy is pending (``pendingResolves``) while it is neither resolved nor failed; a copy of
+///   a source read for its cache (``MergedBackend/Role/cache``) only while no copy of its
+///   instance has resolved: the daemon leaving to others what they resolved holds nothing up.
+///   A source that reports an instance whole (a recording: copies, then the service) has
+///   nothing pending for it, and its report is not held; removing it removes its copies.
 package struct ServiceAggregator: Sendable {
-    /// The longest a new instance's first report waits for its other copies to resolve, unless
-    /// the stack says otherwise (``hold``).
-    package static let firstReportHold: Duration = .milliseconds(150)
+    /// What the merge knows of a source.
+    package struct Source: Sendable {
+        var wait: FirstReportWait
+        var role: MergedBackend.Role
+        /// How many copies an instance can have at most on the source (its interfaces ×
+        /// families): once it has that many, all resolved or failed, its first report waits no
+        /// longer (``BackendEvent/copyLimit(_:)``).
+        var copyLimit = Int.max
+        /// Whether the source ended: its copies stay, but none is pending any more.
+        var ended = false
+
+        package init(wait: FirstReportWait = .standard, role: MergedBackend.Role = .asks) {
+            self.wait = wait
+            self.role = role
+        }
+    }
+
+    private struct Copy: Sendable, Hashable {
+        var source: Int
+        var interfaceIndex: Int32
+        var transport: ServiceAddress.Family?
+        /// A whole service as its source reported it (``BackendEvent/found(_:)``): its one copy.
+        var isWhole = false
+
+        init(_ key: ServiceCopyKey, source: Int) {
+            self.source = source
+            interfaceIndex = key.interfaceIndex
+            transport = key.transport
+        }
+
+        init(wholeFrom source: Int) {
+            self.source = source
+            interfaceIndex = 0
+            transport = nil
+            isWhole = true
+        }
+    }
 
     private struct Instance: Sendable {
         var browses: [String: Set<Copy>] = [:]
         var resolutions: [Copy: (sequence: Int, resolution: ServiceResolution)] = [:]
         var failed: Set<Copy> = []
-        /// Copies the stack does not resolve because another source resolved their service.
-        var leftToOthers: Set<Copy> = []
         /// Resolved copies whose stack is still asking for more of their addresses (another
         /// family): a first report waits for them as for copies still resolving.
         var partial: Set<Copy> = []
         var reported: DiscoveredService?
         /// When the first report began to wait for the other copies.
         var heldSince: ContinuousClock.Instant?
+        /// How many of its copies are pending, by source (kept for ``pendingResolves``).
+        var pending: [Int: Int] = [:]
+        /// Whether a source that asks the network has resolved it (told to the ledger).
+        var resolvedByAskers = false
 
         var copies: Set<Copy> { browses.values.reduce(into: []) { $0.formUnion($1) } }
 
-        /// Whether a copy is neither resolved, failed nor left to another source.
-        var hasUnresolvedCopies: Bool {
-            browses.values.contains { copies in
-                copies.contains { resolutions[$0] == nil && !failed.contains($0) && !leftToOthers.contains($0) }
-            }
-        }
-
-        /// Whether a first report should still wait: a copy is unresolved, or resolved while
-        /// its other addresses are still being asked for.
-        var hasPendingCopies: Bool { hasUnresolvedCopies || !partial.isEmpty }
+        func isUnresolved(_ copy: Copy) -> Bool { resolutions[copy] == nil && !failed.contains(copy) }
     }
 
-    private struct Copy: Sendable, Hashable {
-        var interfaceIndex: Int32
-        var transport: ServiceAddress.Family?
-
-        init(_ key: ServiceCopyKey) {
-            interfaceIndex = key.interfaceIndex
-            transport = key.transport
-        }
-    }
-
+    private var sources: [Source]
     private var instances: [ServiceKey: Instance] = [:]
     private var sequence = 0
-    private var pending: Set<ServiceCopyKey> = []
+    private var pendingBySource: [Int: Int] = [:]
     /// The instances whose first report is held (``Instance/heldSince`` set).
     private var held: Set<ServiceKey> = []
-    /// The held instances none of whose copies is unresolved (``heldReports``), kept as they
+    /// The held instances none of whose copies is pending (``heldReports``), kept as they
     /// change: the count is read after every change, while hundreds may be held at once.
     private var heldResolved: Set<ServiceKey> = []
-    /// How long a first report waits even when no other copy is known yet: for stacks whose
-    /// copies arrive on separate sockets a few milliseconds apart.
-    private let grace: Duration
-    /// The longest a first report waits for copies still resolving.
-    package let hold: Duration
-    /// How many copies an instance can have at most (the stack's interfaces × families): once
-    /// an instance has that many, all resolved or failed, its first report waits no longer.
-    package var expectedCopies = Int.max
+    /// Told which instances the asking sources resolve, for the daemons beside them.
+    private let ledger: ResolutionLedger?
 
-    /// Creates an empty aggregator; a new instance's first report waits `grace` for copies not
-    /// heard of yet, and up to `hold` for copies still resolving.
-    package init(grace: Duration = .zero, hold: Duration = firstReportHold) {
-        self.hold = max(hold, .zero)
-        self.grace = min(grace, self.hold)
+    /// Creates an empty merge of `sources`, in order (one for a backend that is one stack);
+    /// `ledger` is told which instances the asking sources resolve.
+    package init(sources: [Source] = [Source()], ledger: ResolutionLedger? = nil) {
+        self.sources = sources.isEmpty ? [Source()] : sources
+        self.ledger = ledger
+    }
+
+    /// A merge of one source that waits as `wait` says.
+    package init(wait: FirstReportWait) {
+        self.init(sources: [Source(wait: wait)])
     }
 
     /// The services currently reported (found and not removed), in key order.
@@ -87,9 +108,13 @@ package struct ServiceAggregator: Sendable {
         instances.keys.sorted().compactMap { instances[$0]?.reported }
     }
 
-    /// How many copies are waiting for their first resolution (neither resolved nor failed),
-    /// plus ``heldReports``: a scan that waits for resolves must wait for those reports too.
-    package var pendingResolves: Int { pending.count + heldReports }
+    /// How many copies are waiting for their first resolution, plus ``heldReports``: a scan
+    /// that waits for resolves must wait for those reports too.
+    package var pendingResolves: Int { pendingBySource.values.reduce(0, +) + heldReports }
+
+    /// How many copies of `source` are waiting for their first resolution (held reports not
+    /// counted).
+    package func pendingResolves(of source: Int) -> Int { pendingBySource[source] ?? 0 }
 
     /// The first reports held back (waiting briefly for other copies, see ``nextRelease``) while
     /// none of their instance's copies is pending: resolved, but not yet reported.
@@ -97,7 +122,22 @@ package struct ServiceAggregator: Sendable {
 
     /// ``heldReports`` counted afresh from the instances: what the kept count must equal.
     var heldReportsRecounted: Int {
-        held.count { key in !(instances[key]?.hasUnresolvedCopies ?? false) }
+        held.count { key in instances[key].map { $0.pending.isEmpty } ?? false }
+    }
+
+    /// ``pendingResolves`` without the held reports, counted afresh: what the kept count must equal.
+    var pendingCopiesRecounted: Int {
+        instances.values.reduce(0) { $0 + countPending(in: $1).values.reduce(0, +) }
+    }
+
+    /// Notes that `source` ended: its copies stay, and none of them is pending any more.
+    package mutating func sourceEnded(_ source: Int) {
+        guard sources.indices.contains(source), !sources[source].ended else { return }
+        sources[source].ended = true
+        for key in instances.keys.sorted() {
+            guard let instance = instances[key], instance.pending[source] != nil else { continue }
+            store(instance, for: key)
+        }
     }
 
     /// When the oldest held first report must be released; nil when none is held.
@@ -105,166 +145,170 @@ package struct ServiceAggregator: Sendable {
         held.compactMap { key in instances[key].flatMap(releaseTime) }.min()
     }
 
-    /// The latest resolution of `copy`, if it has resolved.
-    package func resolution(of copy: ServiceCopyKey) -> ServiceResolution? {
-        instances[copy.service]?.resolutions[Copy(copy)]?.resolution
+    /// Whether the merge has anything of the instance `key`.
+    package func isKnown(_ key: ServiceKey) -> Bool { instances[key] != nil }
+
+    /// Sets the most copies an instance can have on `source`.
+    package mutating func setCopyLimit(_ limit: Int, of source: Int = 0) {
+        guard sources.indices.contains(source) else { return }
+        sources[source].copyLimit = max(1, limit)
     }
 
-    /// The browses that report `copy` now; empty for a copy not known.
-    package func browseTypes(of copy: ServiceCopyKey) -> Set<String> {
-        guard let browses = instances[copy.service]?.browses else { return [] }
-        let c = Copy(copy)
-        return Set(browses.compactMap { $0.value.contains(c) ? $0.key : nil })
-    }
+    // MARK: - What a source reports
 
-    /// Whether any copy of `service` has resolved.
-    package func hasResolvedCopy(of service: ServiceKey) -> Bool {
-        !(instances[service]?.resolutions.isEmpty ?? true)
-    }
-
-    /// Whether `copy`'s last resolve was reported failed (and it has not resolved since).
-    package func hasFailed(_ copy: ServiceCopyKey) -> Bool {
-        instances[copy.service]?.failed.contains(Copy(copy)) ?? false
-    }
-
-    /// The known copies seen on the interface with `interfaceIndex`, in key order.
-    package func copies(onInterface interfaceIndex: Int32) -> [ServiceCopyKey] {
-        instances.keys.sorted().flatMap { key in
-            (instances[key]?.copies ?? []).filter { $0.interfaceIndex == interfaceIndex }
-                .map { ServiceCopyKey(service: key, interfaceIndex: $0.interfaceIndex, transport: $0.transport) }
-                .sorted { ($0.transport == .ipv6 ? 1 : 0) < ($1.transport == .ipv6 ? 1 : 0) }
+    /// The merged events `event` of `source` makes, or nil for an event that is not about copies
+    /// or services (a milestone, a count): the caller handles those.
+    package mutating func take(_ event: BackendEvent, from source: Int = 0, at now: ContinuousClock.Instant) -> [BackendEvent]? {
+        switch event {
+        case .copyAdded(let copy, let type):
+            return add(copy, browseType: type, source: source, at: now).events
+        case .copyRemoved(let copy, let type):
+            return remove(copy, browseType: type, source: source, at: now).events
+        case .copyResolved(let copy, let resolution, let stillAsking):
+            return resolved(copy, resolution, stillAsking: stillAsking, source: source, at: now)
+        case .copyAddressesComplete(let copy):
+            return addressesComplete(copy, source: source, at: now)
+        case .copyFailed(let copy, let error):
+            return resolveFailed(copy, error, source: source, at: now)
+        case .copyLimit(let limit):
+            setCopyLimit(limit, of: source)
+            return []
+        case .found(let service), .updated(let service):
+            return whole(service, from: source, at: now)
+        case .removed(let service):
+            return removeWhole(service.key, from: source, at: now)
+        case .stateChanged(.daemonLost), .stateChanged(.failed):
+            return removeAll(from: source, at: now)
+        case .stateChanged, .browseStarted, .cacheExhausted, .allForNow, .resolveFailed, .resolvesPending, .statistics,
+            .sourceProgress:
+            return nil
         }
-    }
-
-    /// Makes `copy` reported by exactly `browseTypes`: adds it to the browses that are new, then
-    /// removes it from those that no longer report it (all of them for an empty set), so a copy
-    /// that moves from one browse to another keeps its resolution. Returns whether it is new to
-    /// every browse, whether it is now gone from every browse, and the resulting events.
-    package mutating func set(
-        _ copy: ServiceCopyKey, reportedBy browseTypes: Set<String>, at now: ContinuousClock.Instant = .now
-    ) -> (isNewCopy: Bool, isCopyGone: Bool, events: [BackendEvent]) {
-        let current = self.browseTypes(of: copy)
-        var events: [BackendEvent] = []
-        var isNew = false
-        var isGone = false
-        for type in browseTypes.subtracting(current).sorted() {
-            let added = add(copy, browseType: type, at: now)
-            isNew = isNew || added.isNewCopy
-            events += added.events
-        }
-        for type in current.subtracting(browseTypes).sorted() {
-            let removed = remove(copy, browseType: type, at: now)
-            isGone = isGone || removed.isCopyGone
-            events += removed.events
-        }
-        return (isNew, isGone, events)
     }
 
     /// Records that `browseType` reported `copy`. Returns whether the copy is new to every
-    /// browse (so a resolver should be started for it) and the resulting events.
+    /// browse and the resulting events.
     package mutating func add(
-        _ copy: ServiceCopyKey, browseType: String, at now: ContinuousClock.Instant = .now
+        _ copy: ServiceCopyKey, browseType: String, source: Int = 0, at now: ContinuousClock.Instant = .now
     ) -> (isNewCopy: Bool, events: [BackendEvent]) {
+        guard sources.indices.contains(source) else { return (false, []) }
         var instance = instances[copy.service] ?? Instance()
-        let c = Copy(copy)
+        let c = Copy(copy, source: source)
         let isNew = !instance.copies.contains(c)
         let isNewToBrowse = instance.browses[browseType, default: []].insert(c).inserted
-        if isNew { pending.insert(copy) }
         let events: [BackendEvent] = isNewToBrowse ? [.copyAdded(copy, browseType: browseType)] : []
         return (isNew, events + commit(instance, for: copy.service, at: now))
     }
 
     /// Records that `browseType` no longer reports `copy`. Returns whether the copy is now gone
-    /// from every browse (so its resolver should be freed) and the resulting events.
+    /// from every browse and the resulting events.
     package mutating func remove(
-        _ copy: ServiceCopyKey, browseType: String, at now: ContinuousClock.Instant = .now
+        _ copy: ServiceCopyKey, browseType: String, source: Int = 0, at now: ContinuousClock.Instant = .now
     ) -> (isCopyGone: Bool, events: [BackendEvent]) {
         guard var instance = instances[copy.service] else { return (false, []) }
-        let c = Copy(copy)
+        let c = Copy(copy, source: source)
         guard instance.browses[browseType]?.remove(c) != nil else { return (false, []) }
         if instance.browses[browseType]?.isEmpty == true { instance.browses[browseType] = nil }
         let gone = !instance.copies.contains(c)
-        if gone {
-            instance.resolutions[c] = nil
-            instance.failed.remove(c)
-            instance.partial.remove(c)
-            instance.leftToOthers.remove(c)
-            pending.remove(copy)
-        }
+        if gone { forget(c, in: &instance) }
         return (gone, commit(instance, for: copy.service, at: now))
     }
 
     /// Records a resolution (first or changed) of `copy`. `stillAsking` says the stack is still
     /// asking for more of its addresses (another family's): the copy counts as resolved, but the
-    /// instance's first report waits for the rest (at most ``hold``) as it does for
-    /// copies still resolving; a later resolution, or ``addressesComplete(_:at:)``, ends that.
+    /// instance's first report waits for the rest as it does for copies still resolving; a later
+    /// resolution, or ``addressesComplete(_:source:at:)``, ends that. A copy no browse reports
+    /// is ignored.
     package mutating func resolved(
-        _ copy: ServiceCopyKey, _ resolution: ServiceResolution, stillAsking: Bool = false,
+        _ copy: ServiceCopyKey, _ resolution: ServiceResolution, stillAsking: Bool = false, source: Int = 0,
         at now: ContinuousClock.Instant = .now
     ) -> [BackendEvent] {
         guard var instance = instances[copy.service] else { return [] }
-        let c = Copy(copy)
+        let c = Copy(copy, source: source)
         guard instance.copies.contains(c) else { return [] }
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
         instance.failed.remove(c)
-        instance.leftToOthers.remove(c)
         if stillAsking { instance.partial.insert(c) } else { instance.partial.remove(c) }
-        pending.remove(copy)
         return commit(instance, for: copy.service, at: now)
     }
 
     /// Records that the stack asks for no more of `copy`'s addresses (the other family's query
     /// ended without an answer): a first report held for them is released.
-    package mutating func addressesComplete(_ copy: ServiceCopyKey, at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
-        guard var instance = instances[copy.service], instance.partial.remove(Copy(copy)) != nil else { return [] }
+    package mutating func addressesComplete(
+        _ copy: ServiceCopyKey, source: Int = 0, at now: ContinuousClock.Instant = .now
+    ) -> [BackendEvent] {
+        guard var instance = instances[copy.service], instance.partial.remove(Copy(copy, source: source)) != nil else { return [] }
         return commit(instance, for: copy.service, at: now)
     }
 
-    /// Records that resolving `copy` failed; the copy stays known but adds nothing.
+    /// Records that resolving `copy` failed; the copy stays known but adds nothing. Says so
+    /// (``BackendEvent/resolveFailed(_:_:)``) once per failure of a known copy.
     package mutating func resolveFailed(
-        _ copy: ServiceCopyKey, _ error: DiscoveryError, at now: ContinuousClock.Instant = .now
+        _ copy: ServiceCopyKey, _ error: DiscoveryError, source: Int = 0, at now: ContinuousClock.Instant = .now
     ) -> [BackendEvent] {
         guard var instance = instances[copy.service] else { return [] }
-        let c = Copy(copy)
-        guard instance.copies.contains(c) else { return [] }
+        let c = Copy(copy, source: source)
+        guard instance.copies.contains(c), !instance.failed.contains(c) else { return [] }
         instance.failed.insert(c)
         instance.partial.remove(c)
-        pending.remove(copy)
         return [.resolveFailed(copy.service, error)] + commit(instance, for: copy.service, at: now)
     }
 
-    /// Records that the stack does not resolve `copy`, because another source resolved its
-    /// service: the copy stays known (its browses) but is not pending and adds nothing.
-    package mutating func leaveToOthers(_ copy: ServiceCopyKey, at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
-        guard var instance = instances[copy.service] else { return [] }
-        let c = Copy(copy)
-        guard instance.copies.contains(c), instance.resolutions[c] == nil else { return [] }
-        instance.leftToOthers.insert(c)
-        pending.remove(copy)
-        return commit(instance, for: copy.service, at: now)
-    }
-
-    /// Records that the stack resolves `copy` after all (it had left it to another source,
-    /// which no longer resolves it): the copy is pending again.
-    package mutating func takeBack(_ copy: ServiceCopyKey) {
-        guard var instance = instances[copy.service], instance.leftToOthers.remove(Copy(copy)) != nil else { return }
-        store(instance, for: copy.service)
-        pending.insert(copy)
-    }
-
-    /// The copies the stack left to another source (``leaveToOthers(_:at:)``), of `services`
-    /// only when given, in key order.
-    package func copiesLeftToOthers(of services: Set<ServiceKey>? = nil) -> [ServiceCopyKey] {
-        instances.keys.sorted().filter { services?.contains($0) ?? true }.flatMap { key in
-            (instances[key]?.leftToOthers ?? []).sorted { ($0.interfaceIndex, $0.transport == .ipv6 ? 1 : 0) < ($1.interfaceIndex, $1.transport == .ipv6 ? 1 : 0) }
-                .map { ServiceCopyKey(service: key, interfaceIndex: $0.interfaceIndex, transport: $0.transport) }
+    /// Records a whole service as `source` reports it (a found or an update): its one copy,
+    /// reported by its browses, resolved to it.
+    private mutating func whole(_ service: DiscoveredService, from source: Int, at now: ContinuousClock.Instant) -> [BackendEvent] {
+        guard sources.indices.contains(source) else { return [] }
+        var instance = instances[service.key] ?? Instance()
+        let c = Copy(wholeFrom: source)
+        for type in Array(instance.browses.keys) where !service.browseTypes.contains(type) {
+            instance.browses[type]?.remove(c)
+            if instance.browses[type]?.isEmpty == true { instance.browses[type] = nil }
         }
+        for type in service.browseTypes { instance.browses[type, default: []].insert(c) }
+        guard !service.browseTypes.isEmpty else {
+            forget(c, in: &instance)
+            return commit(instance, for: service.key, at: now)
+        }
+        let resolution = ServiceResolution(
+            hostName: service.service.hostName, port: service.service.port, addresses: service.service.addresses,
+            txt: service.service.txt, knownHost: service.service.knownHost)
+        sequence += 1
+        instance.resolutions[c] = (sequence, resolution)
+        instance.failed.remove(c)
+        return commit(instance, for: service.key, at: now)
     }
 
-    /// Whether the stack left `copy` to another source (``leaveToOthers(_:at:)``).
-    package func isLeftToOthers(_ copy: ServiceCopyKey) -> Bool {
-        instances[copy.service]?.leftToOthers.contains(Copy(copy)) ?? false
+    /// Records that `source` no longer reports the whole service `key`: none of its copies of it
+    /// is left.
+    private mutating func removeWhole(_ key: ServiceKey, from source: Int, at now: ContinuousClock.Instant) -> [BackendEvent] {
+        guard var instance = instances[key] else { return [] }
+        let theirs = instance.copies.filter { $0.source == source }
+        guard theirs.contains(Copy(wholeFrom: source)) else { return [] }
+        for type in Array(instance.browses.keys) {
+            instance.browses[type]?.subtract(theirs)
+            if instance.browses[type]?.isEmpty == true { instance.browses[type] = nil }
+        }
+        for c in theirs { forget(c, in: &instance) }
+        return commit(instance, for: key, at: now)
+    }
+
+    /// Forgets every copy of `source` (its stack went away), reporting what that changes: a
+    /// service no other source reports is removed. The services it reported whole stay: such a
+    /// source reports their removal itself.
+    package mutating func removeAll(from source: Int = 0, at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
+        var events: [BackendEvent] = []
+        for key in instances.keys.sorted() {
+            guard var instance = instances[key] else { continue }
+            let theirs = instance.copies.filter { $0.source == source && !$0.isWhole }
+            guard !theirs.isEmpty else { continue }
+            for type in Array(instance.browses.keys) {
+                instance.browses[type]?.subtract(theirs)
+                if instance.browses[type]?.isEmpty == true { instance.browses[type] = nil }
+            }
+            for c in theirs { forget(c, in: &instance) }
+            events += commit(instance, for: key, at: now)
+        }
+        return events
     }
 
     /// Reports the held first reports whose wait is over at `now`.
@@ -277,14 +321,12 @@ package struct ServiceAggregator: Sendable {
         return events
     }
 
-    /// Forgets everything (the stack went away) and reports every known service removed.
-    package mutating func removeAll() -> [BackendEvent] {
-        let events = services.map { BackendEvent.removed($0) }
-        instances = [:]
-        pending = []
-        held = []
-        heldResolved = []
-        return events
+    // MARK: - Merging
+
+    private func forget(_ c: Copy, in instance: inout Instance) {
+        instance.resolutions[c] = nil
+        instance.failed.remove(c)
+        instance.partial.remove(c)
     }
 
     private mutating func commit(_ instance: Instance, for key: ServiceKey, at now: ContinuousClock.Instant) -> [BackendEvent] {
@@ -317,35 +359,105 @@ package struct ServiceAggregator: Sendable {
         return events
     }
 
-    /// Keeps `instance` (forgets it once it has no copy), and whether its first report is held.
+    /// Keeps `instance` (forgets it once it has no copy): its pending copies, whether its first
+    /// report is held, and whether the asking sources resolve it.
     private mutating func store(_ instance: Instance, for key: ServiceKey) {
+        var instance = instance
         let isKept = !instance.copies.isEmpty
+        let pending = isKept ? countPending(in: instance) : [:]
+        if pending != instance.pending {
+            for source in Set(pending.keys).union(instance.pending.keys) {
+                let change = (pending[source] ?? 0) - (instance.pending[source] ?? 0)
+                let total = (pendingBySource[source] ?? 0) + change
+                pendingBySource[source] = total == 0 ? nil : total
+            }
+            instance.pending = pending
+        }
+        let resolvedByAskers = isKept && instance.resolutions.keys.contains { sources[$0.source].role == .asks }
+        if resolvedByAskers != instance.resolvedByAskers {
+            instance.resolvedByAskers = resolvedByAskers
+            ledger?.set(key, resolved: resolvedByAskers)
+        }
         instances[key] = isKept ? instance : nil
         if instance.heldSince != nil, isKept { held.insert(key) } else { held.remove(key) }
-        if held.contains(key), !instance.hasUnresolvedCopies { heldResolved.insert(key) } else { heldResolved.remove(key) }
+        if held.contains(key), pending.isEmpty { heldResolved.insert(key) } else { heldResolved.remove(key) }
     }
 
-    /// When a held first report is due: after ``hold`` while a copy is still
-    /// resolving, after the grace while fewer copies than expected are known, else at once.
+    /// How many copies of `instance` are pending, by source (sources with none left out):
+    /// neither resolved nor failed, of a source that has not ended, and, for a source read for
+    /// its cache, of an instance no copy of which has resolved.
+    private func countPending(in instance: Instance) -> [Int: Int] {
+        let anyResolved = !instance.resolutions.isEmpty
+        // A source that reported the whole service has no copy of it left to resolve.
+        let whole = Set(instance.resolutions.keys.filter(\.isWhole).map(\.source))
+        var counts: [Int: Int] = [:]
+        for c in instance.copies where instance.isUnresolved(c) && !whole.contains(c.source) {
+            let source = sources[c.source]
+            guard !source.ended, source.role == .asks || !anyResolved else { continue }
+            counts[c.source, default: 0] += 1
+        }
+        return counts
+    }
+
+    /// When a held first report is due: for each source with a resolved copy, after its longest
+    /// wait while another copy of it is still resolving, after its grace while it has fewer
+    /// copies than it can have, else at once; the first of those.
     private func releaseTime(of instance: Instance) -> ContinuousClock.Instant? {
         guard let since = instance.heldSince else { return nil }
-        if instance.hasPendingCopies { return since + hold }
-        if instance.copies.count < expectedCopies { return since + grace }
-        return since
+        let copies = instance.copies
+        var release: ContinuousClock.Instant?
+        for source in Set(instance.resolutions.keys.map(\.source)) {
+            let theirs = copies.filter { $0.source == source }
+            let wait = sources[source].wait
+            let due: ContinuousClock.Instant
+            if theirs.contains(where: \.isWhole) {
+                due = since
+            } else if theirs.contains(where: instance.isUnresolved) || instance.partial.contains(where: { $0.source == source }) {
+                due = since + wait.longest
+            } else if theirs.count < sources[source].copyLimit {
+                due = since + wait.grace
+            } else {
+                due = since
+            }
+            release = min(release ?? due, due)
+        }
+        return release ?? since
     }
 
     private static func merge(_ instance: Instance, key: ServiceKey) -> DiscoveredService? {
         let live = instance.copies
         let resolved = instance.resolutions.filter { live.contains($0.key) }
-        guard let newest = resolved.values.max(by: { $0.sequence < $1.sequence })?.resolution else { return nil }
+        guard let (newestCopy, newestEntry) = resolved.max(by: { $0.value.sequence < $1.value.sequence }) else { return nil }
+        let newest = newestEntry.resolution
         var addresses: [ServiceAddress] = []
-        for (_, entry) in resolved where entry.resolution.hostName == newest.hostName {
-            for address in entry.resolution.addresses where !addresses.contains(address) { addresses.append(address) }
+        if newestCopy.isWhole, resolved.count == 1 {
+            // A whole service, alone: as its source gave it.
+            addresses = newest.addresses
+        } else {
+            // One stack's copies on two interfaces of one link give the address twice, once per
+            // interface (each is a way to reach it); the same address from two stacks once,
+            // the first stack's (with its interface).
+            let ordered = resolved.sorted { a, b in
+                (a.key.source, a.key.interfaceIndex, a.key.transport == .ipv6 ? 1 : 0) < (b.key.source, b.key.interfaceIndex, b.key.transport == .ipv6 ? 1 : 0)
+            }
+            var source = ordered.first?.key.source
+            var earlierSources = 0
+            for (copy, entry) in ordered where entry.resolution.hostName == newest.hostName {
+                if copy.source != source {
+                    source = copy.source
+                    earlierSources = addresses.count
+                }
+                for address in entry.resolution.addresses
+                where !addresses.contains(address)
+                    && !addresses[..<earlierSources].contains(where: { $0.ip == address.ip && $0.zone == address.zone }) {
+                    addresses.append(address)
+                }
+            }
+            // IPv4 first, then by interface and text; each address's text is made once, not per
+            // comparison.
+            addresses = addresses.map { (key: ($0.family == .ipv4 ? 0 : 1, $0.interfaceIndex ?? 0, $0.address), address: $0) }
+                .sorted { $0.key < $1.key }.map(\.address)
         }
-        // IPv4 first, then by interface and text; each address's text is made once, not per
-        // comparison.
-        addresses = addresses.map { (key: ($0.family == .ipv4 ? 0 : 1, $0.interfaceIndex ?? 0, $0.address), address: $0) }
-            .sorted { $0.key < $1.key }.map(\.address)
         let service = ResolvedService(
             instanceName: key.name, serviceType: key.type, domain: key.domain, hostName: newest.hostName,
             port: newest.port, addresses: addresses, txt: newest.txt,

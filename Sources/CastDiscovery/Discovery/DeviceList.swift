@@ -101,7 +101,8 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics, .sourceProgress:
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics, .sourceProgress,
+            .copyRemoved, .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit:
             return []
         }
     }

@@ -40,8 +40,9 @@ struct DiscoveryLoop {
     private var run = 0
     /// The buffers of the run's sources, read here directly (``BackendEventBuffer/take(orNotify:)``).
     private var sources: [BackendEventBuffer] = []
-    /// The merge of a ``MergedBackend``'s sources, run here: nil for a backend that is one stack.
-    /// Mutated in place (never through a local copy, which would copy its tables on every event).
+    /// The merge of the run's sources (of a backend that is one stack: of its copies), run
+    /// here. Mutated in place (never through a local copy, which would copy its tables on every
+    /// event).
     private var merger: BackendMerger?
     /// Which services the merge's asking sources resolved, for its daemon sources.
     private var ledger: ResolutionLedger?
@@ -50,6 +51,8 @@ struct DiscoveryLoop {
     private var deadline: Task<Void, Never>?
     /// When ``deadline`` fires.
     private var deadlineInstant: ContinuousClock.Instant?
+    /// When the scan's progress is to be checked next.
+    private var progressCheck: ContinuousClock.Instant?
     private var deadlineGeneration = 0
     private var find: PendingFind?
     /// The newest find the loop has heard of, and the newer ones whose caller gave up before
@@ -90,7 +93,15 @@ struct DiscoveryLoop {
         case .deadline(let run, let generation):
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
             deadline = nil
-            track([], at: clock.now)
+            deadlineInstant = nil
+            let now = clock.now
+            if let check = progressCheck, check <= now { progressCheck = nil }
+            if let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now) {
+                handle(released)
+            }
+            guard run == self.run, discoveryState == .running else { return }
+            track([], at: now)
+            scheduleNext()
         case .find(let token, let uniqueID, let timeout, let continuation):
             beginFind(token: token, uniqueID: uniqueID, timeout: timeout, continuation: continuation)
         case .findEnded(let token):
@@ -113,7 +124,7 @@ struct DiscoveryLoop {
                 ledger = started.ledger
             } else {
                 buffers = [try backend.readableBuffer(for: request)]
-                merger = nil
+                merger = BackendMerger(single: backend.firstReportWait)
                 ledger = nil
             }
         } catch {
@@ -125,6 +136,7 @@ struct DiscoveryLoop {
         backendState = nil
         progress = ScanProgress(
             browseTypes: browseTypes, round: backend.queryRound, sources: backend.scanSources, start: clock.now)
+        progressCheck = nil
         completion = nil
         var events: [DiscoveryEvent] = [.discoveryStarted(browseTypes: browseTypes)]
         if list.beginRun() { events.append(.hadDiscoveredDevicesWhenStarting(count: list.count)) }
@@ -163,6 +175,7 @@ struct DiscoveryLoop {
             case .event(let event):
                 take(event, from: source)
             case .waiting:
+                flushPending()
                 return
             case .ended:
                 sourceEnded(source)
@@ -170,15 +183,25 @@ struct DiscoveryLoop {
             }
             guard run == self.run, discoveryState == .running else { return }
         }
+        flushPending()
+        guard run == self.run, discoveryState == .running else { return }
         inputs.post(.sourceReady(run: run, source: source))
     }
 
-    /// Takes an event of source `source`: through the merge, when the backend is one.
+    /// Says the pending count the turn's copy reports left, once per turn (not per report).
+    private mutating func flushPending() {
+        guard let events = merger?.flush(), !events.isEmpty else { return }
+        handle(events)
+    }
+
+    /// Takes an event of source `source` through the merge.
     private mutating func take(_ event: BackendEvent, from source: Int) {
-        guard let merged = merger?.take(event, from: source) else { return handle(event) }
+        let now = clock.now
+        guard let merged = merger?.take(event, from: source, at: now) else { return }
         // A daemon source hears what the asking ones resolved.
         ledger?.deliver()
         handle(merged)
+        scheduleNext()
     }
 
     /// Source `source` has ended: discovery ends once every source has.
@@ -222,7 +245,8 @@ struct DiscoveryLoop {
             events.append(.resolveFailed(key, error))
         case .statistics(let statistics):
             events.append(.backendStatistics(statistics))
-        case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded, .sourceProgress:
+        case .found, .updated, .removed, .resolvesPending, .browseStarted, .copyAdded, .sourceProgress, .copyRemoved,
+            .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit:
             break
         }
         track(events, recording: event, at: clock.now)
@@ -257,9 +281,20 @@ struct DiscoveryLoop {
                 completion = done
                 events.append(.scanCompleted(done))
             }
-            if let next = update.nextCheck { schedule(at: next) }
+            if let next = update.nextCheck {
+                progressCheck = next
+                scheduleNext()
+            }
         }
         if !events.isEmpty { publish(events) }
+    }
+
+    /// Sets the timer for the first of the scan's next check and the merge's next release of
+    /// a held first report.
+    private mutating func scheduleNext() {
+        let next = [progressCheck, merger?.nextRelease].compactMap { $0 }.min()
+        guard let next, discoveryState == .running else { return }
+        schedule(at: next)
     }
 
     private mutating func schedule(at instant: ContinuousClock.Instant) {

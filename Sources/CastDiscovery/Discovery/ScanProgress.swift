@@ -153,7 +153,9 @@ public struct ScanProgress: Sendable {
                 browse.sources.append(source)
             }
             browses[key] = browse
-        case .removed, .stateChanged, .resolveFailed, .statistics:
+        case .removed, .stateChanged, .resolveFailed, .statistics, .copyRemoved, .copyResolved, .copyAddressesComplete,
+            .copyFailed, .copyLimit:
+            // What the merge makes of the copies comes as the events above.
             break
         }
         return status(at: now)

@@ -24,11 +24,12 @@ struct ReplayBrowseFilter: Sendable {
             guard let old = visible.removeValue(forKey: service.key) else { return nil }
             return .removed(old)
         case .cacheExhausted(let browseType), .allForNow(let browseType), .browseStarted(let browseType),
-            .copyAdded(_, let browseType):
+            .copyAdded(_, let browseType), .copyRemoved(_, let browseType):
             return requested.contains(browseType.lowercased()) ? event : nil
         case .sourceProgress(let step):
             return requested.contains(step.browseType.lowercased()) ? event : nil
-        case .stateChanged, .resolveFailed, .resolvesPending, .statistics:
+        case .stateChanged, .resolveFailed, .resolvesPending, .statistics, .copyResolved, .copyAddressesComplete, .copyFailed,
+            .copyLimit:
             return event
         }
     }

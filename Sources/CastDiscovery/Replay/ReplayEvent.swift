@@ -13,8 +13,9 @@ public struct ReplayEvent: Sendable, Hashable {
 
     /// The `kind` values of a replay file.
     public static let kinds = [
-        "state", "browseStarted", "copyAdded", "found", "updated", "removed", "cacheExhausted", "allForNow",
-        "resolveFailed", "resolvesPending", "statistics", "sourceProgress",
+        "state", "browseStarted", "copyAdded", "copyRemoved", "copyResolved", "copyAddressesComplete", "copyFailed",
+        "copyLimit", "found", "updated", "removed", "cacheExhausted", "allForNow", "resolveFailed", "resolvesPending",
+        "statistics", "sourceProgress",
     ]
 
     /// The `state` values of a replay file.

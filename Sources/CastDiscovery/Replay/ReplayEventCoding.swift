@@ -38,6 +38,8 @@ struct ReplayEventCoding: Codable, Sendable {
     var role: MergedBackend.Role?
     var milestone: SourceProgress.Milestone?
     var services: Int?
+    var stillAsking: Bool?
+    var copies: Int?
 
     /// The longest source name a replay may give (names are a backend's, such as `avahi`).
     static let maximumSourceName = 64
@@ -61,11 +63,30 @@ struct ReplayEventCoding: Codable, Sendable {
         case .copyAdded(let copy, let browse):
             kind = "copyAdded"
             browseType = browse
-            instance = copy.service.name
-            type = copy.service.type == .googleCast ? nil : copy.service.type.typeString
-            domain = copy.service.domain == "local" ? nil : copy.service.domain
-            interfaceIndex = copy.interfaceIndex
-            family = copy.transport
+            setCopy(copy)
+        case .copyRemoved(let copy, let browse):
+            kind = "copyRemoved"
+            browseType = browse
+            setCopy(copy)
+        case .copyResolved(let copy, let resolution, let asking):
+            kind = "copyResolved"
+            setCopy(copy)
+            let resolved = ResolvedService(
+                instanceName: copy.service.name, serviceType: copy.service.type, domain: copy.service.domain,
+                hostName: resolution.hostName, port: resolution.port, addresses: resolution.addresses, txt: resolution.txt,
+                knownHost: resolution.knownHost)
+            service = ReplayService(DiscoveredService(service: resolved, browseTypes: []))
+            stillAsking = asking ? true : nil
+        case .copyAddressesComplete(let copy):
+            kind = "copyAddressesComplete"
+            setCopy(copy)
+        case .copyFailed(let copy, let failure):
+            kind = "copyFailed"
+            setCopy(copy)
+            error = ErrorCoding(failure)
+        case .copyLimit(let limit):
+            kind = "copyLimit"
+            copies = limit
         case .found(let discovered):
             kind = "found"
             service = ReplayService(discovered)
@@ -103,6 +124,24 @@ struct ReplayEventCoding: Codable, Sendable {
         }
     }
 
+    /// Sets the fields that name a copy.
+    private mutating func setCopy(_ copy: ServiceCopyKey) {
+        instance = copy.service.name
+        type = copy.service.type == .googleCast ? nil : copy.service.type.typeString
+        domain = copy.service.domain == "local" ? nil : copy.service.domain
+        interfaceIndex = copy.interfaceIndex
+        family = copy.transport
+    }
+
+    /// The copy the fields name.
+    private func copyKey(path: String) throws(DiscoveryError) -> ServiceCopyKey {
+        let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
+        guard let instance else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"instance\"") }
+        guard let interfaceIndex else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"interfaceIndex\"") }
+        let key = ServiceKey(name: instance, type: serviceType, domain: domain ?? "local")
+        return ServiceCopyKey(service: key, interfaceIndex: interfaceIndex, transport: family)
+    }
+
     /// The event; `path` names it in messages (`events[3]`).
     func replayEvent(path: String) throws(DiscoveryError) -> ReplayEvent {
         guard at.isFinite, at >= 0, at <= ReplayRecording.maximumTime else {
@@ -129,11 +168,24 @@ struct ReplayEventCoding: Codable, Sendable {
         case "browseStarted":
             event = .browseStarted(browseType: try required(browseType, "browseType"))
         case "copyAdded":
-            let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
-            let key = ServiceKey(name: try required(instance, "instance"), type: serviceType, domain: domain ?? "local")
-            let copy = ServiceCopyKey(
-                service: key, interfaceIndex: try required(interfaceIndex, "interfaceIndex"), transport: family)
-            event = .copyAdded(copy, browseType: try required(browseType, "browseType"))
+            event = .copyAdded(try copyKey(path: path), browseType: try required(browseType, "browseType"))
+        case "copyRemoved":
+            event = .copyRemoved(try copyKey(path: path), browseType: try required(browseType, "browseType"))
+        case "copyResolved":
+            let copy = try copyKey(path: path)
+            let resolved = try required(service, "service").discoveredService(path: "\(path).service").service
+            let resolution = ServiceResolution(
+                hostName: resolved.hostName, port: resolved.port, addresses: resolved.addresses, txt: resolved.txt,
+                knownHost: resolved.knownHost)
+            event = .copyResolved(copy, resolution, stillAsking: stillAsking ?? false)
+        case "copyAddressesComplete":
+            event = .copyAddressesComplete(try copyKey(path: path))
+        case "copyFailed":
+            event = .copyFailed(try copyKey(path: path), try required(error, "error").error(path: "\(path).error"))
+        case "copyLimit":
+            let limit = try required(copies, "copies")
+            guard limit > 0 else { throw ReplayRecording.badInput("\(path).copies: must be at least 1") }
+            event = .copyLimit(limit)
         case "found":
             event = .found(try required(service, "service").discoveredService(path: "\(path).service"))
         case "updated":

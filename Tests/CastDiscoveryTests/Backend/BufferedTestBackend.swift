@@ -4,7 +4,7 @@ import Synchronization
 
 /// A backend that yields a fixed list of events into its ``BackendEventBuffer`` the moment it
 /// is started (never waiting, as a backend's thread does), then finishes or holds open.
-final class BufferedTestBackend: DiscoveryBackend {
+final class BufferedTestBackend: BufferedDiscoveryBackend {
     let script: [BackendEvent]
     let finishes: Bool
     private let buffers = Mutex<[BackendEventBuffer]>([])
@@ -18,11 +18,17 @@ final class BufferedTestBackend: DiscoveryBackend {
     var started: [BackendEventBuffer] { buffers.withLock { $0 } }
 
     func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
-        let (stream, buffer) = BackendEventBuffer.makeStream()
+        try eventBuffer(for: request).stream()
+    }
+
+    /// The buffer the script waits in: what a merge or a manager reads directly, so that
+    /// ``waitUntilRead(limit:)`` says when they have taken every event.
+    func eventBuffer(for request: BrowseRequest) throws(DiscoveryError) -> BackendEventBuffer {
+        let buffer = BackendEventBuffer()
         buffers.withLock { $0.append(buffer) }
         script.forEach(buffer.yield)
         if finishes { buffer.finish() }
-        return stream
+        return buffer
     }
 
     /// Waits until every started stream's events have been read (by the merge or the manager
@@ -80,17 +86,22 @@ enum StartupScript {
         ServiceCopyKey(service: key(index), interfaceIndex: 2, transport: family)
     }
 
-    /// A start-up of `count` devices as the querier or a daemon sends it, eight events each: a
-    /// copy on each family, each counted pending, the service found with its IPv4 address, then
-    /// updated with its IPv6 one, the resolves done; then the browse's cache and all-for-now.
+    /// A start-up of `count` devices as the querier or a daemon sends it, four events each: a
+    /// copy on each family, each resolved to its own address; then the browse's cache and
+    /// all-for-now.
     static func startup(devices count: Int, ipv4Net: UInt8 = 0) -> [BackendEvent] {
         var events: [BackendEvent] = [.stateChanged(.running), .browseStarted(browseType: base)]
         for index in 0..<count {
+            let whole = service(index, ipv4Net: ipv4Net).service
+            func resolution(_ family: ServiceAddress.Family) -> ServiceResolution {
+                ServiceResolution(
+                    hostName: whole.hostName, port: whole.port, addresses: whole.addresses.filter { $0.family == family },
+                    txt: whole.txt)
+            }
             events += [
-                .copyAdded(copy(index, .ipv4), browseType: base), .resolvesPending(1),
-                .copyAdded(copy(index, .ipv6), browseType: base), .resolvesPending(2),
-                .found(service(index, ipv6: false, ipv4Net: ipv4Net)), .resolvesPending(1),
-                .updated(service(index, ipv4Net: ipv4Net)), .resolvesPending(0),
+                .copyAdded(copy(index, .ipv4), browseType: base), .copyAdded(copy(index, .ipv6), browseType: base),
+                .copyResolved(copy(index, .ipv4), resolution(.ipv4), stillAsking: false),
+                .copyResolved(copy(index, .ipv6), resolution(.ipv6), stillAsking: false),
             ]
         }
         return events + [.cacheExhausted(browseType: base), .allForNow(browseType: base)]

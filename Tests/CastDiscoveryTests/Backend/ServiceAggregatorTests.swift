@@ -61,7 +61,7 @@ struct ServiceAggregatorTests {
         // The IPv6 copy resolves first: held, the IPv4 copy is still resolving.
         #expect(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(3)).isEmpty)
         #expect(aggregator.services.isEmpty)
-        #expect(aggregator.nextRelease == Self.at(3) + ServiceAggregator.firstReportHold)
+        #expect(aggregator.nextRelease == Self.at(3) + FirstReportWait.standardLongest)
         let found = Self.found(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(8)))
         #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
         #expect(aggregator.nextRelease == nil)
@@ -69,12 +69,12 @@ struct ServiceAggregatorTests {
 
     @Test("a stack's own hold replaces the default one")
     func ownHold() {
-        var aggregator = ServiceAggregator(grace: .milliseconds(50), hold: .seconds(2))
+        var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(50), longest: .seconds(2)))
         _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
         _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
         _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2))
         #expect(aggregator.nextRelease == Self.at(2) + .seconds(2))
-        #expect(aggregator.releaseHeld(at: Self.at(2) + ServiceAggregator.firstReportHold).isEmpty)
+        #expect(aggregator.releaseHeld(at: Self.at(2) + FirstReportWait.standardLongest).isEmpty)
         let found = Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(900)))
         #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
     }
@@ -86,7 +86,7 @@ struct ServiceAggregatorTests {
         _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
         _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2))
         #expect(aggregator.releaseHeld(at: Self.at(100)).isEmpty)
-        let released = Self.found(aggregator.releaseHeld(at: Self.at(2) + ServiceAggregator.firstReportHold))
+        let released = Self.found(aggregator.releaseHeld(at: Self.at(2) + FirstReportWait.standardLongest))
         #expect(released.map { $0.service.addresses.map(\.address) } == [["10.0.0.2"]])
 
         let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
@@ -101,8 +101,8 @@ struct ServiceAggregatorTests {
 
     @Test("a first report held for copies not heard of yet counts as a pending resolve until released")
     func heldCountsAsPending() {
-        var aggregator = ServiceAggregator(grace: .milliseconds(50))
-        aggregator.expectedCopies = 2
+        var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(50)))
+        aggregator.setCopyLimit(2)
         _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
         #expect(aggregator.pendingResolves == 1)
         let resolved = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(5))
@@ -204,48 +204,94 @@ struct ServiceAggregatorTests {
         #expect(aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error).isEmpty)
     }
 
-    @Test("a copy left to another source is neither pending nor reported, until the stack takes it back")
-    func leftToOthers() {
-        var aggregator = ServiceAggregator()
-        _ = aggregator.add(Self.copy(), browseType: Self.base, at: Self.at(0))
-        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(0))
-        #expect(aggregator.pendingResolves == 2)
-        #expect(aggregator.leaveToOthers(Self.copy(), at: Self.at(1)).isEmpty)
-        #expect(aggregator.pendingResolves == 1 && aggregator.isLeftToOthers(Self.copy()))
-        // The other copy resolves: found at once, the copy left to others is not waited for.
-        #expect(Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fe80::2"), at: Self.at(2))).count == 1)
-        #expect(aggregator.copiesLeftToOthers() == [Self.copy()])
-        let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
-        #expect(aggregator.copiesLeftToOthers(of: [other]).isEmpty)
-        aggregator.takeBack(Self.copy())
-        #expect(aggregator.pendingResolves == 1 && !aggregator.isLeftToOthers(Self.copy()))
-        #expect(aggregator.copiesLeftToOthers().isEmpty)
-        #expect(aggregator.leaveToOthers(Self.copy(), at: Self.at(3)).isEmpty)
-        #expect(aggregator.leaveToOthers(Self.copy(2, .ipv6), at: Self.at(3)).isEmpty, "a resolved copy is not left")
-        let (gone, _) = aggregator.remove(Self.copy(), browseType: Self.base, at: Self.at(4))
-        #expect(gone && aggregator.copiesLeftToOthers().isEmpty && aggregator.pendingResolves == 0)
+    @Test("a daemon's copy of an instance another source resolved is not pending; its own are while none has")
+    func cacheCopies() {
+        var aggregator = ServiceAggregator(sources: [.init(role: .asks), .init(role: .cache)])
+        _ = aggregator.add(Self.copy(), browseType: Self.base, source: 1, at: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, source: 1, at: Self.at(0))
+        #expect(aggregator.pendingResolves == 2 && aggregator.pendingResolves(of: 1) == 2, "nobody resolved it yet")
+        _ = aggregator.add(Self.copy(), browseType: Self.base, source: 0, at: Self.at(1))
+        #expect(aggregator.pendingResolves(of: 0) == 1)
+        let found = Self.found(aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(2)))
+        #expect(found.count == 1, "the daemon's copies still resolving do not hold the querier's report")
+        #expect(aggregator.pendingResolves == 0, "the daemon need not resolve what the querier did")
+        // The querier lets it go: the daemon's copies are pending again.
+        _ = aggregator.remove(Self.copy(), browseType: Self.base, source: 0, at: Self.at(3))
+        #expect(aggregator.pendingResolves == 2 && aggregator.services.isEmpty)
+        aggregator.sourceEnded(1)
+        #expect(aggregator.pendingResolves == 0, "an ended source's copies are not waited for")
     }
 
-    @Test("set: a copy that moves from one browse to another keeps its resolution; an empty set removes it")
-    func setBrowses() throws {
-        var aggregator = ServiceAggregator()
-        let copy = Self.copy(2, .ipv4)
-        let first = aggregator.set(copy, reportedBy: [Self.youTube], at: Self.at(0))
-        #expect(first.isNewCopy && !first.isCopyGone)
-        _ = aggregator.resolved(copy, Self.resolution("10.0.0.2"), at: Self.at(1))
-        #expect(aggregator.browseTypes(of: copy) == [Self.youTube])
-        let moved = aggregator.set(copy, reportedBy: [Self.base], at: Self.at(2))
-        #expect(!moved.isNewCopy && !moved.isCopyGone)
-        #expect(moved.events.first == .copyAdded(copy, browseType: Self.base))
-        guard case .updated(let service)? = moved.events.last else {
-            Issue.record("expected the browse change as an update, got \(moved.events)"); return
+    @Test("two sources' copies of one instance are one service: newest host, port and TXT, every address, removed with the last")
+    func sources() throws {
+        var aggregator = ServiceAggregator(sources: [.init(), .init()])
+        _ = aggregator.add(Self.copy(), browseType: Self.base, source: 0, at: Self.at(0))
+        _ = aggregator.add(Self.copy(), browseType: Self.youTube, source: 1, at: Self.at(0))
+        #expect(Self.found(aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1))).count == 1)
+        let newer = Self.resolution("10.0.0.3", txt: ["id=1", "fn=Kitchen"])
+        let updated = aggregator.resolved(Self.copy(), newer, source: 1, at: Self.at(2))
+        guard case .updated(let merged)? = updated.last else { Issue.record("expected an update, got \(updated)"); return }
+        #expect(merged.service.txt == newer.txt)
+        #expect(merged.service.addresses.map(\.address) == ["10.0.0.2", "10.0.0.3"])
+        #expect(merged.browseTypes == [Self.base, Self.youTube])
+        #expect(aggregator.remove(Self.copy(), browseType: Self.base, source: 0, at: Self.at(3)).events.allSatisfy {
+            if case .updated = $0 { true } else { false }
+        })
+        let last = aggregator.remove(Self.copy(), browseType: Self.youTube, source: 1, at: Self.at(4))
+        #expect(last.isCopyGone && last.events.contains { if case .removed = $0 { true } else { false } })
+    }
+
+    @Test("an address one stack reaches on two interfaces is listed per interface; another stack's same address once, the first stack's")
+    func addressesPerInterface() throws {
+        var aggregator = ServiceAggregator(sources: [.init(), .init()])
+        // Two interfaces on one link: the querier hears the device's IPv4 copy on each.
+        for interface: Int32 in [2, 3] {
+            _ = aggregator.add(Self.copy(interface), browseType: Self.base, source: 0, at: Self.at(0))
         }
-        #expect(service.browseTypes == [Self.base])
-        #expect(aggregator.resolution(of: copy)?.addresses.map(\.address) == ["10.0.0.2"])
-        let gone = aggregator.set(copy, reportedBy: [], at: Self.at(3))
-        #expect(gone.isCopyGone)
-        #expect(gone.events.contains { if case .removed = $0 { true } else { false } })
-        #expect(aggregator.browseTypes(of: copy).isEmpty && aggregator.resolution(of: copy) == nil)
+        _ = aggregator.resolved(Self.copy(2), Self.resolution("10.0.0.2", interface: 2), source: 0, at: Self.at(1))
+        let both = aggregator.resolved(Self.copy(3), Self.resolution("10.0.0.2", interface: 3), source: 0, at: Self.at(2))
+        let merged = try #require(Self.found(both).first ?? both.compactMap { if case .updated(let s) = $0 { s } else { nil } }.last)
+        #expect(merged.service.addresses.map(\.interfaceIndex) == [2, 3], "one address per interface it is reached on")
+        // The daemon beside it reports the same address on interface 2: not listed again.
+        _ = aggregator.add(Self.copy(2), browseType: Self.base, source: 1, at: Self.at(3))
+        _ = aggregator.resolved(Self.copy(2), Self.resolution("10.0.0.2", interface: 2), source: 1, at: Self.at(4))
+        let service = try #require(aggregator.services.first)
+        #expect(service.service.addresses.map(\.address) == ["10.0.0.2", "10.0.0.2"])
+        #expect(service.service.addresses.map(\.interfaceIndex) == [2, 3])
+    }
+
+    @Test("a whole service is one copy of its source: found at once with its addresses as given, its copies not pending")
+    func wholeServices() throws {
+        var aggregator = ServiceAggregator()
+        let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
+        let v4 = try #require(ServiceAddress("10.0.0.2", interfaceName: "lab0", interfaceIndex: 2))
+        let service = DiscoveredService(
+            service: ResolvedService(
+                instanceName: Self.key.name, serviceType: Self.key.type, domain: Self.key.domain, hostName: "cc.local",
+                port: 8009, addresses: [v6, v4], txt: ["id=1"]),
+            browseTypes: [Self.base])
+        // A recording announces the copy first, then the service.
+        _ = aggregator.take(.copyAdded(Self.copy(), browseType: Self.base), at: Self.at(0))
+        #expect(aggregator.pendingResolves == 1)
+        #expect(aggregator.take(.found(service), at: Self.at(1)) == [.found(service)])
+        #expect(aggregator.pendingResolves == 0 && aggregator.nextRelease == nil)
+        #expect(aggregator.take(.removed(service), at: Self.at(2)) == [.removed(service)])
+        #expect(aggregator.pendingResolves == 0 && aggregator.services.isEmpty, "its copies go with it")
+    }
+
+    @Test("a stack's loss forgets its copies: what only it reported is removed")
+    func sourceLost() {
+        var aggregator = ServiceAggregator(sources: [.init(), .init()])
+        let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
+        _ = aggregator.add(Self.copy(), browseType: Self.base, source: 0, at: Self.at(0))
+        _ = aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1))
+        _ = aggregator.add(Self.copy(key: other), browseType: Self.base, source: 1, at: Self.at(0))
+        _ = aggregator.resolved(Self.copy(key: other), Self.resolution("10.0.0.3", host: "o.local"), source: 1, at: Self.at(1))
+        _ = aggregator.add(Self.copy(), browseType: Self.base, source: 1, at: Self.at(0))
+        let lost = aggregator.take(.stateChanged(.daemonLost), from: 1, at: Self.at(2)) ?? []
+        #expect(lost.count == 1 && lost.allSatisfy { if case .removed(let s) = $0 { s.key == other } else { false } })
+        #expect(aggregator.services.map(\.key) == [Self.key])
+        #expect(aggregator.take(.allForNow(browseType: Self.base), at: Self.at(3)) == nil, "a step is not the merge's")
     }
 
     @Test("a copy whose stack does not say the protocol resolves with every address it has")
@@ -260,20 +306,18 @@ struct ServiceAggregatorTests {
         let found = Self.found(aggregator.resolved(copy, both, at: Self.at(200)))
         #expect(found.first?.service.addresses == [v4, v6])
         #expect(aggregator.pendingResolves == 0)
-        #expect(aggregator.copies(onInterface: 2) == [copy])
-        #expect(aggregator.copies(onInterface: 3).isEmpty)
     }
 
     @Test("a copy resolved while its other family is still asked for: the first report waits for it, or for the hold")
     func stillAskingForAddresses() throws {
-        var aggregator = ServiceAggregator(grace: .milliseconds(50))
+        var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(50)))
         let copy = ServiceCopyKey(service: Self.key, interfaceIndex: 2, transport: nil)
         let v4 = try #require(ServiceAddress("10.0.0.2", interfaceName: "lab0", interfaceIndex: 2))
         let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
         _ = aggregator.add(copy, browseType: Self.base, at: Self.at(0))
         let ipv6Only = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v6], txt: ["id=1"])
         #expect(aggregator.resolved(copy, ipv6Only, stillAsking: true, at: Self.at(10)).isEmpty, "held for the IPv4 answer")
-        #expect(aggregator.nextRelease == Self.at(10) + ServiceAggregator.firstReportHold, "the hold, not the grace")
+        #expect(aggregator.nextRelease == Self.at(10) + FirstReportWait.standardLongest, "the hold, not the grace")
         #expect(aggregator.pendingResolves == 1, "a scan waits for the held report")
         #expect(aggregator.releaseHeld(at: Self.at(100)).isEmpty)
         let both = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v6, v4], txt: ["id=1"])
@@ -295,13 +339,13 @@ struct ServiceAggregatorTests {
     }
 }
 
-@Suite("ServiceAggregator: the held-report count under random traffic")
+@Suite("ServiceAggregator: the held and pending counts under random traffic")
 struct ServiceAggregatorHeldCountTests {
-    @Test("the kept count equals a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test("the kept counts equal a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
     func keptCountMatchesRecount(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        var aggregator = ServiceAggregator(grace: .milliseconds(20))
-        aggregator.expectedCopies = 4
+        var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(20)))
+        aggregator.setCopyLimit(4)
         let keys = (0..<6).map { ServiceKey(name: "Device-\($0)", type: .googleCast, domain: "local") }
         let copies = keys.flatMap { key in
             [Int32(2), 3].flatMap { interface in
@@ -320,12 +364,12 @@ struct ServiceAggregatorHeldCountTests {
             case 2: _ = aggregator.remove(copy, browseType: browse, at: now)
             case 3: _ = aggregator.resolved(copy, ServiceAggregatorTests.resolution("10.0.0.\(step % 200 + 1)"), stillAsking: Bool.random(using: &random), at: now)
             case 4: _ = aggregator.resolveFailed(copy, error, at: now)
-            case 5: _ = aggregator.leaveToOthers(copy, at: now)
-            case 6: aggregator.takeBack(copy)
-            case 7: _ = aggregator.addressesComplete(copy, at: now)
+            case 5, 6: _ = aggregator.addressesComplete(copy, at: now)
+            case 7: _ = aggregator.remove(copy, browseType: browse, at: now)
             default: _ = aggregator.releaseHeld(at: now)
             }
             #expect(aggregator.heldReports == aggregator.heldReportsRecounted, "after step \(step)")
+            #expect(aggregator.pendingResolves - aggregator.heldReports == aggregator.pendingCopiesRecounted, "after step \(step)")
             held = max(held, aggregator.heldReports)
             if aggregator.heldReports != aggregator.heldReportsRecounted { return }
         }
