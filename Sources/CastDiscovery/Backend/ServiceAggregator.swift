@@ -399,29 +399,31 @@ package struct ServiceAggregator: Sendable {
         return counts
     }
 
-    /// When a held first report is due: for each source with a resolved copy, after its longest
-    /// wait while another copy of it is still resolving, after its grace while it has fewer
-    /// copies than it can have, else at once; the first of those.
+    /// When a held first report is due: the last of what each source with a resolved copy waits
+    /// for. Such a source waits its longest while another copy of it is still resolving, its
+    /// grace while it has fewer copies than it can have, else nothing. (The last, not the
+    /// first: a stack that has all its copies, or has no grace, must not cut short another's
+    /// wait for the rest, or a device would be shown with the first stack's one address.)
     private func releaseTime(of instance: Instance) -> ContinuousClock.Instant? {
         guard let since = instance.heldSince else { return nil }
         let copies = instance.copies
-        var release: ContinuousClock.Instant?
+        var release = since
         for source in Set(instance.resolutions.keys.map(\.source)) {
             let theirs = copies.filter { $0.source == source }
-            let wait = sources[source].wait
+            let stack = sources[source]
             let due: ContinuousClock.Instant
-            if theirs.contains(where: \.isWhole) {
+            if stack.ended || theirs.contains(where: \.isWhole) {
                 due = since
             } else if theirs.contains(where: instance.isUnresolved) || instance.partial.contains(where: { $0.source == source }) {
-                due = since + wait.longest
-            } else if theirs.count < sources[source].copyLimit {
-                due = since + wait.grace
+                due = since + stack.wait.longest
+            } else if theirs.count < stack.copyLimit {
+                due = since + stack.wait.grace
             } else {
                 due = since
             }
-            release = min(release ?? due, due)
+            release = max(release, due)
         }
-        return release ?? since
+        return release
     }
 
     private static func merge(_ instance: Instance, key: ServiceKey) -> DiscoveredService? {

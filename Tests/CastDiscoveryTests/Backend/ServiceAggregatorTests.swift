@@ -260,6 +260,29 @@ struct ServiceAggregatorTests {
         #expect(service.service.addresses.map(\.interfaceIndex) == [2, 3])
     }
 
+    @Test("a stack that has all it will give does not cut short another's wait for its other copy")
+    func lastWaitWins() throws {
+        // The querier (25 ms grace) beside a daemon read for its cache (no grace), each with at
+        // most two copies of an instance (IPv4 and IPv6 on one interface).
+        var aggregator = ServiceAggregator(sources: [
+            .init(wait: FirstReportWait(grace: .milliseconds(25))), .init(role: .cache),
+        ])
+        aggregator.setCopyLimit(2, of: 0)
+        aggregator.setCopyLimit(2, of: 1)
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, source: 0, at: Self.at(0))
+        #expect(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1)).isEmpty)
+        #expect(aggregator.nextRelease == Self.at(1) + .milliseconds(25), "the querier's grace for its IPv6 copy")
+        // The daemon's cache gives its IPv4 copy: the querier's grace still holds the report.
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, source: 1, at: Self.at(2))
+        #expect(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 1, at: Self.at(3)).isEmpty)
+        #expect(aggregator.releaseHeld(at: Self.at(3)).isEmpty)
+        // The querier's IPv6 copy comes within its grace, and resolves: one report, both addresses.
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, source: 0, at: Self.at(10))
+        #expect(aggregator.releaseHeld(at: Self.at(30)).isEmpty, "held while the IPv6 copy resolves")
+        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), source: 0, at: Self.at(40)))
+        #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
+    }
+
     @Test("a whole service is one copy of its source: found at once with its addresses as given, its copies not pending")
     func wholeServices() throws {
         var aggregator = ServiceAggregator()
