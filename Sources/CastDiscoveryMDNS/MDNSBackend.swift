@@ -33,7 +33,7 @@ public struct MDNSBackend: DiscoveryBackend {
 
     /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
     /// on separate sockets, a few milliseconds apart.
-    public var firstReportWait: FirstReportWait { FirstReportWait(grace: .milliseconds(25)) }
+    public var firstReportWait: FirstReportWait { FirstReportWait(grace: MDNSQuerier.firstReportGrace) }
 
     /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it
     /// can: it opens and closes its sockets once.

@@ -40,6 +40,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     static let followUpLimit = 4
     /// How often the interfaces are listed again.
     static let interfaceScanInterval: Duration = .seconds(2)
+    /// How long a first report waits for a device's copies not heard of yet: its IPv4 and IPv6
+    /// answers come on separate sockets, a few milliseconds apart.
+    static let firstReportGrace: Duration = .milliseconds(25)
 
     let configuration: Configuration
     private let buffer: BackendEventBuffer
@@ -73,6 +76,13 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     var nextContinuous = ContinuousClock.now
     var continuousInterval: Duration
     var nextInterfaceScan = ContinuousClock.now
+    /// Whether this poll round queued an event.
+    private var emittedThisRound = false
+    /// Whether a socket held more datagrams than this round reads.
+    private var leftUnread = false
+    /// When the querier ticks once more, a grace after a round that queued events, so that its
+    /// read-through time passes that grace even when nothing more comes.
+    private var readThroughWake: ContinuousClock.Instant?
 
     /// The loop that owns the querier's state.
     let loop: PollLoop
@@ -156,7 +166,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// Reads what waits on `socket` whenever the loop says it is ready.
     private func register(_ socket: any MDNSTransport, legacy: Bool, name: String) {
         loop.register(socket.descriptor, name: name) { [unowned self] _ in
-            socket.drain { handle($0, legacy: legacy, at: .now) }
+            if socket.drain({ handle($0, legacy: legacy, at: .now) }) { leftUnread = true }
         }
     }
 
@@ -173,6 +183,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
             }
             buffer.yield(event)
         }
+        if !events.isEmpty { emittedThisRound = true }
     }
 
     /// Sends the counts when they changed, at most once a second.
@@ -232,6 +243,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
 
     func nextDeadline() -> ContinuousClock.Instant? {
         var next = min(nextInterfaceScan, nextContinuous)
+        if let wake = readThroughWake { next = min(next, wake) }
         if statistics != reportedStatistics { next = min(next, nextStatistics) }
         for burst in bursts.values where !burst.done { next = min(next, burst.lastQuery + burstWindow) }
         for link in links.values {
@@ -256,5 +268,15 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         runBursts(at: now)
         if now >= nextContinuous { askContinuously(at: now) }
         reportStatistics(at: now)
+        // What had come when this round's poll returned is read and queued, unless a socket
+        // held more than a round reads: the merge judges the first reports' grace by that time
+        // (the stack's own, not the manager's).
+        if let wake = readThroughWake, wake <= now { readThroughWake = nil }
+        if emittedThisRound {
+            emittedThisRound = false
+            readThroughWake = now + Self.firstReportGrace + .milliseconds(1)
+        }
+        if !leftUnread, let polled = loop.polledAt { buffer.noteReadThrough(polled) }
+        leftUnread = false
     }
 }

@@ -21,12 +21,16 @@ extension MDNSTransport {
     /// loop's timers.
     static var datagramsPerRound: Int { 256 }
 
-    /// Hands the datagrams waiting now to `body`, at most ``datagramsPerRound`` of them.
-    func drain(_ body: (MDNSSocket.Datagram) -> Void) {
+    /// Hands the datagrams waiting now to `body`, at most ``datagramsPerRound`` of them;
+    /// returns whether it stopped at that bound (more may wait).
+    @discardableResult
+    func drain(_ body: (MDNSSocket.Datagram) -> Void) -> Bool {
         var taken = 0
-        while taken < Self.datagramsPerRound, let datagram = receive() {
+        while taken < Self.datagramsPerRound {
+            guard let datagram = receive() else { return false }
             body(datagram)
             taken += 1
         }
+        return true
     }
 }

@@ -88,6 +88,20 @@ public final class BackendEventBuffer: Sendable {
         }
     }
 
+    /// When the producer last queued an event (nil before the first): read after taking an
+    /// event, at or after the moment that event was made.
+    package var lastPush: ContinuousClock.Instant? { queue.read(\.lastPush) }
+
+    /// The time up to which the producer has queued everything it had read (its sockets, at the
+    /// end of a poll round); nil for a producer that does not say. A merge judges a stack's
+    /// short waits by it, in the stack's own time (see ``ServiceAggregator``).
+    package var readThrough: ContinuousClock.Instant? { queue.read(\.readThrough) }
+
+    /// Records that the producer has queued everything it read up to `instant`.
+    package func noteReadThrough(_ instant: ContinuousClock.Instant) {
+        queue.update { queue in queue.readThrough = max(queue.readThrough ?? instant, instant) }
+    }
+
     /// The reader is done: nothing more is kept, the producer's events are let go, and
     /// ``onTermination`` runs.
     package func letGo() {

@@ -14,6 +14,11 @@ struct BackendEventQueue: WaitableQueueStorage {
     private var lastStatistics: BackendStatistics?
     var finished = false
     var consumerGone = false
+    /// When the producer last queued (or folded) an event: at or after the moment it made any
+    /// event the consumer can take.
+    var lastPush: ContinuousClock.Instant?
+    /// The time up to which the producer has queued everything it read (nil: it does not say).
+    var readThrough: ContinuousClock.Instant?
     /// Told once when an event can be taken or the queue has ended, for a reader that takes
     /// events directly (``BackendEventBuffer/take(orNotify:)``).
     var notifier: (@Sendable () -> Void)?
@@ -37,6 +42,7 @@ struct BackendEventQueue: WaitableQueueStorage {
 
     mutating func push(_ event: BackendEvent) {
         guard !isClosed else { return }
+        lastPush = .now
         if hasRoom {
             items.append(event)
         } else {
@@ -50,6 +56,7 @@ struct BackendEventQueue: WaitableQueueStorage {
     mutating func pushIfRoom(_ event: BackendEvent) -> Bool {
         guard !isClosed else { return true }
         guard hasRoom else { return false }
+        lastPush = .now
         items.append(event)
         note(event)
         return true

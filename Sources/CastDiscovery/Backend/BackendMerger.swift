@@ -52,6 +52,13 @@ struct BackendMerger: Sendable {
             sources: sources.map { ServiceAggregator.Source(wait: $0.wait, role: $0.role) }, ledger: ledger)
     }
 
+    /// Notes, for source `index`, when it made the event about to be taken (at the latest) and
+    /// the time up to which it has handed over everything it read (see
+    /// ``ServiceAggregator/noteSource(_:madeBy:readThrough:)``).
+    mutating func noteSource(_ index: Int, madeBy made: ContinuousClock.Instant? = nil, readThrough: ContinuousClock.Instant? = nil) {
+        aggregator.noteSource(index, madeBy: made, readThrough: readThrough)
+    }
+
     /// When the oldest first report held for an instance's other copies is due.
     var nextRelease: ContinuousClock.Instant? { aggregator.nextRelease }
 

@@ -31,6 +31,12 @@ package struct ServiceAggregator: Sendable {
         var copyLimit = Int.max
         /// Whether the source ended: its copies stay, but none is pending any more.
         var ended = false
+        /// When the source made the event last taken from it, at the latest (its buffer's last
+        /// push, read after taking it).
+        var lastMade: ContinuousClock.Instant?
+        /// The time up to which the source has handed over everything it read; nil for a source
+        /// that does not say, whose waits are timed by the merge's clock alone.
+        var readThrough: ContinuousClock.Instant?
 
         package init(wait: FirstReportWait = .standard, role: MergedBackend.Role = .asks) {
             self.wait = wait
@@ -69,6 +75,9 @@ package struct ServiceAggregator: Sendable {
         var reported: DiscoveredService?
         /// When the first report began to wait for the other copies.
         var heldSince: ContinuousClock.Instant?
+        /// For each source that resolved a copy while the first report waits: when, in the
+        /// source's own time, at the latest (``Source/lastMade``).
+        var heldMade: [Int: ContinuousClock.Instant] = [:]
         /// How many of its copies are pending, by source (kept for ``pendingResolves``).
         var pending: [Int: Int] = [:]
         /// Whether a source that asks the network has resolved it (told to the ledger).
@@ -147,6 +156,20 @@ package struct ServiceAggregator: Sendable {
 
     /// Whether the merge has anything of the instance `key`.
     package func isKnown(_ key: ServiceKey) -> Bool { instances[key] != nil }
+
+    /// The longest a first report waits for a stack that has not read up to the end of its
+    /// grace (descheduled, or busy): then it goes as it is.
+    package static let stackBehindLimit: Duration = .seconds(1)
+
+    /// Notes, for `source`, when it made the event about to be taken (at the latest) and the
+    /// time up to which it has handed over everything it read; nil leaves either as it was.
+    package mutating func noteSource(
+        _ source: Int, madeBy made: ContinuousClock.Instant? = nil, readThrough: ContinuousClock.Instant? = nil
+    ) {
+        guard sources.indices.contains(source) else { return }
+        if let made { sources[source].lastMade = made }
+        if let readThrough { sources[source].readThrough = max(sources[source].readThrough ?? readThrough, readThrough) }
+    }
 
     /// Sets the most copies an instance can have on `source`.
     package mutating func setCopyLimit(_ limit: Int, of source: Int = 0) {
@@ -227,6 +250,9 @@ package struct ServiceAggregator: Sendable {
         guard instance.copies.contains(c) else { return [] }
         sequence += 1
         instance.resolutions[c] = (sequence, resolution)
+        if instance.reported == nil, instance.heldMade[source] == nil, let made = sources[source].lastMade {
+            instance.heldMade[source] = made
+        }
         instance.failed.remove(c)
         if stillAsking { instance.partial.insert(c) } else { instance.partial.remove(c) }
         return commit(instance, for: copy.service, at: now)
@@ -315,7 +341,9 @@ package struct ServiceAggregator: Sendable {
     package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
         var events: [BackendEvent] = []
         for key in held.sorted() {
-            guard let instance = instances[key], let release = releaseTime(of: instance), release <= now else { continue }
+            guard let instance = instances[key], let release = releaseTime(of: instance), release <= now,
+                !isWaitingOnStack(instance, at: now)
+            else { continue }
             events += commit(instance, for: key, at: now)
         }
         return events
@@ -337,10 +365,11 @@ package struct ServiceAggregator: Sendable {
         case (nil, let new?):
             let since = instance.heldSince ?? now
             instance.heldSince = since
-            if let release = releaseTime(of: instance), now < release {
+            if let release = releaseTime(of: instance), now < release || isWaitingOnStack(instance, at: now) {
                 // Held: other copies may still come.
             } else {
                 instance.heldSince = nil
+                instance.heldMade = [:]
                 instance.reported = new
                 events.append(.found(new))
             }
@@ -352,6 +381,7 @@ package struct ServiceAggregator: Sendable {
             events.append(.removed(old))
         case (nil, nil):
             instance.heldSince = nil
+            instance.heldMade = [:]
         default:
             break
         }
@@ -424,6 +454,25 @@ package struct ServiceAggregator: Sendable {
             release = max(release, due)
         }
         return release
+    }
+
+    /// Whether a source that says how far it has read has not yet read up to the end of its
+    /// grace, counted from when it made its resolution, while `instance`'s first report waits
+    /// for copies the source has not reported (for at most ``stackBehindLimit``). Its answers
+    /// for them may be unread in its sockets: the grace is judged in the stack's time, not the
+    /// merge's, so a stack descheduled between two answers does not show a device with one.
+    private func isWaitingOnStack(_ instance: Instance, at now: ContinuousClock.Instant) -> Bool {
+        guard let since = instance.heldSince, now < since + Self.stackBehindLimit else { return false }
+        for (source, made) in instance.heldMade {
+            let stack = sources[source]
+            guard let through = stack.readThrough, !stack.ended,
+                instance.resolutions.keys.contains(where: { $0.source == source })
+            else { continue }
+            let theirs = instance.copies.filter { $0.source == source }
+            guard !theirs.contains(where: \.isWhole), theirs.count < stack.copyLimit else { continue }
+            if through < made + stack.wait.grace { return true }
+        }
+        return false
     }
 
     private static func merge(_ instance: Instance, key: ServiceKey) -> DiscoveredService? {

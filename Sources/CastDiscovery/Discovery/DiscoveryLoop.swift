@@ -94,6 +94,12 @@ struct DiscoveryLoop {
             guard run == self.run, generation == deadlineGeneration, discoveryState == .running else { return }
             deadline = nil
             deadlineInstant = nil
+            // A source that says how far it has read is read first: its answers up to then are
+            // taken before any first report held for them is judged.
+            for source in sources.indices where sources[source].readThrough != nil {
+                read(source)
+                guard run == self.run, discoveryState == .running else { return }
+            }
             let now = clock.now
             if let check = progressCheck, check <= now { progressCheck = nil }
             if let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now) {
@@ -170,11 +176,15 @@ struct DiscoveryLoop {
     /// discovery stops; after a full turn it queues its next turn behind the other inputs.
     private mutating func read(_ source: Int) {
         let (run, inputs, buffer) = (self.run, self.inputs, sources[source])
+        // Read before the events: everything the source read up to then is among them.
+        let readThrough = buffer.readThrough
         for _ in 0..<Self.eventsPerTurn {
             switch buffer.take(orNotify: { inputs.post(.sourceReady(run: run, source: source)) }) {
             case .event(let event):
+                merger?.noteSource(source, madeBy: buffer.lastPush)
                 take(event, from: source)
             case .waiting:
+                if let readThrough { caughtUp(source, readThrough: readThrough) }
                 flushPending()
                 return
             case .ended:
@@ -186,6 +196,17 @@ struct DiscoveryLoop {
         flushPending()
         guard run == self.run, discoveryState == .running else { return }
         inputs.post(.sourceReady(run: run, source: source))
+    }
+
+    /// Source `source` has handed over everything it read up to `readThrough`, and the loop
+    /// has taken it all: the first reports that waited on it may go.
+    private mutating func caughtUp(_ source: Int, readThrough: ContinuousClock.Instant) {
+        merger?.noteSource(source, readThrough: readThrough)
+        let now = clock.now
+        if let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now), !released.isEmpty {
+            handle(released)
+        }
+        scheduleNext()
     }
 
     /// Says the pending count the turn's copy reports left, once per turn (not per report).
@@ -292,10 +313,16 @@ struct DiscoveryLoop {
     /// Sets the timer for the first of the scan's next check and the merge's next release of
     /// a held first report.
     private mutating func scheduleNext() {
-        let next = [progressCheck, merger?.nextRelease].compactMap { $0 }.min()
+        var release = merger?.nextRelease
+        // Due but not released: a stack has not yet read up to it; looked at again shortly.
+        if let due = release, due <= clock.now { release = clock.now + Self.stackRecheck }
+        let next = [progressCheck, release].compactMap { $0 }.min()
         guard let next, discoveryState == .running else { return }
         schedule(at: next)
     }
+
+    /// How often a first report that waits on a stack behind its grace is looked at again.
+    static let stackRecheck: Duration = .milliseconds(2)
 
     private mutating func schedule(at instant: ContinuousClock.Instant) {
         // Most events leave the next check where it was: the timer stays.

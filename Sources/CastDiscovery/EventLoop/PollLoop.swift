@@ -54,6 +54,9 @@ package final class PollLoop: @unchecked Sendable {
     private let loopThread = Mutex<pthread_t?>(nil)
     /// For tests: the loop fails as if `poll` had failed at its first round from this instant.
     private var injectedFailure: ContinuousClock.Instant?
+    /// When the last `poll` returned (on the loop's thread): what was readable then is what the
+    /// handlers of that round read.
+    package private(set) var polledAt: ContinuousClock.Instant?
 
     /// Makes the waker.
     ///
@@ -125,6 +128,7 @@ package final class PollLoop: @unchecked Sendable {
             polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let deadline = [owner.nextDeadline(), injectedFailure].compactMap { $0 }.min()
             let ready = poll(&polled, nfds_t(polled.count), LoopWaker.pollTimeout(until: deadline))
+            polledAt = .now
             if let injected = injectedFailure, injected <= .now {
                 return Failure(reason: "poll failed: \(systemErrorMessage(EIO)) (injected for a test)")
             }

@@ -283,6 +283,44 @@ struct ServiceAggregatorTests {
         #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
     }
 
+    /// A querier-like source: a 25 ms grace, two copies at most, and it says how far it has read.
+    static func saysHowFarItRead() -> ServiceAggregator {
+        var aggregator = ServiceAggregator(sources: [.init(wait: FirstReportWait(grace: .milliseconds(25)))])
+        aggregator.setCopyLimit(2, of: 0)
+        aggregator.noteSource(0, readThrough: Self.at(0))
+        _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, at: Self.at(0))
+        aggregator.noteSource(0, madeBy: Self.at(1))
+        return aggregator
+    }
+
+    @Test("a grace is judged in the stack's time: a stack that has not read that far holds the report")
+    func graceInTheStacksTime() {
+        var aggregator = Self.saysHowFarItRead()
+        #expect(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2)).isEmpty)
+        // The grace is over by the merge's clock, but the stack (descheduled) has read only up
+        // to 10 ms: the IPv6 answer may be waiting in its socket.
+        aggregator.noteSource(0, readThrough: Self.at(10))
+        #expect(aggregator.releaseHeld(at: Self.at(60)).isEmpty)
+        // It reads on, and the IPv6 copy was there: one report, both addresses.
+        aggregator.noteSource(0, madeBy: Self.at(61))
+        _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, at: Self.at(62))
+        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), at: Self.at(63)))
+        #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
+    }
+
+    @Test("a stack that has read past its grace releases the report; one that never does, after a second")
+    func graceReadOrGivenUp() {
+        var caughtUp = Self.saysHowFarItRead()
+        #expect(caughtUp.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2)).isEmpty)
+        caughtUp.noteSource(0, readThrough: Self.at(27))
+        #expect(Self.found(caughtUp.releaseHeld(at: Self.at(30))).count == 1, "read up to the end of its grace: nothing more came")
+
+        var stalled = Self.saysHowFarItRead()
+        #expect(stalled.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2)).isEmpty)
+        #expect(stalled.releaseHeld(at: Self.at(2) + ServiceAggregator.stackBehindLimit - .milliseconds(1)).isEmpty)
+        #expect(Self.found(stalled.releaseHeld(at: Self.at(2) + ServiceAggregator.stackBehindLimit)).count == 1)
+    }
+
     @Test("a whole service is one copy of its source: found at once with its addresses as given, its copies not pending")
     func wholeServices() throws {
         var aggregator = ServiceAggregator()
