@@ -58,7 +58,7 @@ enum HTTPTestClient {
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
         while true {
             let left = deadline - ContinuousClock.now
-            let wait = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let wait = Int32(max(0, (left / .milliseconds(1)).rounded(.up)))
             var readable = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let result = poll(&readable, 1, wait)
             if result < 0, errno == EINTR { continue }

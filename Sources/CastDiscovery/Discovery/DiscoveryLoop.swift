@@ -102,9 +102,7 @@ struct DiscoveryLoop {
             }
             let now = clock.now
             if let check = progressCheck, check <= now { progressCheck = nil }
-            if let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now) {
-                handle(released)
-            }
+            releaseDue(at: now)
             guard run == self.run, discoveryState == .running else { return }
             track([], at: now)
             scheduleNext()
@@ -202,11 +200,14 @@ struct DiscoveryLoop {
     /// has taken it all: the first reports that waited on it may go.
     private mutating func caughtUp(_ source: Int, readThrough: ContinuousClock.Instant) {
         merger?.noteSource(source, readThrough: readThrough)
-        let now = clock.now
-        if let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now), !released.isEmpty {
-            handle(released)
-        }
+        releaseDue(at: clock.now)
         scheduleNext()
+    }
+
+    /// Releases the first reports whose wait is over at `now`.
+    private mutating func releaseDue(at now: ContinuousClock.Instant) {
+        guard let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now) else { return }
+        handle(released)
     }
 
     /// Says the pending count the turn's copy reports left, once per turn (not per report).
