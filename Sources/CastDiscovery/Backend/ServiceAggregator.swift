@@ -97,6 +97,12 @@ package struct ServiceAggregator: Sendable {
     /// The held instances none of whose copies is pending (``heldReports``), kept as they
     /// change: the count is read after every change, while hundreds may be held at once.
     private var heldResolved: Set<ServiceKey> = []
+    /// When each held first report is due (``releaseTime(of:)``), kept as the instances and
+    /// the sources change: the next release is asked for after every event, while hundreds
+    /// may be held at once.
+    private var releaseTimes: [ServiceKey: ContinuousClock.Instant] = [:]
+    /// The earliest of ``releaseTimes``.
+    private var earliestRelease: ContinuousClock.Instant?
     /// Told which instances the asking sources resolve, for the daemons beside them.
     private let ledger: ResolutionLedger?
 
@@ -139,6 +145,14 @@ package struct ServiceAggregator: Sendable {
         instances.values.reduce(0) { $0 + countPending(in: $1).values.reduce(0, +) }
     }
 
+    /// The release times of the held first reports as kept.
+    var releaseTimesKept: [ServiceKey: ContinuousClock.Instant] { releaseTimes }
+
+    /// The release times of the held first reports computed afresh: what the kept ones must equal.
+    var releaseTimesRecomputed: [ServiceKey: ContinuousClock.Instant] {
+        held.reduce(into: [:]) { times, key in times[key] = instances[key].flatMap(releaseTime) }
+    }
+
     /// Notes that `source` ended: its copies stay, and none of them is pending any more.
     package mutating func sourceEnded(_ source: Int) {
         guard sources.indices.contains(source), !sources[source].ended else { return }
@@ -147,12 +161,11 @@ package struct ServiceAggregator: Sendable {
             guard let instance = instances[key], instance.pending[source] != nil else { continue }
             store(instance, for: key)
         }
+        refreshReleaseTimes()
     }
 
     /// When the oldest held first report must be released; nil when none is held.
-    package var nextRelease: ContinuousClock.Instant? {
-        held.compactMap { key in instances[key].flatMap(releaseTime) }.min()
-    }
+    package var nextRelease: ContinuousClock.Instant? { earliestRelease }
 
     /// Whether the merge has anything of the instance `key`.
     package func isKnown(_ key: ServiceKey) -> Bool { instances[key] != nil }
@@ -173,8 +186,9 @@ package struct ServiceAggregator: Sendable {
 
     /// Sets the most copies an instance can have on `source`.
     package mutating func setCopyLimit(_ limit: Int, of source: Int = 0) {
-        guard sources.indices.contains(source) else { return }
+        guard sources.indices.contains(source), sources[source].copyLimit != max(1, limit) else { return }
         sources[source].copyLimit = max(1, limit)
+        refreshReleaseTimes()
     }
 
     // MARK: - What a source reports
@@ -340,10 +354,13 @@ package struct ServiceAggregator: Sendable {
     /// Reports the held first reports whose wait is over at `now`.
     package mutating func releaseHeld(at now: ContinuousClock.Instant = .now) -> [BackendEvent] {
         var events: [BackendEvent] = []
-        for key in held.sorted() {
-            guard let instance = instances[key], let release = releaseTime(of: instance), release <= now,
-                !isWaitingOnStack(instance, at: now)
-            else { continue }
+        guard let earliest = earliestRelease, earliest <= now else { return events }
+        // Those still waiting on a stack are looked at again soon: left out before the sort.
+        let due = releaseTimes.compactMap { key, release in
+            release <= now && instances[key].map { !isWaitingOnStack($0, at: now) } == true ? key : nil
+        }
+        for key in due.sorted() {
+            guard let instance = instances[key] else { continue }
             events += commit(instance, for: key, at: now)
         }
         return events
@@ -411,6 +428,29 @@ package struct ServiceAggregator: Sendable {
         instances[key] = isKept ? instance : nil
         if instance.heldSince != nil, isKept { held.insert(key) } else { held.remove(key) }
         if held.contains(key), pending.isEmpty { heldResolved.insert(key) } else { heldResolved.remove(key) }
+        noteRelease(held.contains(key) ? releaseTime(of: instance) : nil, of: key)
+    }
+
+    /// Keeps `release` as when `key`'s held first report is due (nil: none is held), and the
+    /// earliest of them.
+    private mutating func noteRelease(_ release: ContinuousClock.Instant?, of key: ServiceKey) {
+        let old = releaseTimes[key]
+        guard old != release else { return }
+        releaseTimes[key] = release
+        if let release, let earliest = earliestRelease, release <= earliest {
+            earliestRelease = release
+        } else if old != nil, old == earliestRelease {
+            // The earliest moved later or went: found again among the rest (rare: once per release).
+            earliestRelease = releaseTimes.values.min()
+        } else if earliestRelease == nil {
+            earliestRelease = release
+        }
+    }
+
+    /// Computes every held first report's release time again, after a change of the sources
+    /// (a copy limit, an end) that they depend on.
+    private mutating func refreshReleaseTimes() {
+        for key in held.sorted() { noteRelease(instances[key].flatMap(releaseTime), of: key) }
     }
 
     /// How many copies of `instance` are pending, by source (sources with none left out):

@@ -402,7 +402,7 @@ struct ServiceAggregatorTests {
 
 @Suite("ServiceAggregator: the held and pending counts under random traffic")
 struct ServiceAggregatorHeldCountTests {
-    @Test("the kept counts equal a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test("the kept counts and release times equal a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
     func keptCountMatchesRecount(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(20)))
@@ -420,19 +420,26 @@ struct ServiceAggregatorHeldCountTests {
             let now = ServiceAggregatorTests.at(step)
             let copy = copies.randomElement(using: &random)!
             let browse = browses.randomElement(using: &random)!
-            switch Int.random(in: 0..<9, using: &random) {
+            switch Int.random(in: 0..<10, using: &random) {
             case 0, 1: _ = aggregator.add(copy, browseType: browse, at: now)
             case 2: _ = aggregator.remove(copy, browseType: browse, at: now)
             case 3: _ = aggregator.resolved(copy, ServiceAggregatorTests.resolution("10.0.0.\(step % 200 + 1)"), stillAsking: Bool.random(using: &random), at: now)
             case 4: _ = aggregator.resolveFailed(copy, error, at: now)
             case 5, 6: _ = aggregator.addressesComplete(copy, at: now)
             case 7: _ = aggregator.remove(copy, browseType: browse, at: now)
+            case 8: aggregator.setCopyLimit(Int.random(in: 1...4, using: &random))
             default: _ = aggregator.releaseHeld(at: now)
             }
             #expect(aggregator.heldReports == aggregator.heldReportsRecounted, "after step \(step)")
+            #expect(aggregator.releaseTimesKept == aggregator.releaseTimesRecomputed, "after step \(step)")
+            #expect(aggregator.nextRelease == aggregator.releaseTimesRecomputed.values.min(), "after step \(step)")
             #expect(aggregator.pendingResolves - aggregator.heldReports == aggregator.pendingCopiesRecounted, "after step \(step)")
             held = max(held, aggregator.heldReports)
-            if aggregator.heldReports != aggregator.heldReportsRecounted { return }
+            if aggregator.heldReports != aggregator.heldReportsRecounted
+                || aggregator.releaseTimesKept != aggregator.releaseTimesRecomputed
+            {
+                return
+            }
         }
         #expect(held > 0, "the traffic held some first reports")
     }
