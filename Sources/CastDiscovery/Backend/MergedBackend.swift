@@ -106,20 +106,30 @@ public struct MergedBackend: DiscoveryBackend {
             throw DiscoveryError(kind: .other, message: "no backend to merge", fix: "give at least one backend")
         }
         let ledger = resolutionLedger()
-        var buffers: [BackendEventBuffer] = []
-        for source in sources {
+        var started: [Int: BackendEventBuffer] = [:]
+        for index in Self.startOrder(of: sources.map(\.role)) {
             var request = request
-            if source.role == .cache, let ledger { request.resolvedElsewhere = ledger }
+            if sources[index].role == .cache, let ledger { request.resolvedElsewhere = ledger }
             do {
-                buffers.append(try source.backend.readableBuffer(for: request))
+                started[index] = try sources[index].backend.readableBuffer(for: request)
             } catch {
-                buffers.forEach { $0.letGo() }
+                started.values.forEach { $0.letGo() }
                 throw error
             }
         }
+        let buffers = sources.indices.compactMap { started[$0] }
         let merger = BackendMerger(
             sources: sources.map { ($0.name, $0.role, $0.backend.firstReportWait) }, ledger: ledger)
         return Run(buffers: buffers, merger: merger, ledger: ledger)
+    }
+
+    /// The order in which sources with these roles are started: the daemons read for their
+    /// cache first, then the sources that ask the network. A daemon connects in a few
+    /// milliseconds while the network is quiet; once the querier has asked, it is busy with
+    /// every device's answer, and its client took 0.3 to 1.9 s to connect in the 500-device lab,
+    /// holding up the start of the scan.
+    static func startOrder(of roles: [Role]) -> [Int] {
+        roles.indices.filter { roles[$0] == .cache } + roles.indices.filter { roles[$0] != .cache }
     }
 
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {

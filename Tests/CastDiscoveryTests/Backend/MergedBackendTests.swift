@@ -1,4 +1,5 @@
 @testable import CastDiscovery
+import Synchronization
 import Testing
 
 @Suite("MergedBackend")
@@ -208,6 +209,38 @@ struct MergedBackendTests {
         #expect(browse.reason == .allForNow && browse.after == .milliseconds(200))
         #expect(browse.sources.map(\.source) == ["mdns", "avahi"])
         #expect(browse.sources[1].cacheWaitOverAfter == .milliseconds(200) && browse.sources[1].cacheDeliveredAfter == nil)
+    }
+
+    /// A backend that notes in `log` when its browse is started, then says nothing.
+    struct StartLogBackend: DiscoveryBackend {
+        var name: String
+        var log: StartLog
+        func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
+            log.started.withLock { $0.append(name) }
+            let (stream, continuation) = AsyncStream<BackendEvent>.makeStream()
+            let keep = continuation
+            continuation.onTermination = { _ in _ = keep }
+            return stream
+        }
+    }
+
+    final class StartLog: Sendable {
+        let started = Mutex<[String]>([])
+    }
+
+    @Test("the daemons read for their cache are started before the sources that ask, each buffer in its source's place")
+    func daemonsStartFirst() throws {
+        let log = StartLog()
+        let merged = MergedBackend([
+            MergedBackend.Source("mdns", StartLogBackend(name: "mdns", log: log), role: .asks),
+            MergedBackend.Source("avahi", StartLogBackend(name: "avahi", log: log), role: .cache),
+            MergedBackend.Source("hosts", StartLogBackend(name: "hosts", log: log), role: .asks),
+        ])
+        let run = try merged.start(BrowseRequest(parsing: [Self.type]))
+        defer { run.buffers.forEach { $0.letGo() } }
+        #expect(log.started.withLock { $0 } == ["avahi", "mdns", "hosts"])
+        #expect(run.buffers.count == 3)
+        #expect(MergedBackend.startOrder(of: [.asks, .cache, .asks, .cache]) == [1, 3, 0, 2])
     }
 
     @Test("a merge of merges is one merge of all their sources")
