@@ -15,7 +15,11 @@ public struct ServiceKey: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.name, lhs.type.description, lhs.domain) < (rhs.name, rhs.type.description, rhs.domain)
+        // By name, type and domain; the types' text is made only for keys of one name.
+        if lhs.name != rhs.name { return lhs.name < rhs.name }
+        let (left, right) = (lhs.type.description, rhs.type.description)
+        if left != right { return left < right }
+        return lhs.domain < rhs.domain
     }
 
     public var description: String { "\(DNSSDName.escape(name)).\(type).\(domain)" }

@@ -117,8 +117,9 @@ extension DNSName: Hashable {
 
     /// Hashes the case-folded labels, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(wire.count)
-        for byte in wire { hasher.combine(DNSSDBytes.asciiLowercased(byte)) }
+        var words = DNSSDBytes.LowercasedWords()
+        for byte in wire { words.append(byte, into: &hasher) }
+        words.finish(into: &hasher)
     }
 }
 

@@ -326,8 +326,10 @@ struct DiscoveryLoop {
     static let stackRecheck: Duration = .milliseconds(2)
 
     private mutating func schedule(at instant: ContinuousClock.Instant) {
-        // Most events leave the next check where it was: the timer stays.
-        guard instant != deadlineInstant || deadline == nil else { return }
+        // A timer due no later stays: most events leave the next check where it was, and a
+        // quiet round that moves later with each new copy is looked at again when the earlier
+        // timer fires, instead of a task made and cancelled per event.
+        if deadline != nil, let current = deadlineInstant, current <= instant { return }
         deadlineInstant = instant
         deadline?.cancel()
         deadlineGeneration += 1

@@ -78,6 +78,12 @@ public struct ScanProgress: Sendable {
     /// The sources the backend merges, as declared; empty for a backend that is one stack.
     public let sources: [ScanSource]
     private var browses: [String: Browse] = [:]
+    /// ``browseTypes`` lower-cased: the keys of ``browses``, in order.
+    private let browseKeys: [String]
+    /// The names of the sources that ask the network (every source, when none does).
+    private let askerNames: Set<String>
+    /// The names of the sources read for their cache (every source, when none is).
+    private let cacheNames: Set<String>
     private var pendingResolves = 0
     /// Whether the scan has completed (it stays complete).
     public private(set) var isComplete = false
@@ -91,8 +97,13 @@ public struct ScanProgress: Sendable {
         self.round = round
         self.sources = sources
         self.start = start
+        browseKeys = browseTypes.map { $0.lowercased() }
+        let asking = sources.filter { $0.role == .asks }.map(\.name)
+        let caching = sources.filter { $0.role == .cache }.map(\.name)
+        askerNames = Set(asking.isEmpty ? sources.map(\.name) : asking)
+        cacheNames = Set(caching.isEmpty ? sources.map(\.name) : caching)
         let declared = sources.map { SourceSettlement(source: $0.name, role: $0.role) }
-        for type in browseTypes { browses[type.lowercased()] = Browse(began: start, sources: declared) }
+        for key in browseKeys { browses[key] = Browse(began: start, sources: declared) }
     }
 
     /// What settled each browse so far, in the order of ``browseTypes``; a browse that has not
@@ -167,8 +178,7 @@ public struct ScanProgress: Sendable {
         var settled: [BrowseSettlement] = []
         var reached: [BackendEvent] = []
         var next: ContinuousClock.Instant?
-        for type in browseTypes {
-            let key = type.lowercased()
+        for (type, key) in zip(browseTypes, browseKeys) {
             guard var browse = browses.removeValue(forKey: key) else { continue }
             if !sources.isEmpty { reached += decideMerged(&browse, type, at: now, next: &next) }
             if browse.settlement == nil {
@@ -213,10 +223,6 @@ public struct ScanProgress: Sendable {
         _ browse: inout Browse, _ type: String, at now: ContinuousClock.Instant, next: inout ContinuousClock.Instant?
     ) -> [BackendEvent] {
         var events: [BackendEvent] = []
-        let asking = sources.filter { $0.role == .asks }.map(\.name)
-        let caching = sources.filter { $0.role == .cache }.map(\.name)
-        let askers = Set(asking.isEmpty ? sources.map(\.name) : asking)
-        let caches = Set(caching.isEmpty ? sources.map(\.name) : caching)
         for index in browse.sources.indices where browse.sources[index].role == .cache {
             let source = browse.sources[index]
             guard !source.hasNoCacheToCome, source.cacheWaitOverAfter == nil,
@@ -229,8 +235,16 @@ public struct ScanProgress: Sendable {
                 next = min(next ?? due, due)
             }
         }
-        let named = browse.sources.filter { askers.contains($0.source) || caches.contains($0.source) }
-        let delivered = named.filter { caches.contains($0.source) }.allSatisfy(\.hasNoCacheToCome)
+        // Of the sources named, whether the caches are delivered, the askers done, the daemons
+        // done (delivered, or their round passed).
+        var (delivered, askersDone, daemonsDone) = (true, true, true)
+        for source in browse.sources {
+            let (isAsker, isCache) = (askerNames.contains(source.source), cacheNames.contains(source.source))
+            guard isAsker || isCache else { continue }
+            if isCache, !source.hasNoCacheToCome { delivered = false }
+            if isAsker, !source.isDoneAsking { askersDone = false }
+            if source.role == .cache, !source.hasNoCacheToCome, source.cacheWaitOverAfter == nil { daemonsDone = false }
+        }
         if delivered, browse.reached.insert(.cacheExhausted).inserted {
             events.append(.cacheExhausted(browseType: type))
             if browse.settlement == nil, browse.cacheDelivered == nil {
@@ -238,8 +252,6 @@ public struct ScanProgress: Sendable {
                 browse.fromCache = browse.reported.count
             }
         }
-        let askersDone = named.filter { askers.contains($0.source) }.allSatisfy(\.isDoneAsking)
-        let daemonsDone = named.filter { $0.role == .cache }.allSatisfy { $0.hasNoCacheToCome || $0.cacheWaitOverAfter != nil }
         if askersDone, daemonsDone, browse.reached.insert(.allForNow).inserted {
             events.append(.allForNow(browseType: type))
             if browse.settlement == nil, browse.allForNow == nil { browse.allForNow = now }
@@ -259,7 +271,8 @@ public struct ScanProgress: Sendable {
     /// Changes the unsettled browse of `type`. It is taken out of the table while it changes:
     /// a copy left in the table would make every change copy its set of reported services.
     private mutating func update(_ type: String, _ change: (inout Browse) -> Void) {
-        let key = type.lowercased()
+        // Browse types come as given, lower-case as a rule: lower-cased only when not found so.
+        let key = browses[type] != nil ? type : type.lowercased()
         guard var browse = browses.removeValue(forKey: key) else { return }
         if browse.settlement == nil { change(&browse) }
         browses[key] = browse
