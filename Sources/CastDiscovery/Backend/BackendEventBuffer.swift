@@ -97,6 +97,12 @@ public final class BackendEventBuffer: Sendable {
     /// short waits by it, in the stack's own time (see ``ServiceAggregator``).
     package var readThrough: ContinuousClock.Instant? { queue.read(\.readThrough) }
 
+    /// ``readThrough`` when every event queued has been taken, else nil: read under the lock the
+    /// reader takes and merges under, it says that everything the stack read up to then is merged.
+    package var readThroughIfDrained: ContinuousClock.Instant? {
+        queue.read { $0.isDrained ? $0.readThrough : nil }
+    }
+
     /// Records that the producer has queued everything it read up to `instant`.
     package func noteReadThrough(_ instant: ContinuousClock.Instant) {
         queue.update { queue in queue.readThrough = max(queue.readThrough ?? instant, instant) }

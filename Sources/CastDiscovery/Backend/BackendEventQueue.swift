@@ -29,6 +29,8 @@ struct BackendEventQueue: WaitableQueueStorage {
     }
 
     var isEnded: Bool { consumerGone || (finished && items.isEmpty && fold.isEmpty) }
+    /// Whether every event queued has been taken.
+    var isDrained: Bool { items.isEmpty && fold.isEmpty }
     var isClosed: Bool { consumerGone || finished }
     var hasRoom: Bool { fold.isEmpty && items.count < capacity }
     /// The notifier, taken, when there is something to tell it: an event, or the end.

@@ -168,29 +168,29 @@ final class MergedEventStream: Sendable {
         var closed = false
     }
 
+    /// What a reader did with its source's next event.
+    private enum Step {
+        case merged, waiting, ended, closed
+    }
+
     private let state: Mutex<State>
     /// The merged view's buffer, where a slow consumer's events are folded.
     private let buffer: BackendEventBuffer
+    /// The sources' buffers, in the merge's order.
+    private let sources: [BackendEventBuffer]
     private let ledger: ResolutionLedger?
 
-    private init(merger: BackendMerger, buffer: BackendEventBuffer, ledger: ResolutionLedger?) {
+    private init(merger: BackendMerger, buffer: BackendEventBuffer, sources: [BackendEventBuffer], ledger: ResolutionLedger?) {
         state = Mutex(State(merger: merger))
         self.buffer = buffer
+        self.sources = sources
         self.ledger = ledger
     }
 
     static func start(buffers: [BackendEventBuffer], merger: BackendMerger, ledger: ResolutionLedger?) -> AsyncStream<BackendEvent> {
         let (output, buffer) = BackendEventBuffer.makeStream()
-        let merge = MergedEventStream(merger: merger, buffer: buffer, ledger: ledger)
-        var tasks: [Task<Void, Never>] = []
-        for (index, source) in buffers.enumerated() {
-            let stream = source.stream()
-            tasks.append(Task {
-                for await event in stream { merge.take(event, from: index) }
-                merge.end(index)
-            })
-        }
-        let readers = tasks
+        let merge = MergedEventStream(merger: merger, buffer: buffer, sources: buffers, ledger: ledger)
+        let readers = buffers.indices.map { index in Task { await merge.read(index) } }
         buffer.onTermination = {
             readers.forEach { $0.cancel() }
             merge.close()
@@ -198,15 +198,52 @@ final class MergedEventStream: Sendable {
         return output
     }
 
-    private func take(_ event: BackendEvent, from index: Int) {
-        // Taken and yielded under the lock, so the merged order is one order.
-        state.withLock { state in
-            // Each event is a turn of its own here: its pending count is said with it.
-            (state.merger.take(event, from: index, at: .now) + state.merger.flush()).forEach { buffer.yield($0) }
-            arm(&state)
+    /// Reads source `index` until it ends or the consumer is gone, then lets it go. Each event
+    /// is taken and merged under the merge's lock, so the merged order is one order, and so that
+    /// when the source has nothing left, everything it read up to its ``BackendEventBuffer/readThrough``
+    /// (read before the take) is merged: a stack's grace is judged in its own time, as the
+    /// discovery loop does.
+    private func read(_ index: Int) async {
+        let source = sources[index]
+        defer { source.letGo() }
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        var woken = wakes.makeAsyncIterator()
+        while !Task.isCancelled {
+            let step = state.withLock { state -> Step in
+                guard !state.closed else { return .closed }
+                let through = source.readThrough
+                switch source.take(orNotify: { wake.yield() }) {
+                case .event(let event):
+                    state.merger.noteSource(index, madeBy: source.lastPush)
+                    // Each event is a turn of its own here: its pending count is said with it.
+                    (state.merger.take(event, from: index, at: .now) + state.merger.flush()).forEach { buffer.yield($0) }
+                    arm(&state)
+                    return .merged
+                case .waiting:
+                    if let through {
+                        state.merger.noteSource(index, readThrough: through)
+                        state.merger.releaseHeld(at: .now).forEach { buffer.yield($0) }
+                        arm(&state)
+                    }
+                    return .waiting
+                case .ended:
+                    return .ended
+                }
+            }
+            switch step {
+            case .merged:
+                // Outside the merge's lock: a daemon source takes its own lock to hear it.
+                ledger?.deliver()
+            case .waiting:
+                // Nil once the consumer is gone (the reader is cancelled).
+                guard await woken.next() != nil else { return }
+            case .ended:
+                end(index)
+                return
+            case .closed:
+                return
+            }
         }
-        // Outside the merge's lock: a daemon source takes its own lock to hear it.
-        ledger?.deliver()
     }
 
     private func end(_ index: Int) {
@@ -230,6 +267,10 @@ final class MergedEventStream: Sendable {
             state.timer = nil
             state.timerDue = nil
             guard !state.closed else { return }
+            // A source that has nothing left to take has merged all it read up to now.
+            for index in sources.indices {
+                if let through = sources[index].readThroughIfDrained { state.merger.noteSource(index, readThrough: through) }
+            }
             state.merger.releaseHeld(at: .now).forEach { buffer.yield($0) }
             arm(&state)
         }
@@ -245,7 +286,10 @@ final class MergedEventStream: Sendable {
 
     /// Sets the timer for the next held report, when it is earlier than the one set.
     private func arm(_ state: inout State) {
-        guard !state.closed, let next = state.merger.nextRelease else { return }
+        guard !state.closed, var next = state.merger.nextRelease else { return }
+        // Due but not released: a stack has not yet read up to it; looked at again shortly.
+        let now = ContinuousClock.now
+        if next <= now { next = now + DiscoveryLoop.stackRecheck }
         if let due = state.timerDue, due <= next { return }
         state.timer?.cancel()
         state.timerDue = next
