@@ -20,6 +20,9 @@ public struct MDNSBackend: DiscoveryBackend {
     public var interfaceName: String?
     /// The address families to use.
     public var families: Set<ServiceAddress.Family>
+    /// How long a device's first report waits for its other copies (another family's answer,
+    /// on another socket), judged by how far the querier has read: 25 ms by default.
+    public var firstReportGrace: Duration = MDNSQuerier.firstReportGrace
 
     /// Creates the backend.
     public init(interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6]) {
@@ -31,9 +34,11 @@ public struct MDNSBackend: DiscoveryBackend {
     /// from 500 devices in the lab); it waits 75 ms.
     public var queryRound: Duration { MDNSQuerier.responseWindow }
 
-    /// A first report waits 25 ms for the device's other copies: the IPv4 and IPv6 answers come
-    /// on separate sockets, a few milliseconds apart.
-    public var firstReportWait: FirstReportWait { FirstReportWait(grace: MDNSQuerier.firstReportGrace) }
+    /// A first report waits ``firstReportGrace`` for the device's other copies: the IPv4 and IPv6
+    /// answers come on separate sockets, a few milliseconds apart.
+    public var firstReportWait: FirstReportWait {
+        FirstReportWait(grace: firstReportGrace, longest: max(firstReportGrace, FirstReportWait.standardLongest))
+    }
 
     /// Why the querier cannot run here (no UDP socket for mDNS can be opened), or nil when it
     /// can: it opens and closes its sockets once.
@@ -100,7 +105,7 @@ public struct MDNSBackend: DiscoveryBackend {
         let querier = try MDNSQuerier(
             configuration: .init(
                 request: request, interfaceName: interfaceName ?? request.filter.interfaceName,
-                families: families.intersection(request.filter.families)),
+                families: families.intersection(request.filter.families), firstReportGrace: firstReportGrace),
             buffer: buffer)
         buffer.onTermination = { querier.stop() }
         do throws(LoopThread.Failure) {

@@ -18,6 +18,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         var request: BrowseRequest
         var interfaceName: String?
         var families: Set<ServiceAddress.Family>
+        /// How long the merge holds a first report for the other copies (``MDNSBackend/firstReportGrace``):
+        /// the querier says how far it has read just after it.
+        var firstReportGrace: Duration = MDNSQuerier.firstReportGrace
         var passive: Bool { request.passive }
     }
 
@@ -42,7 +45,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     static let interfaceScanInterval: Duration = .seconds(2)
     /// How long a first report waits for a device's copies not heard of yet: its IPv4 and IPv6
     /// answers come on separate sockets, a few milliseconds apart.
-    static let firstReportGrace: Duration = .milliseconds(25)
+    package static let firstReportGrace: Duration = .milliseconds(25)
 
     let configuration: Configuration
     private let buffer: BackendEventBuffer
@@ -274,7 +277,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         if let wake = readThroughWake, wake <= now { readThroughWake = nil }
         if emittedThisRound {
             emittedThisRound = false
-            readThroughWake = now + Self.firstReportGrace + .milliseconds(1)
+            readThroughWake = now + configuration.firstReportGrace + .milliseconds(1)
         }
         if !leftUnread, let polled = loop.polledAt { buffer.noteReadThrough(polled) }
         leftUnread = false

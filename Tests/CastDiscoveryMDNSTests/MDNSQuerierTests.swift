@@ -77,6 +77,14 @@ struct MDNSQuerierTests {
 
     // MARK: - Resolving
 
+    @Test("the backend's first report waits its grace: 25 ms unless set, and at least the standard longest for copies resolving")
+    func firstReportGrace() {
+        #expect(MDNSBackend().firstReportWait == FirstReportWait(grace: .milliseconds(25)))
+        var patient = MDNSBackend()
+        patient.firstReportGrace = .seconds(1)
+        #expect(patient.firstReportWait == FirstReportWait(grace: .seconds(1), longest: .seconds(1)))
+    }
+
     @Test("the first queries: a legacy-unicast one with an id and a multicast one, to the group on the interface")
     func firstQueries() async throws {
         let harness = try Harness(interfaces: [Self.eth0])

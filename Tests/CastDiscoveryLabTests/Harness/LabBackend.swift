@@ -29,7 +29,15 @@ enum LabBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             var backend = DNSSDBackend()
             backend.firstReportHold = .seconds(5)
             return backend
-        case .avahi, .mdns:
+        case .mdns:
+            // The rule under test is the merge's (a first report waits for the copies that come
+            // within the stack's grace), not how fast a loaded machine's responders answer both
+            // families: beside other suites a responder was seen to send its IPv6 answer more
+            // than 25 ms after its IPv4 one.
+            var backend = MDNSBackend()
+            backend.firstReportGrace = .seconds(1)
+            return backend
+        case .avahi:
             return make()
         }
     }
