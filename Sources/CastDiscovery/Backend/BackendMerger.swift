@@ -163,6 +163,26 @@ struct BackendMerger: Sendable {
         return events + pendingChange()
     }
 
+    /// ``releaseHeld(at:)`` when a held first report is due at `now`; nothing otherwise.
+    mutating func releaseDue(at now: ContinuousClock.Instant) -> [BackendEvent] {
+        guard let release = nextRelease, release <= now else { return [] }
+        return releaseHeld(at: now)
+    }
+
+    /// Source `index` has handed over everything it read up to `readThrough`, and its reader has
+    /// merged it all: the first reports that waited on it may go at `now`.
+    mutating func caughtUp(_ index: Int, readThrough: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> [BackendEvent] {
+        noteSource(index, readThrough: readThrough)
+        return releaseDue(at: now)
+    }
+
+    /// When a reader should next look at the held first reports: the next release, or shortly
+    /// after `now` when one is due but waits on a stack that has not read up to it.
+    func nextCheck(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard let release = nextRelease else { return nil }
+        return release > now ? release : now + ServiceAggregator.stackRecheck
+    }
+
     /// Notes that source `index` ended: it is gone from every browse (a step the scan waits for
     /// nothing more after), and its pending resolves no longer count. Returns the events that
     /// makes, and whether every source has ended.

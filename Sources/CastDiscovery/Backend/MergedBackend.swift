@@ -221,8 +221,7 @@ final class MergedEventStream: Sendable {
                     return .merged
                 case .waiting:
                     if let through {
-                        state.merger.noteSource(index, readThrough: through)
-                        state.merger.releaseHeld(at: .now).forEach { buffer.yield($0) }
+                        state.merger.caughtUp(index, readThrough: through, at: .now).forEach { buffer.yield($0) }
                         arm(&state)
                     }
                     return .waiting
@@ -286,10 +285,7 @@ final class MergedEventStream: Sendable {
 
     /// Sets the timer for the next held report, when it is earlier than the one set.
     private func arm(_ state: inout State) {
-        guard !state.closed, var next = state.merger.nextRelease else { return }
-        // Due but not released: a stack has not yet read up to it; looked at again shortly.
-        let now = ContinuousClock.now
-        if next <= now { next = now + DiscoveryLoop.stackRecheck }
+        guard !state.closed, let next = state.merger.nextCheck(at: .now) else { return }
         if let due = state.timerDue, due <= next { return }
         state.timer?.cancel()
         state.timerDue = next

@@ -174,6 +174,10 @@ package struct ServiceAggregator: Sendable {
     /// grace (descheduled, or busy): then it goes as it is.
     package static let stackBehindLimit: Duration = .seconds(1)
 
+    /// How often a first report that is due but waits on a stack behind its grace is looked at
+    /// again.
+    package static let stackRecheck: Duration = .milliseconds(2)
+
     /// Notes, for `source`, when it made the event about to be taken (at the latest) and the
     /// time up to which it has handed over everything it read; nil leaves either as it was.
     package mutating func noteSource(
@@ -186,8 +190,9 @@ package struct ServiceAggregator: Sendable {
 
     /// Sets the most copies an instance can have on `source`.
     package mutating func setCopyLimit(_ limit: Int, of source: Int = 0) {
-        guard sources.indices.contains(source), sources[source].copyLimit != max(1, limit) else { return }
-        sources[source].copyLimit = max(1, limit)
+        let limit = max(1, limit)
+        guard sources.indices.contains(source), sources[source].copyLimit != limit else { return }
+        sources[source].copyLimit = limit
         refreshReleaseTimes()
     }
 

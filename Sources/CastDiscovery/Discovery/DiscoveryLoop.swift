@@ -199,15 +199,14 @@ struct DiscoveryLoop {
     /// Source `source` has handed over everything it read up to `readThrough`, and the loop
     /// has taken it all: the first reports that waited on it may go.
     private mutating func caughtUp(_ source: Int, readThrough: ContinuousClock.Instant) {
-        merger?.noteSource(source, readThrough: readThrough)
-        releaseDue(at: clock.now)
+        let now = clock.now
+        if let released = merger?.caughtUp(source, readThrough: readThrough, at: now) { handle(released) }
         scheduleNext()
     }
 
     /// Releases the first reports whose wait is over at `now`.
     private mutating func releaseDue(at now: ContinuousClock.Instant) {
-        guard let release = merger?.nextRelease, release <= now, let released = merger?.releaseHeld(at: now) else { return }
-        handle(released)
+        if let released = merger?.releaseDue(at: now) { handle(released) }
     }
 
     /// Says the pending count the turn's copy reports left, once per turn (not per report).
@@ -314,16 +313,10 @@ struct DiscoveryLoop {
     /// Sets the timer for the first of the scan's next check and the merge's next release of
     /// a held first report.
     private mutating func scheduleNext() {
-        var release = merger?.nextRelease
-        // Due but not released: a stack has not yet read up to it; looked at again shortly.
-        if let due = release, due <= clock.now { release = clock.now + Self.stackRecheck }
-        let next = [progressCheck, release].compactMap { $0 }.min()
+        let next = [progressCheck, merger?.nextCheck(at: clock.now)].compactMap { $0 }.min()
         guard let next, discoveryState == .running else { return }
         schedule(at: next)
     }
-
-    /// How often a first report that waits on a stack behind its grace is looked at again.
-    static let stackRecheck: Duration = .milliseconds(2)
 
     private mutating func schedule(at instant: ContinuousClock.Instant) {
         // A timer due no later stays: most events leave the next check where it was, and a

@@ -243,6 +243,25 @@ struct MergedBackendTests {
         #expect(MergedBackend.startOrder(of: [.asks, .cache, .asks, .cache]) == [1, 3, 0, 2])
     }
 
+    @Test("a due first report whose stack is behind is looked at again shortly, and goes once the stack has caught up")
+    func dueReportWaitsOnItsStack() {
+        typealias A = ServiceAggregatorTests
+        var merger = BackendMerger(single: FirstReportWait(grace: .milliseconds(25)))
+        _ = merger.take(.copyLimit(2), from: 0, at: A.at(0))
+        merger.noteSource(0, readThrough: A.at(0))
+        _ = merger.take(.copyAdded(A.copy(2, .ipv4), browseType: Self.type), from: 0, at: A.at(0))
+        merger.noteSource(0, madeBy: A.at(1))
+        _ = merger.take(.copyResolved(A.copy(2, .ipv4), A.resolution("10.0.0.2"), stillAsking: false), from: 0, at: A.at(2))
+        #expect(merger.nextCheck(at: A.at(2)) == A.at(27), "the grace, in the merge's time")
+        // Due, but the stack has read only up to 0 ms: looked at again shortly, not at once.
+        #expect(A.found(merger.releaseDue(at: A.at(30))).isEmpty)
+        #expect(merger.nextCheck(at: A.at(30)) == A.at(30) + ServiceAggregator.stackRecheck)
+        // Caught up past the grace with nothing more: the report goes.
+        let released = merger.caughtUp(0, readThrough: A.at(28), at: A.at(31))
+        #expect(A.found(released).count == 1)
+        #expect(merger.nextCheck(at: A.at(31)) == nil)
+    }
+
     @Test("a merge of merges is one merge of all their sources")
     func flattened() {
         let inner = MergedBackend([
