@@ -109,7 +109,10 @@ targets += [
         path: "Sources/CAvahi",
         providers: [.apt(["libavahi-client-dev"])]
     ),
-    .target(name: "CastDiscoveryAvahi", dependencies: ["CastDiscovery", "CAvahi"]),
+    // libdbus-1 (a dependency of libavahi-client already): asks the bus whether avahi-daemon
+    // is there without a round trip to a daemon that may be busy.
+    .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+    .target(name: "CastDiscoveryAvahi", dependencies: ["CastDiscovery", "CAvahi", "CDBus"]),
     .testTarget(name: "CastDiscoveryAvahiTests", dependencies: ["CastDiscoveryAvahi", "CastDiscovery"]),
 
     // Every backend against the lab's real daemons and simulated devices (run inside the

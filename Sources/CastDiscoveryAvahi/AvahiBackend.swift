@@ -50,26 +50,13 @@ public struct AvahiBackend: DiscoveryBackend {
 
     private static let teardownQueue = DispatchQueue(label: "cast-discovery.avahi.teardown")
 
-    /// Why avahi-daemon cannot be used now (no D-Bus, no daemon), or nil when it answers: a
-    /// client connects and is freed at once, without browsing anything.
+    /// Why avahi-daemon cannot be used now (no D-Bus, no daemon), or nil when it holds its name
+    /// on the bus: the bus is asked (``AvahiBusName``), not the daemon, so the answer does not
+    /// wait for a daemon that is busy. A daemon that holds its name but then refuses a client
+    /// is told by the browse's start.
     public static func unavailability() -> DiscoveryError? {
-        let poll: AvahiThreadedPoll
-        do throws(AvahiError) {
-            poll = try AvahiThreadedPoll()
-        } catch {
-            return AvahiDiagnosis.error(for: error)
-        }
-        do throws(AvahiError) {
-            let client = try AvahiClient(poll: poll, waitForDaemon: false, callback: probeCallback, userdata: nil)
-            client.free()
-            return nil
-        } catch {
-            return AvahiDiagnosis.error(for: error)
-        }
+        AvahiBusName.absence().map { AvahiDiagnosis.error(for: $0) }
     }
 }
-
-/// The probe's client callback: nothing to do (the first call runs inside avahi_client_new).
-private let probeCallback: AvahiClientCallback = { _, _, _ in }
 
 extension AvahiBackend: BufferedDiscoveryBackend {}

@@ -48,6 +48,12 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var lateAnswerTimer: AvahiTimer?
     /// When ``deferralTimer`` is armed to fire; nil when it is not.
     private var deferralArmedFor: ContinuousClock.Instant?
+    /// Beside asking sources: the timer that connects on the poll thread, and whether it waits
+    /// for a daemon that is not there.
+    private var connectTimer: AvahiTimer?
+    /// Where the ledger's notices are taken, in order (``hear(_:)``).
+    private let notices = DispatchQueue(label: "cast-discovery.avahi.ledger")
+    private var connectWaitsForDaemon = false
     private var finished = false
     private let shutDown = Mutex(false)
 
@@ -76,10 +82,29 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 deferralTimer = try AvahiTimer(poll: poll, callback: deferralCallback, userdata: userdata)
                 ledgerToken = ledger.observe { [weak self] notice in self?.hear(notice) }
             }
-            client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
+            if ledger != nil {
+                // Beside asking sources: the client connects on the poll thread, so a daemon
+                // still busy with the answers to a scan a moment ago (0.3 to 1.3 s in the
+                // 500-device lab) does not hold up their start; failing, this source is absent.
+                connectWaitsForDaemon = waitForDaemon
+                connectTimer = try AvahiTimer(poll: poll, callback: connectCallback, userdata: userdata)
+                connectTimer?.arm(milliseconds: 0)
+            } else {
+                client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
+            }
             try poll.start()
         } catch {
             throw AvahiDiagnosis.error(for: error)
+        }
+    }
+
+    /// Connects on the poll thread (``start(waitForDaemon:)`` beside asking sources).
+    fileprivate func connect() {
+        guard client == nil, !finished else { return }
+        do throws(AvahiError) {
+            client = try AvahiClient(poll: poll, waitForDaemon: connectWaitsForDaemon, callback: clientCallback, userdata: userdata)
+        } catch {
+            fail(AvahiDiagnosis.error(for: error))
         }
     }
 
@@ -98,6 +123,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         client = nil
         restartTimer?.free()
         restartTimer = nil
+        connectTimer?.free()
+        connectTimer = nil
         deferralTimer?.free()
         deferralTimer = nil
         deferred.removeAll()
@@ -305,7 +332,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// not resolved again on its way out. Once the asking sources' first round is over (settled),
     /// the copies still waiting for it are resolved here unless they resolved them. Once the
     /// ledger closes, every copy is resolved here.
+    /// Takes a notice of the ledger on its own queue: the caller (the discovery loop, telling
+    /// the ledger what the asking sources resolved) must not wait for the poll lock, which the
+    /// poll thread holds for as long as the client takes to connect to a busy daemon.
     private func hear(_ notice: ResolutionLedger.Notice) {
+        notices.async { self.apply(notice) }
+    }
+
+    private func apply(_ notice: ResolutionLedger.Notice) {
         shutDown.withLock { done in
             guard !done else { return }
             poll.withLock {
@@ -432,6 +466,10 @@ private let browserCallback: AvahiServiceBrowserCallback = {
     browser, interface, proto, event, name, _, domain, _, userdata in
     guard let browser, let session = AvahiBrowseSession.from(userdata) else { return }
     session.browserEvent(browser, interface: interface, protocol: proto, event: event, name: name, domain: domain)
+}
+
+private let connectCallback: AvahiTimeoutCallback = { _, userdata in
+    AvahiBrowseSession.from(userdata)?.connect()
 }
 
 private let restartCallback: AvahiTimeoutCallback = { _, userdata in

@@ -22,6 +22,10 @@ public struct AvahiError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let noMemory = AvahiError(code: Int32(AVAHI_ERR_NO_MEMORY))
     /// The daemon is not running or the bus is unreachable (`AVAHI_ERR_NO_DAEMON`).
     public static let noDaemon = AvahiError(code: Int32(AVAHI_ERR_NO_DAEMON))
+    /// The bus or the daemon refused the client (`AVAHI_ERR_ACCESS_DENIED`).
+    public static let accessDenied = AvahiError(code: Int32(AVAHI_ERR_ACCESS_DENIED))
+    /// An unexpected D-Bus error (`AVAHI_ERR_DBUS_ERROR`).
+    public static let dbusError = AvahiError(code: Int32(AVAHI_ERR_DBUS_ERROR))
     /// A name is in use (`AVAHI_ERR_COLLISION`): by another service of this daemon.
     public static let collision = AvahiError(code: Int32(AVAHI_ERR_COLLISION))
     /// The daemon's limit of objects per client or entries per group (`AVAHI_ERR_TOO_MANY_OBJECTS`, `..._ENTRIES`).

@@ -10,10 +10,10 @@ import Testing
 struct AvahiBackendNoBusTests {
     /// Exit statuses of the child, one per check, so a failure says which check failed.
     enum Status: Int32 {
-        case passed = 0, didNotThrow = 10, wrongKind, messageWithoutPath, fixWithoutDBus, waitingDidNotThrow
+        case passed = 0, didNotThrow = 10, wrongKind, messageWithoutPath, fixWithoutDBus, waitingDidNotThrow, probeWrong
     }
 
-    @Test("no bus: a typed error naming the bus socket, no hang, no crash (in a child process)")
+    @Test("no bus: a typed error naming the bus socket, from the browse and the probe, no hang, no crash (in a child process)")
     func noBus() async {
         // The exit test's body runs in the child process only.
         await #expect(processExitsWith: .exitCode(Status.passed.rawValue)) {
@@ -26,6 +26,11 @@ struct AvahiBackendNoBusTests {
                 if error.kind != .discoveryServiceUnreachable { exit(Status.wrongKind.rawValue) }
                 if !error.message.contains(missing) { exit(Status.messageWithoutPath.rawValue) }
                 if error.fix?.contains("dbus") != true { exit(Status.fixWithoutDBus.rawValue) }
+            }
+            // The probe (the bus asked whether the daemon holds its name) says the same.
+            let probe = AvahiBackend.unavailability()
+            if probe?.kind != .discoveryServiceUnreachable || probe?.message.contains(missing) != true {
+                exit(Status.probeWrong.rawValue)
             }
             // Waiting for a daemon cannot help without a bus either.
             if (try? AvahiBackend(waitForDaemon: true).events(browsing: ["_googlecast._tcp"])) != nil {

@@ -1,6 +1,7 @@
 import CastDiscovery
 import CastDiscoveryAvahi
 import CastDiscoveryDNSSD
+import CastDiscoveryMDNS
 import Foundation
 import Testing
 
@@ -73,6 +74,37 @@ struct AvahiDaemonLabTests {
         try Lab.castlab("daemon", "start")
         #expect(await collector.wait(seconds: 30) { Set($0.services.keys) == lab })
         #expect(collector.all.contains(.stateChanged(.running)))
+    }
+
+    @Test("the probe asks the bus: a stopped daemon is missing, a started one is there")
+    func probe() throws {
+        try Lab.castlab("daemon", "stop")
+        defer { _ = try? Lab.castlab("daemon", "start") }
+        let missing = AvahiBackend.unavailability()
+        #expect(missing?.kind == .discoveryServiceMissing)
+        #expect(missing?.description.contains("avahi-daemon is not running") == true)
+        try Lab.castlab("daemon", "start")
+        #expect(AvahiBackend.unavailability() == nil)
+    }
+
+    @Test("beside the querier, a daemon that is not there is absent from the browse, and the querier lists every device")
+    func absentBesideQuerier() async throws {
+        try Lab.castlab("daemon", "stop")
+        defer { _ = try? Lab.castlab("daemon", "start") }
+        let lab = Set(try Lab.devices().map(\.instance))
+        let merged = MergedBackend([
+            MergedBackend.Source("mdns", MDNSBackend(), role: .asks), MergedBackend.Source("avahi", AvahiBackend(), role: .cache),
+        ])
+        // The daemon's client connects on its own thread: the start does not throw.
+        let collector = EventCollector(try merged.serviceEvents(browsing: [Self.base]))
+        defer { collector.cancel() }
+        #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
+        #expect(await collector.wait(seconds: 5) { collector in
+            collector.all.contains { event in
+                if case .sourceProgress(let step) = event { step.source == "avahi" && step.milestone == .absent } else { false }
+            }
+        }, "the daemon's absence not said")
+        #expect(!collector.all.contains { if case .stateChanged(.failed) = $0 { true } else { false } }, "the merge failed")
     }
 
     @Test("dns_sd without a daemon: a typed error that says how to start it, at once")

@@ -137,8 +137,13 @@ struct BackendMerger: Sendable {
     private mutating func stateChanged(_ state: BackendState, _ event: BackendEvent, from index: Int) -> [BackendEvent] {
         guard isMerge else { return [event] }
         var events: [BackendEvent] = []
-        // The first source's states are the merge's; another's only when it fails.
-        if index == 0 { events.append(event) } else if case .failed = state { events.append(event) }
+        // The first source's states are the merge's; another's only when it fails, unless it is
+        // a daemon read for its cache: the asking sources carry on without it (it is absent).
+        if index == 0 {
+            events.append(event)
+        } else if case .failed = state, roles[index] != .cache {
+            events.append(event)
+        }
         if roles[index] == .asks, case .failed = state {
             failedAskers.insert(index)
             closeLedgerIfNoAskerIsLeft()

@@ -56,7 +56,8 @@ public struct MergedBackend: DiscoveryBackend {
     }
 
     /// The sources; the first one's services lead (their TXT and host win) and its state
-    /// changes are the merge's (another's only when it fails).
+    /// changes are the merge's (another's only when it fails; a daemon read for its cache that
+    /// fails is absent from the browses instead, and the asking sources carry on).
     public var sources: [Source]
 
     /// Creates the merge of `sources` (at least one); a source that is itself a merge gives its
@@ -126,8 +127,10 @@ public struct MergedBackend: DiscoveryBackend {
     /// The order in which sources with these roles are started: the daemons read for their
     /// cache first, then the sources that ask the network. A daemon connects in a few
     /// milliseconds while the network is quiet; once the querier has asked, it is busy with
-    /// every device's answer, and its client took 0.3 to 1.9 s to connect in the 500-device lab,
-    /// holding up the start of the scan.
+    /// every device's answer (its client took 0.3 to 1.9 s to connect in the 500-device lab).
+    /// A daemon's start must not wait for its connect either (the Avahi backend connects on its
+    /// own thread when it has a ledger): a daemon still busy with a scan of a moment ago would
+    /// hold up the querier's start.
     static func startOrder(of roles: [Role]) -> [Int] {
         roles.indices.filter { roles[$0] == .cache } + roles.indices.filter { roles[$0] != .cache }
     }

@@ -104,6 +104,15 @@ struct MergedBackendTests {
         #expect(merger.take(.stateChanged(.failed(failure)), from: 1) == [.stateChanged(.failed(failure))])
     }
 
+    @Test("a daemon read for its cache that fails is absent from each started browse, and the querier carries on")
+    func failedDaemon() {
+        var merger = Self.besideStarted(querierDone: false)
+        let failure = DiscoveryError(kind: .discoveryServiceMissing, message: "avahi-daemon refused the client")
+        let failed = merger.take(.stateChanged(.failed(failure)), from: 1)
+        #expect(failed == [Self.step(("avahi", .cache), .absent)])
+        #expect(merger.take(.stateChanged(.failed(failure)), from: 0) == [.stateChanged(.failed(failure))])
+    }
+
     @Test("a daemon that went away is gone from each started browse; the querier's state is the merge's")
     func absentDaemon() {
         var merger = Self.besideStarted(querierDone: true)
