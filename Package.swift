@@ -12,6 +12,7 @@ var products: [Product] = [
     .library(name: "CastSender", targets: ["CastSender"]),
     .library(name: "CastReceiverPublisher", targets: ["CastReceiverPublisher"]),
     .library(name: "CastDiscoveryReporting", targets: ["CastDiscoveryReporting"]),
+    .library(name: "CastChannel", targets: ["CastChannel"]),
     .library(name: "CastScanCLI", targets: ["CastScanCLI"]),
     .executable(name: "cast-scan", targets: ["cast-scan"]),
 ]
@@ -51,6 +52,12 @@ var targets: [Target] = [
             "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
+
+    // Layer 2: the Cast channel (TLS on port 8009): asks a receiver what it plays. Beside the
+    // backends; TLS is Debian's OpenSSL (libssl3), over memory buffers; C stays inside it.
+    .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .target(name: "CastChannel", dependencies: ["CastDiscovery", "COpenSSL"]),
+    .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "COpenSSL"]),
 
     // Layer 2: event reports, stored in SQLite and posted with libcurl (Debian's libraries,
     // installed by Scripts/setup). C stays inside it.
