@@ -1,0 +1,165 @@
+/// The conversation with one receiver over an open channel, without the channel: what to send,
+/// when a status has come, when to give up. Time is a parameter (`at:`), so the rules are
+/// tested without a socket or a wait.
+///
+/// On ``start(at:)`` it sends CONNECT to `receiver-0` and GET_STATUS. It answers the receiver's
+/// PINGs; a RECEIVER_STATUS with its request's id, or a broadcast one (request id 0 or none),
+/// is the status; one with another id is not. Asked for one status (``Mode/once``) it then
+/// sends CLOSE and is done; kept open (``Mode/keep``) it reports every later status, PINGs the
+/// receiver every ``Timing/heartbeatInterval`` and gives up after ``Timing/silenceLimit``
+/// without a message.
+public struct CastChannelSession: Sendable {
+    /// One status, or every status until the channel is closed.
+    public enum Mode: Sendable, Hashable {
+        case once
+        case keep
+    }
+
+    /// How long the session waits.
+    public struct Timing: Sendable, Hashable {
+        /// How long the first RECEIVER_STATUS may take, from the start.
+        public var statusTimeout: Duration
+        /// How often a kept session PINGs the receiver (Chromium's 5 s).
+        public var heartbeatInterval: Duration
+        /// How long a kept session waits without any message before it gives up (Chromium's
+        /// 10 s: two PINGs unanswered).
+        public var silenceLimit: Duration
+
+        /// Creates a timing.
+        public init(statusTimeout: Duration = .seconds(5), heartbeatInterval: Duration = .seconds(5), silenceLimit: Duration = .seconds(10)) {
+            self.statusTimeout = statusTimeout
+            self.heartbeatInterval = heartbeatInterval
+            self.silenceLimit = silenceLimit
+        }
+    }
+
+    /// What the channel must do.
+    public enum Action: Sendable, Hashable {
+        /// Send this message.
+        case send(CastMessage)
+        /// The receiver's status (the first, or a change).
+        case status(ReceiverStatus)
+        /// The conversation is over: close the channel (after sending what came before).
+        case finish(CastChannelError?)
+    }
+
+    public let mode: Mode
+    public let timing: Timing
+    private var started: ContinuousClock.Instant?
+    private var lastHeard: ContinuousClock.Instant?
+    private var lastPing: ContinuousClock.Instant?
+    private var requestID = 0
+    private var hasStatus = false
+    private(set) public var isFinished = false
+
+    /// Creates a session that has sent nothing yet.
+    public init(mode: Mode, timing: Timing = Timing()) {
+        self.mode = mode
+        self.timing = timing
+    }
+
+    /// Opens the conversation: CONNECT, then GET_STATUS.
+    public mutating func start(at now: ContinuousClock.Instant) -> [Action] {
+        guard started == nil else { return [] }
+        started = now
+        lastHeard = now
+        lastPing = now
+        requestID += 1
+        return [
+            .send(.json(#"{"type":"CONNECT"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.connection)),
+            .send(.json(#"{"type":"GET_STATUS","requestId":\#(requestID)}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
+                        on: CastNamespace.receiver)),
+        ]
+    }
+
+    /// Takes a message from the receiver.
+    public mutating func receive(_ message: CastMessage, at now: ContinuousClock.Instant) -> [Action] {
+        guard started != nil, !isFinished else { return [] }
+        lastHeard = now
+        // Messages to another sender (an app's transport id) are not this session's.
+        guard message.destinationID == CastNamespace.senderID || message.destinationID == CastNamespace.broadcastID else { return [] }
+        switch message.namespace {
+        case CastNamespace.heartbeat:
+            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "PING" else { return [] }
+            return [.send(.json(#"{"type":"PONG"}"#, from: CastNamespace.senderID, to: message.sourceID, on: CastNamespace.heartbeat))]
+        case CastNamespace.connection:
+            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "CLOSE" else { return [] }
+            return finish(CastChannelError(.closed, "the receiver closed the channel"))
+        case CastNamespace.receiver:
+            guard message.payloadType == .string, let text = message.payloadUTF8 else {
+                return finish(CastChannelError(.protocol, "a receiver message without text"))
+            }
+            let parsed: ReceiverMessage
+            do {
+                parsed = try ReceiverMessage(json: text)
+            } catch {
+                return finish(error)
+            }
+            guard parsed.type == "RECEIVER_STATUS", let status = parsed.status else { return [] }
+            // Our answer, or a broadcast of a change; an answer to another request is not.
+            let id = parsed.requestId ?? 0
+            guard id == 0 || id == requestID else { return [] }
+            hasStatus = true
+            switch mode {
+            case .once: return [.status(status)] + finish(nil)
+            case .keep: return [.status(status)]
+            }
+        default:
+            return []
+        }
+    }
+
+    /// When ``tick(at:)`` must next be called: the status time-out, the next PING, the silence
+    /// limit; nil when finished.
+    public var nextDeadline: ContinuousClock.Instant? {
+        guard let started, let lastHeard, let lastPing, !isFinished else { return nil }
+        var deadlines: [ContinuousClock.Instant] = []
+        if !hasStatus { deadlines.append(started + timing.statusTimeout) }
+        if mode == .keep {
+            deadlines.append(lastPing + timing.heartbeatInterval)
+            deadlines.append(lastHeard + timing.silenceLimit)
+        }
+        return deadlines.min()
+    }
+
+    /// What is due at `now`: a time-out, or a PING.
+    public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
+        guard let started, let lastHeard, let lastPing, !isFinished else { return [] }
+        if !hasStatus, now >= started + timing.statusTimeout {
+            return finish(CastChannelError(.noStatus, "no RECEIVER_STATUS within \(Self.seconds(timing.statusTimeout)) s"))
+        }
+        guard mode == .keep else { return [] }
+        if now >= lastHeard + timing.silenceLimit {
+            return finish(CastChannelError(.timeout, "nothing heard for \(Self.seconds(timing.silenceLimit)) s (heartbeat lost)"))
+        }
+        if now >= lastPing + timing.heartbeatInterval {
+            self.lastPing = now
+            return [.send(.json(#"{"type":"PING"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.heartbeat))]
+        }
+        return []
+    }
+
+    /// Ends the conversation from this side (the caller stops): CLOSE, then finish.
+    public mutating func close() -> [Action] {
+        guard started != nil, !isFinished else { return [] }
+        return finish(nil)
+    }
+
+    private mutating func finish(_ error: CastChannelError?) -> [Action] {
+        isFinished = true
+        // A channel the receiver closed, or that broke, gets no CLOSE.
+        guard error == nil || error?.code == .noStatus || error?.code == .timeout else { return [.finish(error)] }
+        return [
+            .send(.json(#"{"type":"CLOSE"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.connection)),
+            .finish(error),
+        ]
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attos) = duration.components
+        let millis = attos / 1_000_000_000_000_000
+        guard millis != 0 else { return "\(whole)" }
+        let digits = String(millis)
+        return "\(whole)." + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,113 @@
+@testable import CastChannel
+import COpenSSL
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Cast receiver on loopback for the probe's tests: TLS with the fixture's v1 certificate
+/// (OpenSSL, blocking, on a thread of its own), and a behaviour to show: answer, stay silent,
+/// send garbage, and so on. One connection; `stop()` ends it.
+final class TestReceiver: @unchecked Sendable {
+    enum Behaviour: Sendable {
+        /// Answers GET_STATUS with this status object (JSON).
+        case answer(String)
+        /// Answers another request id first, floods PINGs, then answers.
+        case pingFloodThenAnswer(String)
+        /// Completes TLS, then says nothing.
+        case silentAfterTLS
+        /// Accepts TCP, never starts TLS.
+        case stallTLS
+        /// Sends these bytes after TLS, as they are (frames or not).
+        case rawAfterTLS([UInt8])
+        /// Sends a RECEIVER_STATUS whose payload is not JSON.
+        case notJSON
+        /// Sends CLOSE on the connection namespace.
+        case closeChannel
+    }
+
+    static let pemPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/cast-channel/test-receiver.pem").path
+
+    let port: UInt16
+    private let listener: Int32
+    private let stopped = Atomic<Bool>(false)
+
+    init(_ behaviour: Behaviour) throws {
+        signal(SIGPIPE, SIG_IGN)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        port = UInt16(bigEndian: address.sin_port)
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            defer { close(client) }
+            serve(client, behaviour)
+        }
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func serve(_ client: Int32, _ behaviour: Behaviour) {
+        if case .stallTLS = behaviour {
+            var byte: UInt8 = 0
+            while !stopped.load(ordering: .acquiring), recv(client, &byte, 1, 0) > 0 {}
+            return
+        }
+        guard let context = SSL_CTX_new(TLS_server_method()) else { return }
+        defer { SSL_CTX_free(context) }
+        guard SSL_CTX_use_certificate_file(context, Self.pemPath, SSL_FILETYPE_PEM) == 1,
+            SSL_CTX_use_PrivateKey_file(context, Self.pemPath, SSL_FILETYPE_PEM) == 1, let ssl = SSL_new(context)
+        else { return }
+        defer { SSL_free(ssl) }
+        SSL_set_fd(ssl, client)
+        guard SSL_accept(ssl) == 1 else { return }
+        func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) } }
+        func sendJSON(_ json: String, on namespace: String = CastNamespace.receiver) {
+            send(try! CastFrameDecoder.frame(.json(json, from: "receiver-0", to: "sender-0", on: namespace)))
+        }
+        var decoder = CastFrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while !stopped.load(ordering: .acquiring) {
+            let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            guard count > 0 else { return }
+            decoder.append(buffer.prefix(Int(count)))
+            while let message = try? decoder.next() {
+                guard message.namespace == CastNamespace.receiver, let text = message.payloadUTF8,
+                    let request = try? ReceiverMessage(json: text), request.type == "GET_STATUS", let id = request.requestId
+                else { continue }
+                switch behaviour {
+                case .answer(let status):
+                    sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#)
+                case .pingFloodThenAnswer(let status):
+                    sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id + 100),"status":{"isStandBy":true}}"#)
+                    for _ in 0..<2_000 { sendJSON(#"{"type":"PING"}"#, on: CastNamespace.heartbeat) }
+                    sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#)
+                case .silentAfterTLS, .stallTLS:
+                    break
+                case .rawAfterTLS(let bytes):
+                    send(bytes)
+                case .notJSON:
+                    sendJSON("RECEIVER_STATUS, but not JSON")
+                case .closeChannel:
+                    sendJSON(#"{"type":"CLOSE"}"#, on: CastNamespace.connection)
+                }
+            }
+        }
+    }
+}
