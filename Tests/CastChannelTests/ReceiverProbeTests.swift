@@ -42,20 +42,26 @@ struct ReceiverProbeTests {
         #expect(result.connectDuration == nil)
     }
 
-    @Test("TLS that never starts: tls, within the time-out")
+    /// The probe's own time (not the awaiting test's, which a loaded test run delays): the
+    /// time-out, plus a poll's rounding, plus the scheduling of its thread on a busy machine.
+    static func withinTimeOut(_ result: ReceiverProbeResult, _ timeout: Duration) -> Bool {
+        result.duration >= timeout && result.duration < timeout + .seconds(1)
+    }
+
+    @Test("TLS that never starts: tls, at the time-out")
     func stalledTLS() async throws {
-        let started = ContinuousClock.now
         let result = try await Self.probe(.stallTLS, timeout: .milliseconds(500))
         #expect(result.error?.code == .tls)
         #expect(result.connectDuration != nil && result.tlsDuration == nil)
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(Self.withinTimeOut(result, .milliseconds(500)), "took \(result.duration)")
     }
 
-    @Test("connected, no status: noStatus, within the time-out")
+    @Test("connected, no status: noStatus, at the time-out")
     func silent() async throws {
         let result = try await Self.probe(.silentAfterTLS, timeout: .milliseconds(500))
         #expect(result.error?.code == .noStatus)
         #expect(result.tlsDuration != nil)
+        #expect(Self.withinTimeOut(result, .milliseconds(500)), "took \(result.duration)")
     }
 
     @Test("a 2 GiB length, garbage, a payload that is not JSON: protocol; CLOSE: closed")

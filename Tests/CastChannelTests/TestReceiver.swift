@@ -33,6 +33,10 @@ final class TestReceiver: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
+    /// Whether the listener is still open: its thread closes it once `accept` returns, and
+    /// `stop()` shuts it down only while it is open (a closed descriptor's number may already
+    /// be another test's socket).
+    private let listenerOpen = Mutex(true)
 
     init(_ behaviour: Behaviour) throws {
         signal(SIGPIPE, SIG_IGN)
@@ -51,16 +55,23 @@ final class TestReceiver: @unchecked Sendable {
         self.listener = listener
         Thread.detachNewThread { [self] in
             let client = accept(listener, nil, nil)
+            listenerOpen.withLock { open in
+                close(listener)
+                open = false
+            }
             guard client >= 0 else { return }
             defer { close(client) }
             serve(client, behaviour)
         }
     }
 
+    /// Stops serving: the listener refuses new connections at once (Linux resets them after a
+    /// listening socket's shutdown), and the connection ends at its next read.
     func stop() {
         stopped.store(true, ordering: .releasing)
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listenerOpen.withLock { open in
+            if open { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func serve(_ client: Int32, _ behaviour: Behaviour) {

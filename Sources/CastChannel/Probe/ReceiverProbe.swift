@@ -31,8 +31,16 @@ public enum ReceiverProbe {
 
     /// The probe, blocking the calling thread.
     static func run(host: String, port: UInt16, timeout: Duration, cancelled: () -> Bool) -> ReceiverProbeResult {
-        var result = ReceiverProbeResult(host: host, port: port)
         let start = ContinuousClock.now
+        var result = attempt(host: host, port: port, start: start, timeout: timeout, cancelled: cancelled)
+        result.duration = ContinuousClock.now - start
+        return result
+    }
+
+    private static func attempt(
+        host: String, port: UInt16, start: ContinuousClock.Instant, timeout: Duration, cancelled: () -> Bool
+    ) -> ReceiverProbeResult {
+        var result = ReceiverProbeResult(host: host, port: port)
         let deadline = start + timeout
         do throws(CastChannelError) {
             let connection = try TCPConnection.connect(host: host, port: port, deadline: deadline, cancelled: cancelled)

@@ -13,6 +13,8 @@ public struct ReceiverProbeResult: Sendable, Hashable {
     public var tlsDuration: Duration?
     /// How long the status took after the handshake; nil when none came.
     public var statusDuration: Duration?
+    /// How long the whole probe took, measured by the probe itself (not by whoever awaited it).
+    public var duration: Duration = .zero
     /// What the TLS handshake agreed (`TLSv1.3`, the cipher).
     public var tls: TLSParameters?
     /// The receiver's status.
