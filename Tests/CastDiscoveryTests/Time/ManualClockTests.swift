@@ -2,7 +2,7 @@
 import Synchronization
 import Testing
 
-@Suite("ManualClock", .timeLimit(.minutes(1)))
+@Suite("ManualClock", .timeLimit(.minutes(10)))
 struct ManualClockTests {
     /// The deadlines of the sleepers that woke.
     final class Woken: Sendable {
