@@ -103,6 +103,9 @@ struct CastMessageHostileTests {
         let unended: [UInt8] = [12 << 3 | 3, 8, 1]
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + unended) }
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + [12 << 3 | 4]) }
+        // Field number 0 inside a skipped group, as Google's parser takes it (not outside).
+        #expect(try CastMessage(decoding: base + [12 << 3 | 3, 0 << 3 | 2, 0, 12 << 3 | 4]) == CastFrameDecoderTests.status)
+        #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + [0 << 3 | 2, 0]) }
         let mismatched: [UInt8] = [12 << 3 | 3, 13 << 3 | 4]
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + mismatched) }
     }

@@ -31,13 +31,15 @@ struct ProtobufReader {
     }
 
     /// The next field's number and wire type; nil at the end of the message.
-    mutating func nextTag() throws(Failure) -> (field: UInt32, wireType: WireType)? {
+    ///
+    /// Field numbers run from 1 to 2^29 - 1; inside a group being skipped (`insideGroup`),
+    /// Google's parser (upb) takes field number 0 as well, and so does this reader.
+    mutating func nextTag(insideGroup: Bool = false) throws(Failure) -> (field: UInt32, wireType: WireType)? {
         guard !isAtEnd else { return nil }
         let start = offset
         let tag = try varint()
         let number = tag >> 3
-        // Field numbers run from 1 to 2^29 - 1.
-        guard number >= 1, number < 1 << 29 else { throw .badTag(offset: start) }
+        guard number >= (insideGroup ? 0 : 1), number < 1 << 29 else { throw .badTag(offset: start) }
         let raw = UInt8(tag & 7)
         guard let wireType = WireType(rawValue: raw) else { throw .unsupportedWireType(raw, offset: start) }
         return (UInt32(number), wireType)
@@ -90,7 +92,7 @@ struct ProtobufReader {
             // The open groups' field numbers; the work is linear in the bytes skipped.
             var open: [UInt32] = [number]
             while let last = open.last {
-                guard let (inner, innerType) = try nextTag() else { throw .truncated(offset: start) }
+                guard let (inner, innerType) = try nextTag(insideGroup: true) else { throw .truncated(offset: start) }
                 switch innerType {
                 case .startGroup:
                     guard open.count < Self.groupDepthLimit else { throw .groupTooDeep(offset: start) }
