@@ -57,7 +57,9 @@ var targets: [Target] = [
     // backends; TLS is Debian's OpenSSL (libssl3), over memory buffers; C stays inside it.
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "CastChannel", dependencies: ["CastDiscovery", "COpenSSL"]),
-    .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "COpenSSL"]),
+    .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "CastChannelTestSupport"]),
+    // What the channel's tests and cast-scan's share: a TLS receiver on loopback.
+    .target(name: "CastChannelTestSupport", dependencies: ["CastChannel", "COpenSSL"], path: "Tests/CastChannelTestSupport"),
 
     // Layer 2: event reports, stored in SQLite and posted with libcurl (Debian's libraries,
     // installed by Scripts/setup). C stays inside it.
@@ -95,11 +97,12 @@ var targets: [Target] = [
         name: "CastScanCLI",
         dependencies: [
             "CastDiscovery", "CastDiscoveryDNSSD", "CastDiscoveryMDNS", "CastDiscoveryBackends", "CastSender",
-            "CastDiscoveryReporting", "CastScanServing", "CastReceiverPublisher",
+            "CastDiscoveryReporting", "CastScanServing", "CastReceiverPublisher", "CastChannel",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
     .executableTarget(name: "cast-scan", dependencies: ["CastScanCLI"]),
-    .testTarget(name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender", "CastTestSupport"]),
+    .testTarget(
+        name: "CastScanCLITests", dependencies: ["CastScanCLI", "CastDiscovery", "CastSender", "CastTestSupport", "CastChannelTestSupport"]),
 
     // Layer 5: benchmarks. CMallocCounter counts the benchmark process's heap allocations (it
     // defines malloc and its kin over glibc's); only cast-bench links it.

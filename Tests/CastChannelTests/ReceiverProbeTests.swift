@@ -1,4 +1,5 @@
 @testable import CastChannel
+import CastChannelTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 struct ReceiverProbeTests {
     static let status = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","isIdleScreen":false}],"volume":{"level":0.25,"muted":false},"isStandBy":false}"#
 
-    static func probe(_ behaviour: TestReceiver.Behaviour, timeout: Duration = .seconds(2)) async throws -> ReceiverProbeResult {
-        let receiver = try TestReceiver(behaviour)
+    static func probe(_ behaviour: LoopbackReceiver.Behaviour, timeout: Duration = .seconds(2)) async throws -> ReceiverProbeResult {
+        let receiver = try LoopbackReceiver(behaviour)
         defer { receiver.stop() }
         return await ReceiverProbe.probe(host: "127.0.0.1", port: receiver.port, timeout: timeout)
     }
@@ -34,7 +35,7 @@ struct ReceiverProbeTests {
 
     @Test("nothing listening: refused")
     func refused() async throws {
-        let receiver = try TestReceiver(.silentAfterTLS)
+        let receiver = try LoopbackReceiver(.silentAfterTLS)
         let port = receiver.port
         receiver.stop()
         let result = await ReceiverProbe.probe(host: "127.0.0.1", port: port, timeout: .seconds(2))

@@ -22,7 +22,7 @@ struct ListCommand: Command {
         options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty, version])
 
     static var subcommands: [any Command.Type] {
-        [WatchCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
+        [WatchCommand.self, StatusCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
     }
 
     let context: CommandContext

@@ -4,7 +4,7 @@ extension ExitCode {
     var summary: String {
         switch self {
         case .ok: "success"
-        case .noDevices: "no device was listed, with --fail-if-empty"
+        case .noDevices: "no device was listed, with --fail-if-empty; or a receiver did not answer status"
         case .checkFailed: "plist check or advise found an error, or a simulate expectation failed"
         case .usage: "the command line was wrong (EX_USAGE)"
         case .dataError: "an input file could not be read or is malformed (EX_DATAERR)"

@@ -6,9 +6,11 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success: the command did what was asked.
     case ok = 0
 
-    /// The scan completed but found no devices, and `--fail-if-empty` was given.
+    /// The scan completed but found no devices, and `--fail-if-empty` was given; or a receiver
+    /// `status` asked did not answer with its status.
     ///
-    /// Never returned without that flag: an empty network is otherwise a successful scan.
+    /// A listing never returns it without that flag: an empty network is otherwise a
+    /// successful scan.
     case noDevices = 1
 
     /// A check (`plist check`, `advise`) found at least one error-severity finding, or a

@@ -1,4 +1,4 @@
-@testable import CastChannel
+import CastChannel
 import COpenSSL
 import Foundation
 import Synchronization
@@ -6,11 +6,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// A Cast receiver on loopback for the probe's tests: TLS with the fixture's v1 certificate
-/// (OpenSSL, blocking, on a thread of its own), and a behaviour to show: answer, stay silent,
-/// send garbage, and so on. One connection; `stop()` ends it.
-final class TestReceiver: @unchecked Sendable {
-    enum Behaviour: Sendable {
+/// A Cast receiver on loopback for the tests of the probe and of `cast-scan status`: TLS with
+/// the fixture's v1 certificate (OpenSSL, blocking, on a thread of its own), and a behaviour
+/// to show: answer, stay silent, send garbage, and so on. One connection; `stop()` ends it.
+package final class LoopbackReceiver: @unchecked Sendable {
+    package enum Behaviour: Sendable {
         /// Answers GET_STATUS with this status object (JSON).
         case answer(String)
         /// Answers another request id first, floods PINGs, then answers.
@@ -30,7 +30,7 @@ final class TestReceiver: @unchecked Sendable {
     static let pemPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/cast-channel/test-receiver.pem").path
 
-    let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     /// Whether the listener is still open: its thread closes it once `accept` returns, and
@@ -38,7 +38,7 @@ final class TestReceiver: @unchecked Sendable {
     /// be another test's socket).
     private let listenerOpen = Mutex(true)
 
-    init(_ behaviour: Behaviour) throws {
+    package init(_ behaviour: Behaviour) throws {
         signal(SIGPIPE, SIG_IGN)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
@@ -67,7 +67,7 @@ final class TestReceiver: @unchecked Sendable {
 
     /// Stops serving: the listener refuses new connections at once (Linux resets them after a
     /// listening socket's shutdown), and the connection ends at its next read.
-    func stop() {
+    package func stop() {
         stopped.store(true, ordering: .releasing)
         listenerOpen.withLock { open in
             if open { shutdown(listener, Int32(SHUT_RDWR)) }

@@ -1,0 +1,93 @@
+import CastChannel
+
+/// `cast-scan status --json`: each receiver asked, with its status or the reason it gave none.
+/// Keys are named as the Cast protocol names them.
+struct ReceiverStatusReport: Encodable {
+    let schemaVersion = 1
+    let receivers: [Receiver]
+
+    init(_ results: [ReceiverProbeResult]) {
+        receivers = results.map(Receiver.init)
+    }
+
+    struct Receiver: Encodable {
+        var host: String
+        var port: UInt16
+        var reachable: Bool
+        var error: ErrorObject?
+        var connectSeconds: Double?
+        var tlsSeconds: Double?
+        var statusSeconds: Double?
+        var tls: TLSParameters?
+        var status: ReceiverStatus?
+
+        init(_ result: ReceiverProbeResult) {
+            host = result.host
+            port = result.port
+            reachable = result.isReachable
+            error = result.error.map { ErrorObject(code: $0.code.rawValue, message: $0.message) }
+            connectSeconds = result.connectDuration.map(Self.seconds)
+            tlsSeconds = result.tlsDuration.map(Self.seconds)
+            statusSeconds = result.statusDuration.map(Self.seconds)
+            tls = result.tls
+            status = result.status
+        }
+
+        /// Seconds with millisecond precision.
+        static func seconds(_ duration: Duration) -> Double {
+            let (whole, attos) = duration.components
+            return (Double(whole) * 1000 + (Double(attos) / 1e15).rounded()) / 1000
+        }
+    }
+
+    struct ErrorObject: Encodable {
+        var code: String
+        var message: String
+    }
+}
+
+/// `cast-scan status`'s table: one line per receiver, its app, volume and whether it answered.
+struct ReceiverStatusTable {
+    let lines: [String]
+
+    init(_ results: [ReceiverProbeResult]) {
+        var rows = [["RECEIVER", "REACHABLE", "APP", "VOLUME", "DETAIL"]]
+        for result in results {
+            let endpoint = ReceiverEndpoint(host: result.host, port: result.port).description
+            let app = result.status?.runningApplication.map { $0.displayName ?? $0.appId ?? "?" } ?? (result.status == nil ? "-" : "idle")
+            let detail: String
+            if let error = result.error {
+                detail = "\(error.code.rawValue): \(error.message)"
+            } else if let tls = result.tls {
+                detail = "\(tls.protocol) \(tls.cipher)"
+            } else {
+                detail = ""
+            }
+            rows.append([
+                endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail,
+            ].map { TerminalText.sanitize($0) })
+        }
+        let widths = rows[0].indices.map { column in rows.map { DisplayWidth.width(of: $0[column]) }.max() ?? 0 }
+        lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.width(of: cell))
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+
+    /// `45%`, `45% muted`, `-` when unknown.
+    static func volume(_ volume: ReceiverVolume?) -> String {
+        guard let volume else { return "-" }
+        var text = volume.level.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
+        if volume.muted == true { text += " muted" }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
