@@ -13,7 +13,7 @@ struct ListCommand: Command {
         name: "cast-scan",
         abstract: "List the Google Cast devices on the network beside what a sender app would see.",
         discussion: """
-            Exit status: 0 ok, 1 no devices with --fail-if-empty, 2 findings with errors (plist check, advise), \
+            Exit status: 0 ok, 1 no devices with --fail-if-empty (status: a receiver did not answer), 2 findings with errors (plist check, advise), \
             64 usage error, 65 bad input file, 69 the chosen backend unavailable (--backend avahi \
             without avahi-daemon) or no network interface with multicast up to list on, 73 a path to write is not a regular file (or a spool not a \
             directory), 74 standard output or the event spool cannot be written, 75 events left \
