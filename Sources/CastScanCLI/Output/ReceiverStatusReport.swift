@@ -26,17 +26,11 @@ struct ReceiverStatusReport: Encodable {
             port = result.port
             reachable = result.isReachable
             error = result.error.map { ErrorObject(code: $0.code.rawValue, message: $0.message) }
-            connectSeconds = result.connectDuration.map(Self.seconds)
-            tlsSeconds = result.tlsDuration.map(Self.seconds)
-            statusSeconds = result.statusDuration.map(Self.seconds)
+            connectSeconds = result.connectDuration.map(ScanReport.milliseconds)
+            tlsSeconds = result.tlsDuration.map(ScanReport.milliseconds)
+            statusSeconds = result.statusDuration.map(ScanReport.milliseconds)
             tls = result.tls
             status = result.status
-        }
-
-        /// Seconds with millisecond precision.
-        static func seconds(_ duration: Duration) -> Double {
-            let (whole, attos) = duration.components
-            return (Double(whole) * 1000 + (Double(attos) / 1e15).rounded()) / 1000
         }
     }
 
