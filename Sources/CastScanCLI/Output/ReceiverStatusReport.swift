@@ -42,11 +42,14 @@ struct ReceiverStatusReport: Encodable {
 
 /// `cast-scan status`'s table: one line per receiver, its app, volume and whether it answered.
 struct ReceiverStatusTable {
+    static let formatter = TableFormatter(
+        columns: [.init("RECEIVER"), .init("REACHABLE"), .init("APP"), .init("VOLUME"), .init("DETAIL")],
+        trimsTrailingSpaces: true)
+
     let lines: [String]
 
     init(_ results: [ReceiverProbeResult]) {
-        var rows = [["RECEIVER", "REACHABLE", "APP", "VOLUME", "DETAIL"]]
-        for result in results {
+        let rows = results.map { result in
             let endpoint = ReceiverEndpoint(host: result.host, port: result.port).description
             let app = result.status?.runningApplication.map { $0.displayName ?? $0.appId ?? "?" } ?? (result.status == nil ? "-" : "idle")
             let detail: String
@@ -57,16 +60,10 @@ struct ReceiverStatusTable {
             } else {
                 detail = ""
             }
-            rows.append([
-                endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail,
-            ].map { TerminalText.sanitize($0) })
+            return [endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail]
+                .map { TerminalText.sanitize($0) }
         }
-        let widths = rows[0].indices.map { column in rows.map { DisplayWidth.width(of: $0[column]) }.max() ?? 0 }
-        lines = rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.width(of: cell))
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }
+        lines = Self.formatter.lines(for: rows)
     }
 
     /// `45%`, `45% muted`, `-` when unknown.
@@ -74,14 +71,6 @@ struct ReceiverStatusTable {
         guard let volume else { return "-" }
         var text = volume.level.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
         if volume.muted == true { text += " muted" }
-        return text
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
         return text
     }
 }
