@@ -34,10 +34,7 @@ struct StatusCommand: Command {
             }
             return endpoint
         }
-        let seconds = try arguments.value(of: Self.timeout, expected: "a number of seconds from 0.1 to 3600") { text -> Double? in
-            guard let value = Double(text), value.isFinite, value >= 0.1, value <= 3600 else { return nil }
-            return value
-        } ?? 5
+        let seconds = try arguments.seconds(of: Self.timeout, in: 0.1...3600) ?? 5
         timeoutDuration = .milliseconds(Int64(seconds * 1000))
     }
 

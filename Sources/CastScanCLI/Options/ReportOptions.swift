@@ -58,8 +58,8 @@ struct ReportOptions: Sendable {
             guard let value = Int(text), value >= 1, value <= 10_000_000 else { return nil }
             return value
         } ?? SpoolLimits().maximumEvents
-        let maximumAge = try Self.seconds(arguments, Self.spoolMaxAge, range: 1...(10 * 365 * 86400)) ?? SpoolLimits().maximumAge.seconds
-        let retryMaximum = try Self.seconds(arguments, Self.retryMax, range: 0.01...86400) ?? RetrySchedule().maximumDelay.seconds
+        let maximumAge = try arguments.seconds(of: Self.spoolMaxAge, in: 1...(10 * 365 * 86400)) ?? SpoolLimits().maximumAge.seconds
+        let retryMaximum = try arguments.seconds(of: Self.retryMax, in: 0.01...86400) ?? RetrySchedule().maximumDelay.seconds
         let batchSize = try arguments.value(of: Self.batch, expected: "a whole number from 1 to \(EventReporter.maximumBatchSize)") { text -> Int? in
             guard let value = Int(text), (1...EventReporter.maximumBatchSize).contains(value) else { return nil }
             return value
@@ -73,15 +73,6 @@ struct ReportOptions: Sendable {
                 maximumDelay: .seconds(clamping: retryMaximum)),
             batchSize: batchSize,
             userAgent: "cast-scan")
-    }
-
-    private static func seconds(
-        _ arguments: ParsedArguments, _ option: OptionDeclaration, range: ClosedRange<Double>
-    ) throws(UsageError) -> Double? {
-        try arguments.value(of: option, expected: "a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))") { text -> Double? in
-            guard let value = Double(text), value.isFinite, range.contains(value) else { return nil }
-            return value
-        }
     }
 
     /// Opens the spool (setting a damaged one aside) and prepares the collector.

@@ -29,10 +29,7 @@ struct ScanOptions: Sendable {
         case (false, true): family = .ipv6
         case (false, false): family = nil
         }
-        let seconds = try arguments.value(of: Self.timeout, expected: "a number of seconds from 0.1 to 3600") { text -> Double? in
-            guard let value = Double(text), value.isFinite, value >= 0.1, value <= 3600 else { return nil }
-            return value
-        } ?? Self.defaultTimeout
+        let seconds = try arguments.seconds(of: Self.timeout, in: 0.1...3600) ?? Self.defaultTimeout
         timeout = .milliseconds(Int64(seconds * 1000))
         replayFile = arguments.value(of: Self.replay)
         backendChoice = arguments.value(of: Self.backend).flatMap(BackendChoice.init(rawValue:)) ?? .auto
@@ -48,10 +45,7 @@ struct ScanOptions: Sendable {
             throw UsageError.invalidValue(option: Self.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
                                           expected: "given at most \(KnownHostsBackend.maximumHosts) times")
         }
-        let interval = try arguments.value(of: Self.hostInterval, expected: "a number of seconds from 1 to 86400") { text -> Double? in
-            guard let value = Double(text), value.isFinite, value >= 1, value <= 86400 else { return nil }
-            return value
-        } ?? 30
+        let interval = try arguments.seconds(of: Self.hostInterval, in: 1...86400) ?? 30
         knownHosts = nil
         if !hosts.isEmpty {
             do throws(KnownHostError) {
