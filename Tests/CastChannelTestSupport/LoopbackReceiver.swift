@@ -15,6 +15,8 @@ package final class LoopbackReceiver: @unchecked Sendable {
         case answer(String)
         /// Answers another request id first, floods PINGs, then answers.
         case pingFloodThenAnswer(String)
+        /// Answers GET_STATUS with this status object, then sends bytes that are not a frame.
+        case answerThenGarbage(String)
         /// Completes TLS, then says nothing.
         case silentAfterTLS
         /// Accepts TCP, never starts TLS.
@@ -105,6 +107,10 @@ package final class LoopbackReceiver: @unchecked Sendable {
                 switch behaviour {
                 case .answer(let status):
                     sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#)
+                case .answerThenGarbage(let status):
+                    send(try! CastFrameDecoder.frame(.json(
+                        #"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#, from: "receiver-0", to: "sender-0",
+                        on: CastNamespace.receiver)) + [0, 0, 0, 3, 0xFF, 0xFF, 0xFF])
                 case .pingFloodThenAnswer(let status):
                     sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id + 100),"status":{"isStandBy":true}}"#)
                     for _ in 0..<2_000 { sendJSON(#"{"type":"PING"}"#, on: CastNamespace.heartbeat) }

@@ -33,6 +33,13 @@ struct ReceiverProbeTests {
         #expect(result.status?.isStandBy == false)
     }
 
+    @Test("a status and a bad frame in one read: the status counts")
+    func statusBeforeGarbage() async throws {
+        let result = try await Self.probe(.answerThenGarbage(Self.status))
+        #expect(result.error == nil)
+        #expect(result.status?.volume?.level == 0.25)
+    }
+
     @Test("nothing listening: refused")
     func refused() async throws {
         let receiver = try LoopbackReceiver(.silentAfterTLS)

@@ -30,7 +30,7 @@ public enum ReceiverProbe {
     }
 
     /// The probe, blocking the calling thread.
-    static func run(host: String, port: UInt16, timeout: Duration, cancelled: () -> Bool) -> ReceiverProbeResult {
+    static func run(host: String, port: UInt16, timeout: Duration, cancelled: @escaping () -> Bool) -> ReceiverProbeResult {
         let start = ContinuousClock.now
         var result = attempt(host: host, port: port, start: start, timeout: timeout, cancelled: cancelled)
         result.duration = ContinuousClock.now - start
@@ -38,7 +38,7 @@ public enum ReceiverProbe {
     }
 
     private static func attempt(
-        host: String, port: UInt16, start: ContinuousClock.Instant, timeout: Duration, cancelled: () -> Bool
+        host: String, port: UInt16, start: ContinuousClock.Instant, timeout: Duration, cancelled: @escaping () -> Bool
     ) -> ReceiverProbeResult {
         var result = ReceiverProbeResult(host: host, port: port)
         let deadline = start + timeout
@@ -46,82 +46,34 @@ public enum ReceiverProbe {
             let connection = try TCPConnection.connect(host: host, port: port, deadline: deadline, cancelled: cancelled)
             let connected = ContinuousClock.now
             result.connectDuration = connected - start
-            let tls = try TLSClient(serverName: host)
-            try handshake(tls, over: connection, deadline: deadline, cancelled: cancelled)
+            var channel = try CastChannelConnection(
+                tls: try TLSClient(serverName: host), over: connection, deadline: deadline, cancelled: cancelled)
             let secured = ContinuousClock.now
             result.tlsDuration = secured - connected
-            result.tls = tls.negotiated.map { TLSParameters(protocol: $0.protocolVersion, cipher: $0.cipher) }
+            result.tls = channel.negotiated
             var session = CastChannelSession(mode: .once, timing: .init(statusTimeout: max(.zero, deadline - secured)))
-            var decoder = CastFrameDecoder()
             var actions = session.start(at: secured)
             while true {
                 for action in actions {
                     switch action {
                     case .send(let message):
-                        try tls.send(try CastFrameDecoder.frame(message))
-                        try connection.send(tls.takeOutgoing(), deadline: deadline, cancelled: cancelled)
+                        try channel.send(message)
                     case .status(let status):
                         result.status = status
                         result.statusDuration = ContinuousClock.now - secured
                     case .finish(let error):
                         if let error { throw error }
-                        tls.shutdown()
-                        try? connection.send(tls.takeOutgoing(), deadline: deadline, cancelled: cancelled)
+                        channel.close()
                         return result
                     }
                 }
-                actions = []
-                let bytes = try connection.receive(until: min(session.nextDeadline ?? deadline, deadline), cancelled: cancelled)
+                let messages = try channel.messages(until: session.nextDeadline ?? deadline)
                 let now = ContinuousClock.now
-                if !bytes.isEmpty {
-                    tls.receive(bytes)
-                    while !session.isFinished {
-                        let plaintext = try tls.read()
-                        if plaintext.isEmpty { break }
-                        decoder.append(plaintext)
-                        while let message = try decoder.next() {
-                            actions += session.receive(message, at: now)
-                            if session.isFinished { break }
-                        }
-                    }
-                    // Answers to the receiver's PINGs, TLS's own records.
-                    let pending = tls.takeOutgoing()
-                    if !pending.isEmpty { try connection.send(pending, deadline: deadline, cancelled: cancelled) }
-                }
-                actions += session.tick(at: now)
+                actions = messages.flatMap { session.receive($0, at: now) } + session.tick(at: now)
             }
         } catch {
             result.error = error
-            if error.code == .noStatus, result.status == nil, cancelled() {
-                result.error = CastChannelError(.timeout, "stopped before the status came")
-            }
             return result
-        }
-    }
-
-    /// Runs the TLS handshake over `connection` before `deadline`.
-    private static func handshake(
-        _ tls: TLSClient, over connection: TCPConnection, deadline: ContinuousClock.Instant, cancelled: () -> Bool
-    ) throws(CastChannelError) {
-        while true {
-            let done = try tls.handshake()
-            let outgoing = tls.takeOutgoing()
-            if !outgoing.isEmpty { try connection.send(outgoing, deadline: deadline, cancelled: cancelled) }
-            if done { return }
-            let bytes: [UInt8]
-            do {
-                bytes = try connection.receive(until: deadline, cancelled: cancelled)
-            } catch {
-                throw error.code == .closed ? CastChannelError(.tls, "the receiver closed the connection during the TLS handshake") : error
-            }
-            if bytes.isEmpty {
-                if cancelled() { throw CastChannelError(.timeout, "stopped during the TLS handshake") }
-                if ContinuousClock.now >= deadline {
-                    throw CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSClient.offered))")
-                }
-                continue
-            }
-            tls.receive(bytes)
         }
     }
 }

@@ -83,9 +83,8 @@ final class TCPConnection {
             if cancelled() { throw CastChannelError(.timeout, "stopped before \(phase) was done") }
             let now = ContinuousClock.now
             guard now < deadline else { throw CastChannelError(.timeout, "no answer: \(phase) took longer than the time-out") }
-            let wait = min(deadline - now, Self.cancellationCheck)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32(clamping: wait.roundedUpMilliseconds))
+            let ready = poll(&entry, 1, LoopWaker.pollTimeout(until: min(deadline, now + Self.cancellationCheck)))
             if ready > 0 { return }
             if ready < 0, errno != EINTR { throw CastChannelError(.closed, "poll: \(systemErrorMessage(errno))") }
         }
