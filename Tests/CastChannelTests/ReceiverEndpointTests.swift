@@ -13,7 +13,7 @@ struct ReceiverEndpointTests {
     }
 
     @Test("refused: empty, bad ports, open brackets, spaces and controls, names over 253 bytes", arguments: [
-        "", ":8009", "tv:", "tv:0", "tv:65536", "tv:-1", "tv:80a", "tv:+80", "[::1", "[::1]x", "[tv]:80", "a b", "tv\u{1B}[2J",
+        "", ":8009", "tv:", "tv:0", "tv:65536", "tv:-1", "tv:80a", "tv:+80", "[::1", "[::1]x", "[tv]:80", "a b", "tv\u{1B}[2J", "tv\u{202E}lacol",
         String(repeating: "a", count: 254),
     ])
     func bad(text: String) {

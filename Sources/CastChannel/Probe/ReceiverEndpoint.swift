@@ -1,3 +1,5 @@
+import CastDiscovery
+
 /// A receiver's host and Cast channel port, read from `HOST`, `HOST:PORT`, an IPv6 address
 /// (`fe80::1%eth0`) or `[IPV6]:PORT`; the port is 8009 when none is given.
 public struct ReceiverEndpoint: Sendable, Hashable, CustomStringConvertible {
@@ -13,7 +15,8 @@ public struct ReceiverEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `text`; nil when it is not a host with an optional port: empty, a port that is not
-    /// 1 to 65535, brackets that do not close, a host with spaces or control characters, or a
+    /// 1 to 65535, brackets that do not close, a host with spaces or a character the package's
+    /// text rules call unsafe (``TextSafety``: controls, bidirectional and invisible ones), or a
     /// host over 253 bytes (a DNS name's limit).
     public init?(parsing text: String) {
         var host = Substring(text)
@@ -32,9 +35,7 @@ public struct ReceiverEndpoint: Sendable, Hashable, CustomStringConvertible {
             host = host[..<colon]
         }
         // More than one colon without brackets: an IPv6 address, no port.
-        guard !host.isEmpty, host.utf8.count <= 253,
-            host.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
-        else { return nil }
+        guard !host.isEmpty, host.utf8.count <= 253, !host.contains(" "), !TextSafety.containsUnsafe(String(host)) else { return nil }
         var port = ReceiverProbe.defaultPort
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt16(portText), value > 0 else {
