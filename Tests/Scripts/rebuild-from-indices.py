@@ -4,7 +4,7 @@ from the indices alone, as the README's contract says it can, and checks the cop
 
     rebuild-from-indices.py WATCH.jsonl [--scan SCAN.json [--scan-addresses exact|subset]]
                             [--like UNFILTERED.jsonl] [--family ipv4|ipv6] [--interface NAME]
-                            [--count N] [--min-count N]
+                            [--count N] [--min-count N] [--live]
 
 The list starts empty. `inserted` inserts the line's device at `index`; `updated` replaces the
 device at `index`; `moved` takes the device at `index` out and inserts the line's device at
@@ -20,7 +20,8 @@ lacks is printed as a note. With --like, the copy must equal the copy rebuilt (t
 from that other watch's lines with --family / --interface applied to it: its addresses that
 obey them, and its devices left with any. With --family / --interface, every address of every
 device line and of the scan must obey the filter. --count N: the copy holds exactly N devices;
---min-count N: at least N.
+--min-count N: at least N. --live: the watch (and --like's) may still be writing: a last line
+without its newline is not read yet (a finished watch ends every line).
 Prints one summary line; exits 1 with the reason on stderr when a check fails. Stdlib only.
 """
 import argparse
@@ -52,11 +53,13 @@ def obeys(address, family, interface):
     return (not family or address.get("family") == family) and (not interface or address.get("interface") == interface)
 
 
-def rebuild(path, family=None, interface=None):
+def rebuild(path, family=None, interface=None, live=False):
     """The list the indices of the watch's device lines give, and how many lines made it."""
     copy, changes = [], 0
     with open(path, encoding="utf-8") as f:
         for number, text in enumerate(f, 1):
+            if live and not text.endswith("\n"):
+                break
             if not text.strip():
                 continue
             try:
@@ -112,12 +115,13 @@ def main():
     parser.add_argument("--interface")
     parser.add_argument("--count", type=int)
     parser.add_argument("--min-count", type=int)
+    parser.add_argument("--live", action="store_true")
     args = parser.parse_args()
     notes = []
     try:
-        copy, changes = rebuild(args.watch, args.family, args.interface)
+        copy, changes = rebuild(args.watch, args.family, args.interface, args.live)
         if args.like:
-            other, _ = rebuild(args.like)
+            other, _ = rebuild(args.like, live=args.live)
             want = []
             for d in other:
                 kept = [a for a in d.get("addresses", []) if obeys(a, args.family, args.interface)]

@@ -7,9 +7,11 @@
 # right after: the same uniqueIDs in the same order, the same addresses. For each backend
 # (avahi, mdns, dnssd, and hosts asking the Nest Mini's host) and each filter (none, -4, -6,
 # --interface lab0, --interface lab1 with the second sender interface up), five watches run at
-# once; once each has said scanCompleted, two devices change their TXT (the Cyrillic speaker,
-# which sorts after the IPv6-only Study, so a -4 index of the unfiltered list is one too far,
-# and the Nest Mini, which the hosts backend asks), then each watch gets SIGTERM. Also: every
+# once; once each has said scanCompleted and its list (rebuilt from its lines so far) holds the
+# devices it should, the unfiltered watch's filtered, two devices change their TXT (the Cyrillic
+# speaker, which sorts after the IPv6-only Study, so a -4 index of the unfiltered list is one too
+# far, and the Nest Mini, which the hosts backend asks); once every watch shows the change and
+# the lists agree again, each watch gets SIGTERM. Also: every
 # address listed obeys the filter, and the lists hold the devices the lab says they should
 # (--interface lab1 through avahi-daemon, which the lab binds to lab0, and --interface through
 # the hosts backend, whose answers have no interface, give empty lists).
@@ -60,6 +62,23 @@ expected() { # BACKEND FILTER: how many devices the filtered list must hold
   esac
 }
 has() { grep -q "\"event\":\"$2\"" "$1" 2>/dev/null; }
+# settled BACKEND WHAT: waits (at most 20 s) until each running watch's list, rebuilt from the
+# lines it has written so far, holds the devices it should and (filtered) is the unfiltered
+# watch's list filtered; says which did not.
+settled() {
+  local backend=$1 what=$2 f i want like good
+  for f in "${filters[@]}"; do
+    want=$(expected "$backend" "$f") good=0
+    like=(); [ "$f" = none ] || like=(--like "$tmp/${backend}none.jsonl")
+    for i in $(seq 200); do
+      # shellcheck disable=SC2046
+      "$PY" "$rebuild" "$tmp/$backend$f.jsonl" --live "${like[@]}" --count "$want" $(check_args "$f") \
+        >"$tmp/settled" 2>&1 && { good=1; break; }
+      sleep 0.1
+    done
+    [ "$good" = 1 ] || { notok "--backend $backend, filter $f: the watch $what within 20 s"; diag <"$tmp/settled"; }
+  done
+}
 
 round=0
 for backend in avahi mdns dnssd hosts; do
@@ -80,7 +99,10 @@ for backend in avahi mdns dnssd hosts; do
   for f in "${filters[@]}"; do
     has "$tmp/$backend$f.jsonl" scanCompleted || notok "--backend $backend, filter $f: the watch says scanCompleted within 20 s"
   done
-  sleep 1.5
+  # Then each watch's list, rebuilt from its lines so far, holds what the lab says it should and
+  # is the unfiltered watch's, filtered: the copies on the other interface and family come a
+  # query round after scanCompleted, and later still on a busy machine.
+  settled "$backend" "holds its devices before the TXT changes"
   status="Filter$round"
   "$castlab" set-txt "$speaker" rs="$status" st=1 >/dev/null
   "$castlab" set-txt "$mini" rs="$status" st=1 >/dev/null
@@ -88,7 +110,14 @@ for backend in avahi mdns dnssd hosts; do
   for i in $(seq 100); do grep -q "\"statusText\":\"$status\"" "$tmp/${backend}none.jsonl" && break; sleep 0.1; done
   grep -q "\"statusText\":\"$status\"" "$tmp/${backend}none.jsonl" ||
     notok "--backend $backend: the unfiltered watch shows the TXT change within 10 s"
-  sleep 0.5
+  # Every watch that lists the two devices shows the change, and the lists agree again.
+  for f in "${filters[@]}"; do
+    [ "$(expected "$backend" "$f")" = 0 ] && continue
+    for i in $(seq 100); do grep -q "\"statusText\":\"$status\"" "$tmp/$backend$f.jsonl" && break; sleep 0.1; done
+    grep -q "\"statusText\":\"$status\"" "$tmp/$backend$f.jsonl" ||
+      notok "--backend $backend, filter $f: the watch shows the TXT change within 10 s"
+  done
+  settled "$backend" "holds its devices after the TXT change"
   for f in "${filters[@]}"; do kill -TERM "${pids[$f]}" 2>/dev/null; done
   bad=0
   for f in "${filters[@]}"; do
