@@ -57,7 +57,7 @@ var targets: [Target] = [
     // backends; TLS is Debian's OpenSSL (libssl3), over memory buffers; C stays inside it.
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "CastChannel", dependencies: ["CastDiscovery", "COpenSSL"]),
-    .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "CastChannelTestSupport"]),
+    .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "CastChannelTestSupport", "CastTestSupport"]),
     // What the channel's tests and cast-scan's share: a TLS receiver on loopback.
     .target(name: "CastChannelTestSupport", dependencies: ["CastChannel", "COpenSSL"], path: "Tests/CastChannelTestSupport"),
 

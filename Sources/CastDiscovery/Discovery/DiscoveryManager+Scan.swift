@@ -4,7 +4,8 @@ extension DiscoveryManager {
     /// Runs one scan: starts discovery unless it runs, waits until the scan is complete (see
     /// ``ScanProgress``) or `timeout` has passed, stops discovery again if it started it, and
     /// returns the list as it was at that moment. `progress` sees the number of listed devices
-    /// after each change.
+    /// after each change; `listed` sees each device as it is inserted or changes (after missed
+    /// events, every device then listed), so a caller can act on a device as soon as it is found.
     ///
     /// The result is built from the manager's events alone (a mirror of the list, the settled
     /// browses, the failed resolves), so it is the list when the scan ended, not whatever the
@@ -14,9 +15,9 @@ extension DiscoveryManager {
     /// and has completed its scan returns at once.
     ///
     /// - Throws: the backend's ``DiscoveryError`` when discovery cannot start, or fails for good.
-    public func scan(timeout: Duration, progress: (@Sendable (Int) -> Void)? = nil) async throws(DiscoveryError)
-        -> ScanResult
-    {
+    public func scan(
+        timeout: Duration, progress: (@Sendable (Int) -> Void)? = nil, listed: (@Sendable (CastDevice) -> Void)? = nil
+    ) async throws(DiscoveryError) -> ScanResult {
         let clock = self.clock
         let start = clock.now
         let (snapshot, events) = subscribeWithState()
@@ -28,9 +29,20 @@ extension DiscoveryManager {
         defer { if startedHere { stopDiscovery() } }
 
         let mirror = ScanMirror(devices: snapshot.list.devices)
+        if let listed { snapshot.list.devices.forEach(listed) }
         let outcome = await withTaskGroup(of: ScanMirror.Outcome.self) { group in
             group.addTask {
                 for await event in events {
+                    if let listed {
+                        switch event {
+                        case .inserted(let device, _), .updated(let device, _), .updatedAndMoved(let device, _, _):
+                            listed(device)
+                        case .eventsDropped(let missed):
+                            missed.devices.forEach(listed)
+                        default:
+                            break
+                        }
+                    }
                     if let outcome = mirror.apply(event) { return outcome }
                     if case .didUpdateDeviceList = event { progress?(mirror.deviceCount) }
                 }

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// The Cast channel's state of each device, keyed by the device's unique ID
+/// (``CastDiscovery/CastDevice/uniqueID``): what the last attempt to ask it gave, and how often
+/// asking it failed, by reason. The one store of channel state: listings, watches and `serve`
+/// read it here, beside the discovery list, which holds the devices themselves.
+public final class ReceiverStates: Sendable {
+    /// One device's channel state.
+    public struct Entry: Sendable, Hashable {
+        /// What the last attempt gave.
+        public var result: ReceiverProbeResult
+        /// How many attempts failed, by reason.
+        public var failures: [CastChannelError.Code: Int] = [:]
+    }
+
+    /// The most devices held; a device past it is not recorded (and counted in ``dropped``).
+    public let capacity: Int
+    private let box = Mutex(State())
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var dropped = 0
+    }
+
+    /// Creates an empty store that holds at most `capacity` devices.
+    public init(capacity: Int = 4096) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Records what asking the device with `uniqueID` gave. Returns false, and counts the
+    /// result in ``dropped``, when the store is full and the device is not in it.
+    @discardableResult
+    public func record(_ result: ReceiverProbeResult, for uniqueID: String) -> Bool {
+        box.withLock { state in
+            guard state.entries[uniqueID] != nil || state.entries.count < capacity else {
+                state.dropped += 1
+                return false
+            }
+            var entry = state.entries[uniqueID] ?? Entry(result: result)
+            entry.result = result
+            if let code = result.error?.code { entry.failures[code, default: 0] += 1 }
+            state.entries[uniqueID] = entry
+            return true
+        }
+    }
+
+    /// The device's state; nil when it was never asked.
+    public func entry(for uniqueID: String) -> Entry? {
+        box.withLock { $0.entries[uniqueID] }
+    }
+
+    /// Forgets a device (it left the list).
+    public func forget(_ uniqueID: String) {
+        box.withLock { _ = $0.entries.removeValue(forKey: uniqueID) }
+    }
+
+    /// How many devices are held.
+    public var count: Int { box.withLock { $0.entries.count } }
+
+    /// How many results were not recorded because the store was full.
+    public var dropped: Int { box.withLock { $0.dropped } }
+}
