@@ -35,6 +35,9 @@ package final class LoopbackReceiver: @unchecked Sendable {
     package let port: UInt16
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
+    private let acceptedOne = Atomic<Bool>(false)
+    /// Whether a client connected (the receiver takes one connection).
+    package var accepted: Bool { acceptedOne.load(ordering: .acquiring) }
     /// Whether the listener is still open: its thread closes it once `accept` returns, and
     /// `stop()` shuts it down only while it is open (a closed descriptor's number may already
     /// be another test's socket).
@@ -62,6 +65,7 @@ package final class LoopbackReceiver: @unchecked Sendable {
                 open = false
             }
             guard client >= 0 else { return }
+            acceptedOne.store(true, ordering: .releasing)
             defer { close(client) }
             serve(client, behaviour)
         }

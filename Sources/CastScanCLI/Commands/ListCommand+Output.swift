@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 import CastDiscoveryBackends
 import CastSender
@@ -16,6 +17,8 @@ extension ListCommand {
         var devices: [CastDevice]
         var step: SenderFlowStep
         var warnings: [String]
+        /// What each device said over the Cast channel (`--status`); nil without it.
+        var receivers: ReceiverStates?
 
         /// The unique IDs of the devices the app sees.
         var visible: Set<String> { Set(step.visibleDevices.map(\.uniqueID)) }
@@ -35,7 +38,10 @@ extension ListCommand {
                           disableDiscoveryAutostart: options.disableDiscoveryAutostart,
                           startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
                           stateFile: sender.stateFile.path, step: listing.step, warnings: listing.warnings),
-            devices: listing.devices.map(DeviceReport.init), visibleDeviceCount: listing.visible.count,
+            devices: listing.devices.map { device in
+                DeviceReport(device, receiver: listing.receivers.map { Self.receiver($0, of: device) })
+            },
+            visibleDeviceCount: listing.visible.count,
             problemCount: listing.devices.reduce(0) { $0 + $1.problems.count })
     }
 
@@ -47,7 +53,7 @@ extension ListCommand {
         SenderHeader(console: console, sender: sender, step: listing.step, backend: listing.selection).print()
         let visible = listing.visible
         let shown = listing.devices.filter { visible.contains($0.uniqueID) }
-        if !shown.isEmpty { console.write(DeviceTable.render(shown)) }
+        if !shown.isEmpty { console.write(DeviceTable.render(shown, states: listing.receivers)) }
         printSummary(listing, shown: shown.count)
         for host in listing.result.statistics?.unansweredHosts ?? [] {
             console.errorLine("cast-scan: no answer from host \(TerminalText.sanitize(host)) (DNS-SD by unicast to port 5353)")
@@ -70,6 +76,16 @@ extension ListCommand {
             console.line("The app sees \(shown) of the \(total) Cast device\(total == 1 ? "" : "s") on the network (\(timing)).")
             console.line(SenderHeader.howToSee(step: listing.step, sender: sender))
         }
+    }
+
+    /// What `device` said over the Cast channel; a device the sweep never reached (the scan
+    /// ended before it was listed) as not asked.
+    static func receiver(_ states: ReceiverStates, of device: CastDevice) -> ReceiverProbeResult {
+        if let entry = states.entry(for: device.uniqueID) { return entry.result }
+        let endpoint = ReceiverEndpoint(device: device)
+        var result = ReceiverProbeResult(host: endpoint?.host ?? "", port: device.port)
+        result.error = CastChannelError(.timeout, "not asked before the time-out")
+        return result
     }
 
     /// `instance: reason`, as the text output and JSON give a failed resolve.

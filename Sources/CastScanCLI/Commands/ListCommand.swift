@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryMDNS
@@ -8,6 +9,9 @@ import CastSender
 struct ListCommand: Command {
     static let failIfEmpty = OptionDeclaration.flag("fail-if-empty", help: "exit 1 when no device is listed")
     static let version = OptionDeclaration.flag("version", help: "print the version and the commit it was built from, and exit")
+    static let status = OptionDeclaration.flag(
+        "status",
+        help: "ask each listed device over the Cast channel what it plays, as soon as it is found (APP, VOLUME, REACHABLE; a receiver object in --json); all within --timeout")
 
     static let declaration = CommandDeclaration(
         name: "cast-scan",
@@ -19,7 +23,7 @@ struct ListCommand: Command {
             directory), 74 standard output or the event spool cannot be written, 75 events left \
             in the spool (report send).
             """,
-        options: ScanOptions.declarations + SenderOptions.declarations + [JSONOutput.option, failIfEmpty, version])
+        options: ScanOptions.declarations + SenderOptions.declarations + [status, JSONOutput.option, failIfEmpty, version])
 
     static var subcommands: [any Command.Type] {
         [WatchCommand.self, StatusCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
@@ -45,10 +49,14 @@ struct ListCommand: Command {
         try sender.checkStateFile()
         let selection = try selectBackend()
         try checkNetwork()
-        let result = try await scan(selection.backend)
+        // With --status each device is asked as soon as it is listed, all by the scan's time-out.
+        let sweep = context.arguments.isSet(Self.status)
+            ? ReceiverStatusSweep(states: ReceiverStates(), deadline: .now + scanOptions.timeout) : nil
+        let result = try await scan(selection.backend, sweep: sweep)
         let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
-        let listing = Listing(selection: selection, result: result, devices: devices, step: step, warnings: warnings)
+        let listing = Listing(
+            selection: selection, result: result, devices: devices, step: step, warnings: warnings, receivers: sweep?.states)
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(report(listing), format: .pretty))
         } else {
@@ -83,18 +91,29 @@ struct ListCommand: Command {
     }
 
     /// One scan through `backend`, counting the devices found so far on standard error's
-    /// progress line (cleared when the scan ends, however it ends).
-    private func scan(_ backend: any DiscoveryBackend) async throws(CommandFailure) -> ScanResult {
+    /// progress line (cleared when the scan ends, however it ends); with `sweep`, each device is
+    /// handed to it as it is listed, and the scan ends when the sweep has every answer too.
+    private func scan(_ backend: any DiscoveryBackend, sweep: ReceiverStatusSweep?) async throws(CommandFailure) -> ScanResult {
         let console = context.console
         let style = console.errorStyle
         defer { console.writeError(style.clearProgress()) }
         let manager = DiscoveryManager(backend: backend, criteria: scanOptions.criteria, filter: scanOptions.filter)
-        do {
-            return try await manager.scan(timeout: scanOptions.timeout) { count in
-                console.writeError(style.progress("scanning… \(count) device\(count == 1 ? "" : "s")"))
-            }
+        let progress: @Sendable (Int) -> Void = { count in
+            console.writeError(style.progress("scanning… \(count) device\(count == 1 ? "" : "s")"))
+        }
+        var listed: (@Sendable (CastDevice) -> Void)?
+        if let sweep { listed = { device in sweep.ask(device) } }
+        let result: ScanResult
+        do throws(DiscoveryError) {
+            result = try await manager.scan(timeout: scanOptions.timeout, progress: progress, listed: listed)
         } catch {
+            await sweep?.finish()
             throw CommandFailure(error)
         }
+        if let sweep {
+            console.writeError(style.progress("asking \(result.devices.count) device\(result.devices.count == 1 ? "" : "s") for their status…"))
+            await sweep.finish()
+        }
+        return result
     }
 }

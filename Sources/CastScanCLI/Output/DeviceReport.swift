@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -43,8 +44,11 @@ struct DeviceReport: Encodable, Sendable {
     /// The TXT strings as hex, only when one is not UTF-8 (`txt` then has U+FFFD in its place).
     var txtHex: [String]?
     var problems: [Problem]
+    /// What the device said over the Cast channel, or why it said nothing (`--status`).
+    var receiver: ReceiverStatusReport.Receiver?
 
-    init(_ device: CastDevice) {
+    init(_ device: CastDevice, receiver: ReceiverProbeResult? = nil) {
+        self.receiver = receiver.map(ReceiverStatusReport.Receiver.init)
         uniqueID = device.uniqueID
         deviceID = device.id.rawValue
         friendlyName = device.friendlyName

@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 
 /// The device table of `cast-scan`: untrusted names made safe, long cells cut, wide and
@@ -8,8 +9,17 @@ enum DeviceTable {
         .init("STATUS", maxWidth: 24), .init("CAPABILITIES", maxWidth: 40), .init("ID"),
     ], trimsTrailingSpaces: true)
 
-    /// The rows for `devices`, every cell sanitized.
-    static func rows(_ devices: [CastDevice]) -> [[String]] {
+    /// The table with what each device said over the Cast channel (`--status`): APP, VOLUME
+    /// and REACHABLE after STATUS.
+    static let statusFormatter = TableFormatter(columns: [
+        .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
+        .init("STATUS", maxWidth: 24), .init("APP", maxWidth: 24), .init("VOLUME"), .init("REACHABLE", maxWidth: 32),
+        .init("CAPABILITIES", maxWidth: 40), .init("ID"),
+    ], trimsTrailingSpaces: true)
+
+    /// The rows for `devices`, every cell sanitized; with `states`, each device's APP, VOLUME
+    /// and REACHABLE cells after STATUS.
+    static func rows(_ devices: [CastDevice], states: ReceiverStates? = nil) -> [[String]] {
         devices.map { device in
             let status: String
             switch device.status {
@@ -19,15 +29,24 @@ enum DeviceTable {
             }
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
             let more = device.addresses.count > 1 ? " +\(device.addresses.count - 1)" : ""
-            return [
-                device.friendlyName, device.kind.description, device.modelName ?? "-", address + more, status,
-                device.capabilities.description, device.id.rawValue,
-            ].map { TerminalText.sanitize($0) }
+            var cells = [device.friendlyName, device.kind.description, device.modelName ?? "-", address + more, status]
+            if let states { cells += channelCells(states.entry(for: device.uniqueID)?.result) }
+            cells += [device.capabilities.description, device.id.rawValue]
+            return cells.map { TerminalText.sanitize($0) }
         }
     }
 
-    /// The table as text, ending with a newline.
-    static func render(_ devices: [CastDevice]) -> String {
-        formatter.render(rows(devices))
+    /// APP, VOLUME and REACHABLE for one device: `yes`, or `no: ` and the reason's code.
+    static func channelCells(_ result: ReceiverProbeResult?) -> [String] {
+        guard let result else { return ["-", "-", "not asked"] }
+        return [
+            ReceiverStatusTable.application(result.status), ReceiverStatusTable.volume(result.status?.volume),
+            result.error.map { "no: \($0.code.rawValue)" } ?? (result.isReachable ? "yes" : "no"),
+        ]
+    }
+
+    /// The table as text, ending with a newline; with `states`, with the Cast channel's columns.
+    static func render(_ devices: [CastDevice], states: ReceiverStates? = nil) -> String {
+        (states == nil ? formatter : statusFormatter).render(rows(devices, states: states))
     }
 }

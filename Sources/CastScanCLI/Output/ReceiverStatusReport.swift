@@ -51,7 +51,7 @@ struct ReceiverStatusTable {
     init(_ results: [ReceiverProbeResult]) {
         let rows = results.map { result in
             let endpoint = ReceiverEndpoint(host: result.host, port: result.port).description
-            let app = result.status?.runningApplication.map { $0.displayName ?? $0.appId ?? "?" } ?? (result.status == nil ? "-" : "idle")
+            let app = Self.application(result.status)
             let detail: String
             if let error = result.error {
                 detail = "\(error.code.rawValue): \(error.message)"
@@ -64,6 +64,13 @@ struct ReceiverStatusTable {
                 .map { TerminalText.sanitize($0) }
         }
         lines = Self.formatter.lines(for: rows)
+    }
+
+    /// The running app's name (its ID when it has none), `idle` when none runs, `-` when the
+    /// status is unknown.
+    static func application(_ status: ReceiverStatus?) -> String {
+        guard let status else { return "-" }
+        return status.runningApplication.map { $0.displayName ?? $0.appId ?? "?" } ?? "idle"
     }
 
     /// `45%`, `45% muted`, `-` when unknown.

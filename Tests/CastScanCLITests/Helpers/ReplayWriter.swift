@@ -11,6 +11,7 @@ struct ReplayWriter {
         var model = "Chromecast"
         var capabilities = 5
         var extraTXT: [String] = []
+        var port = 8009
     }
 
     var events: [[String: Any]] = [["at": 0.0, "kind": "state", "state": "running"]]
@@ -23,7 +24,7 @@ struct ReplayWriter {
                 "service": [
                     "instance": device.instance,
                     "host": "\(device.instance).local",
-                    "port": 8009,
+                    "port": device.port,
                     "addresses": [["address": device.address, "interface": "eth0", "interfaceIndex": 2]],
                     "txt": ["id=\(device.id)", "fn=\(device.friendlyName)", "md=\(device.model)",
                             "ca=\(device.capabilities)", "st=0", "ve=05"] + device.extraTXT,
