@@ -30,6 +30,11 @@ DEFAULT_APPS = ["CC1AD845"]
 STACKS = ("zeroconf", "avahi")
 # Namespace kind -> (name stem, how many namespaces at most). zeroconf6: IPv6-only devices.
 KINDS = {"zeroconf": ("dev", MAX_DEVICE_NS), "avahi": ("avahi", 1), "zeroconf6": ("v6only", 1)}
+# How a device's Cast channel can fail (Scripts/lab/receiver.py): refuse (nothing listens: a
+# reset), drop (its SYNs dropped: no answer), stallTLS (TCP, then no TLS), noStatus (TLS and
+# heartbeats, no RECEIVER_STATUS), hugeFrame (a 2 GiB length), garbage (a frame that is not a
+# CastMessage), notJSON (a RECEIVER_STATUS payload that is not JSON).
+RECEIVER_FAILURES = ("refuse", "drop", "stallTLS", "noStatus", "hugeFrame", "garbage", "notJSON")
 
 
 class LabError(Exception):
@@ -100,7 +105,43 @@ def normalize_entry(raw: dict, base_dir: str) -> dict:
         device["ttl"] = int(raw.get("ttl", svc.get("ttl")))
     if "description" in raw:
         device["description"] = raw["description"]
+    receiver = raw.get("receiver", svc.get("receiver"))
+    if receiver is not None:
+        if not isinstance(receiver, dict) or set(receiver) - {"status", "failure"}:
+            raise LabError(f"receiver must be an object with status and/or failure in {svc['instance']}")
+        if receiver.get("failure") not in (None,) + RECEIVER_FAILURES:
+            raise LabError(f"receiver failure must be one of {', '.join(RECEIVER_FAILURES)} in {svc['instance']}")
+        if "status" in receiver and not isinstance(receiver["status"], dict):
+            raise LabError(f"receiver status must be an object in {svc['instance']}")
+        device["receiver"] = receiver
     return device
+
+
+def receiver_of(d: dict) -> dict:
+    """What the device's Cast channel serves (Scripts/lab/receiver.py): the fixture's
+    "receiver" (a RECEIVER_STATUS status object and/or a failure mode), the status filled in
+    from the TXT record when the fixture gives none: the Default Media Receiver playing the
+    status text when st=1, else the idle screen (Backdrop); a volume from the instance name."""
+    given = d.get("receiver") or {}
+    status = given.get("status")
+    if status is None:
+        txt = {}
+        for t in txt_strings(d["txtHex"]):
+            key, _, value = t.partition("=")
+            txt.setdefault(key.lower(), value)
+        digest = hashlib.md5(d["instance"].encode()).hexdigest()
+        session = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
+        if txt.get("st") == "1" and txt.get("rs"):
+            app = {"appId": "CC1AD845", "universalAppId": "CC1AD845", "displayName": "Default Media Receiver",
+                   "statusText": txt["rs"], "isIdleScreen": False, "appType": "WEB", "sessionId": session}
+        else:
+            app = {"appId": "E8C28D3C", "universalAppId": "E8C28D3C", "displayName": "Backdrop",
+                   "statusText": "", "isIdleScreen": True, "appType": "WEB", "sessionId": session}
+        level = int(digest[:2], 16) % 21 / 20
+        status = {"applications": [app],
+                  "volume": {"level": level, "muted": level == 0, "controlType": "attenuation", "stepInterval": 0.05},
+                  "isActiveInput": True, "isStandBy": False}
+    return {"status": status, "failure": given.get("failure")}
 
 
 def parse_wire(wire: bytes) -> list[str]:
@@ -260,6 +301,8 @@ def cmd_plan(args) -> None:
     for d in devices:
         h = hosts[d["host"].lower()]
         d.update(ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
+        # What its Cast channel serves, fixed at the start (receiver.py reads it once).
+        d["receiver"] = receiver_of(d)
 
     lab = {
         "fixture": os.path.abspath(args.fixture) if args.fixture else None,
@@ -275,6 +318,9 @@ def cmd_plan(args) -> None:
         ns = nsd["ns"]
         with open(os.path.join(args.state, "ns", f"{ns}.json"), "w", encoding="utf-8") as f:
             json.dump([responder_device(d) for d in devices if d["ns"] == ns], f)
+        with open(os.path.join(args.state, "ns", f"{ns}.receivers.json"), "w", encoding="utf-8") as f:
+            json.dump([{"instance": d["instance"], "ipv4": d["ipv4"], "ipv6": d["ipv6"], "port": d["port"],
+                        "receiver": d["receiver"]} for d in devices if d["ns"] == ns], f)
         with open(os.path.join(args.state, "ns", f"{ns}.ip"), "w") as f:
             for h in hosts.values():
                 if h["ns"] == ns:
@@ -345,6 +391,7 @@ def cmd_add(args) -> None:
     with st.locked():
         lab = st.load()
         for d in read_entry(args.entry):
+            d.pop("receiver", None)  # no channel: the receivers serve what `up` planned
             if any(x["instance"].lower() == d["instance"].lower() for x in lab["devices"]):
                 raise LabError(f"{d['instance']} is already in the lab")
             h = ensure_host(args.state, lab, d["host"], d["kind"])
@@ -400,6 +447,7 @@ def cmd_move(args) -> None:
         h = ensure_host(args.state, lab, new_host, d.get("kind", "zeroconf"))
         moved = dict(d, host=new_host, port=args.port or d["port"],
                      ns=h["ns"], ipv4=h["ipv4"], ipv6=h["ipv6"])
+        moved.pop("receiver", None)  # its channel stays where `up` put it
         if h["ns"] == d["ns"]:
             call(args.state, d["ns"], {"cmd": "update", "device": responder_device(moved)})
         else:
@@ -419,6 +467,9 @@ def status_devices(lab: dict) -> list[dict]:
         "ipv4": d["ipv4"], "ipv6": d["ipv6"], "txt": txt_strings(d["txtHex"]),
         "txtHex": d["txtHex"], "subtypes": d["subtypes"], "namespace": d["ns"],
         "stack": "avahi" if d.get("kind") == "avahi" else "zeroconf",
+        # What its Cast channel serves; null for a device added or moved after `up` (the
+        # receivers serve what `up` planned).
+        "receiver": d.get("receiver"),
         **({"txtWireHex": d["txtWireHex"]} if "txtWireHex" in d else {}),
     } for d in lab["devices"]]
 
