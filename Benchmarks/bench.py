@@ -2,6 +2,8 @@
 """The benchmark's measuring side; Benchmarks/run drives it (builds, venv, lab up/down).
 
   bench.py lab --size N --runs R --bin DIR --out PART.json     inside the sender namespace
+  bench.py channel-dead --live N --dead D --timeout T --runs R --bin DIR --out PART.json
+                                                                inside the sender namespace
   bench.py offline --runs R --bin DIR --out PART.json [--smoke]  parsing and watch memory
   bench.py report --out FILE PART.json... [--smoke]            table, targets, JSON; checks
 
@@ -192,6 +194,78 @@ def partial_subtype(args, tmp: str) -> dict:
     caches = [r["fromCache"] for r in tools["castScan"] if r.get("fromCache") is not None]
     out["fromCache"] = stats(caches)
     return out
+
+
+# ---------------------------------------------------------------- the Cast channel
+
+def run_cast_scan_status(bin_dir: str, n: int, state: str, timeout: float = 30) -> dict:
+    """cast-scan --status --json: the listing and every device's status; recall counts the
+    devices that were listed and reachable."""
+    r = timed([os.path.join(bin_dir, "cast-scan"), "--status", "--json", "--state", state, "--timeout", str(timeout)])
+    reasons: dict[str, int] = {}
+    try:
+        devices = json.loads(r["stdout"])["devices"]
+        reachable = sum(1 for d in devices if (d.get("receiver") or {}).get("reachable") is True)
+        for d in devices:
+            code = ((d.get("receiver") or {}).get("error") or {}).get("code")
+            if code:
+                reasons[code] = reasons.get(code, 0) + 1
+    except (ValueError, KeyError, TypeError):
+        devices, reachable = [], 0
+    return {"wall": r["wall"], "rc": r["rc"], "count": len(devices), "reachable": reachable,
+            "recall": reachable / n if n else 1.0, "reasons": reasons, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"],
+            "maxThreads": r["maxThreads"]}
+
+
+def run_pychromecast_status(n: int) -> dict:
+    r = timed([PY, os.path.join(PEERS, "pychromecast_status.py"), "--expect", str(n), "--timeout", "30"], timeout=60)
+    try:
+        doc = json.loads(r["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        doc = {"count": 0, "statuses": 0, "apiSeconds": None, "importSeconds": None}
+        log(f"pychromecast status failed: {r['stderr'][-500:]}")
+    return {"wall": r["wall"], "rc": r["rc"], "count": doc["count"], "recall": doc["statuses"] / n,
+            "apiSeconds": doc["apiSeconds"], "importSeconds": doc["importSeconds"],
+            "maxRssKB": r["maxRssKB"], "cpu": r["cpu"]}
+
+
+def channel_status(args, tmp: str) -> dict:
+    """Every device's status: cast-scan --status --json against pychromecast discovering the
+    devices (told the count) and connecting to each until its status came."""
+    tools = {"castScanStatus": [], "pychromecastStatus": []}
+    for i in range(args.runs):
+        for tool in tools:
+            time.sleep(1.5)  # clear of the tool before (avahi keeps a browse for a second)
+            if tool == "castScanStatus":
+                r = run_cast_scan_status(args.bin, args.size, os.path.join(tmp, f"state-status-{i}.json"))
+            else:
+                r = run_pychromecast_status(args.size)
+            tools[tool].append(r)
+            log(f"{args.size} devices, status run {i + 1}: {tool} {r['wall']:.3f} s, {r['recall'] * args.size:.0f}/{args.size} statuses")
+    return {tool: summarize(runs) for tool, runs in tools.items()}
+
+
+def cmd_channel_dead(args) -> int:
+    """A listing with --status where some devices never answer (their SYNs dropped): it must
+    end within --timeout and 0.2 s however many there are."""
+    tmp = tempfile.mkdtemp(prefix="cast-bench.")
+    n = args.live + args.dead
+    runs = []
+    for i in range(args.runs):
+        time.sleep(1.5)
+        r = run_cast_scan_status(args.bin, args.live, os.path.join(tmp, f"state-dead-{i}.json"), args.timeout)
+        runs.append(r)
+        log(f"{args.live} live and {args.dead} dead devices, run {i + 1}: {r['wall']:.3f} s, "
+            f"{r['count']}/{n} listed, {r['reachable']} reachable, reasons {r['reasons']}")
+    out = summarize(runs)
+    out.update(live=args.live, dead=args.dead, timeout=args.timeout,
+               maxWall=max(r["wall"] for r in runs),
+               allListed=all(r["count"] == n for r in runs),
+               allLiveReachable=all(r["reachable"] == args.live for r in runs),
+               allDeadTimedOut=all(r["reasons"].get("timeout", 0) == args.dead for r in runs))
+    with open(args.out, "w") as f:
+        json.dump({"channelDead": out}, f, indent=1)
+    return 0
 
 
 def summarize(runs: list[dict]) -> dict:
@@ -494,6 +568,8 @@ def cmd_lab(args) -> int:
     part["partialSubtype"] = partial_subtype(args, tmp)
     part["latency"] = latency(args, tmp)
     part["cold"] = one_shot(args, tmp, cold=True)
+    if args.size <= 50:
+        part["status"] = channel_status(args, tmp)
     with open(args.out, "w") as f:
         json.dump({"lab": {str(args.size): part}}, f, indent=1)
     return 0
@@ -961,6 +1037,31 @@ def report(doc: dict) -> tuple[str, list[str]]:
             cells.append("-" if i is None or r is None else f"{i:.0f} / {r:.0f}")
         lines.append(f"{n:>7} {cells[0]:>22} {cells[1]:>20} {cells[2]:>24} {cells[3]:>20}")
     lines.append("")
+    lines.append("Every device's status over the Cast channel (warm): median s (devices that gave their status: lowest of the runs)")
+    lines.append(f"{'devices':>7} {'cast-scan --status':>20} {'pychromecast':>16} {'ratio':>7} {'threads':>8} {'RSS MiB':>8}")
+    for n in sizes:
+        st = doc["lab"][n].get("status")
+        if int(n) > 50:
+            continue
+        if not st or "castScanStatus" not in st or "pychromecastStatus" not in st:
+            missing.append(f"lab.{n}.status")
+            continue
+        cs, pc = st["castScanStatus"], st["pychromecastStatus"]
+        r = ratio(med(cs, "wall", "median"), med(pc, "wall", "median"))
+        st["ratio"] = r
+        c1 = f"{fmt_s(med(cs, 'wall', 'median'))} ({100 * (cs.get('minRecall') or 0):.0f}%)"
+        c2 = f"{fmt_s(med(pc, 'wall', 'median'))} ({100 * (pc.get('minRecall') or 0):.0f}%)"
+        lines.append(f"{n:>7} {c1:>20} {c2:>16} {fmt_s(r):>7} {med(cs, 'maxThreads', 'median') or 0:>8.0f} "
+                     f"{(med(cs, 'maxRssKB', 'median') or 0) / 1024:>8.1f}")
+    cd = doc.get("channelDead")
+    if not cd:
+        missing.append("channelDead")
+    else:
+        lines.append(f"cast-scan --status --timeout {cd['timeout']:g} with {cd['live']} live devices and {cd['dead']} whose "
+                     f"SYNs are dropped: {fmt_s(med(cd, 'wall', 'median'))} s median, {fmt_s(cd['maxWall'])} s at most; "
+                     f"every device listed: {cd['allListed']}, live ones reachable: {cd['allLiveReachable']}, "
+                     f"dead ones 'timeout': {cd['allDeadTimedOut']}")
+    lines.append("")
     lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
     lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'mdns MiB':>9} {'mdns CPU s':>10} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
     for n in sizes:
@@ -1098,6 +1199,19 @@ def report(doc: dict) -> tuple[str, list[str]]:
             t[f"again{n}"] = {"seconds": a, "avahiBrowseSeconds": b, "minRecall": again.get("minRecall"),
                               "target": "run again within a second: no slower than avahi-browse run again (issue 25)",
                               "reached": None not in (a, b) and a <= b and again.get("minRecall") == 1.0}
+    # Issue 34: the Cast channel.
+    st50 = doc.get("lab", {}).get("50", {}).get("status")
+    if st50 and st50.get("ratio") is not None:
+        w = med(st50, "castScanStatus", "wall", "median")
+        rec = st50["castScanStatus"].get("minRecall")
+        t["status50"] = {"seconds": w, "ratio": st50["ratio"], "minRecall": rec,
+                         "target": "<= 0.5 x pychromecast (discover told the count, connect, status) and <= 1.2 s, every status (issue 34)",
+                         "reached": st50["ratio"] <= 0.5 and w <= 1.2 and rec == 1.0}
+    if cd:
+        t["statusDead"] = {"maxSeconds": cd["maxWall"], "timeout": cd["timeout"],
+                           "target": "dead devices cost one --timeout: the listing ends within --timeout + 0.2 s (issue 34)",
+                           "reached": cd["maxWall"] <= cd["timeout"] + 0.2 and cd["allListed"] and cd["allLiveReachable"]
+                           and cd["allDeadTimedOut"]}
     doc["targets"] = t
     lines.append("")
     lines.append("Targets: " + "; ".join(
@@ -1145,6 +1259,13 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--bin", required=True)
     p.add_argument("--out", required=True)
+    p = sub.add_parser("channel-dead")
+    p.add_argument("--live", type=int, required=True)
+    p.add_argument("--dead", type=int, required=True)
+    p.add_argument("--timeout", type=float, default=2.0)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--out", required=True)
     p = sub.add_parser("offline")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--bin", required=True)
@@ -1158,7 +1279,7 @@ def main() -> int:
     p.add_argument("--expect-sizes", default="")
     p.add_argument("parts", nargs="*")
     args = ap.parse_args()
-    return {"lab": cmd_lab, "offline": cmd_offline, "report": cmd_report}[args.cmd](args)
+    return {"lab": cmd_lab, "channel-dead": cmd_channel_dead, "offline": cmd_offline, "report": cmd_report}[args.cmd](args)
 
 
 if __name__ == "__main__":
