@@ -54,6 +54,13 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     static let resolveTimeout: Duration = .seconds(5)
     /// How long an address query may take.
     static let addressTimeout: Duration = .milliseconds(1500)
+    /// How long after an address query of a resolved copy went unanswered (the other family's
+    /// came) it is asked again; doubled after each, at most ``addressAttempts`` queries in all.
+    /// A daemon that must ask the network may take longer than ``addressTimeout`` on a busy
+    /// link or machine; without it a watch would keep such a device without that family.
+    static let addressRetryAfter: Duration = .seconds(2)
+    /// How many times in all one family's address of a copy is asked for.
+    static let addressAttempts = 4
     /// How long after a failed resolve a copy is resolved again; doubled after each failure.
     static let retryAfter: Duration = .seconds(5)
     /// The longest wait between two resolves of a copy that keeps failing.
@@ -98,6 +105,14 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     /// The copies whose resolve failed: how many times in a row, and when the next resolve is
     /// queued (nil while it is queued or runs).
     private var retries: [ServiceCopyKey: (attempts: Int, due: ContinuousClock.Instant?)] = [:]
+    /// A resolved copy's address queries of one family that went unanswered: how many, and
+    /// when the next is queued (nil while it is queued or runs).
+    private var addressRetries: [AddressQuery: (attempts: Int, due: ContinuousClock.Instant?)] = [:]
+
+    private struct AddressQuery: Hashable {
+        var copy: ServiceCopyKey
+        var family: ServiceAddress.Family
+    }
     private var browseStart: ContinuousClock.Instant = .now
     private var lastNews: [String: ContinuousClock.Instant] = [:]
     private var saidAllForNow: Set<String> = []
@@ -185,6 +200,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         for run in running.values { consider(run.deadline) }
         consider(retryAt)
         for retry in retries.values { consider(retry.due) }
+        for retry in addressRetries.values { consider(retry.due) }
         if !browses.isEmpty {
             for type in configuration.browseTypes where !saidAllForNow.contains(type) { consider(allForNowTime(type)) }
         }
@@ -204,6 +220,11 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
             guard let due = retry.due, due <= now else { continue }
             retries[key]?.due = nil
             queue.append(.resolve(key))
+        }
+        for (query, retry) in addressRetries.sorted(by: { ($0.value.due ?? now) < ($1.value.due ?? now) }) {
+            guard let due = retry.due, due <= now else { continue }
+            addressRetries[query]?.due = nil
+            queue.append(.address(query.copy, query.family))
         }
         if !browses.isEmpty {
             for type in configuration.browseTypes where !saidAllForNow.contains(type) {
@@ -279,6 +300,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private func forget(_ key: ServiceCopyKey) {
         copies[key] = nil
         retries[key] = nil
+        for family in [ServiceAddress.Family.ipv4, .ipv6] { addressRetries[AddressQuery(copy: key, family: family)] = nil }
         queue.removeAll { purpose in
             switch purpose {
             case .resolve(let c), .address(let c, _), .monitor(let c): c == key
@@ -382,6 +404,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         case .record(true, let interface, _, let data):
             guard let address = Self.address(data, family: family, interface: interface) else { return }
             finish(id)
+            addressRetries[AddressQuery(copy: key, family: family)] = nil
             guard var resolution = resolution(of: key) else { return }
             // One address resolves the copy; the other family's, if it comes, adds to it (the
             // merge's first report waits briefly for it while its query runs).
@@ -391,7 +414,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         case .failure(let code):
             finish(id)
             if DNSSDError(code: code).meansDaemonUnavailable { return lost() }
-            addressQueryEnded(key)
+            addressQueryEnded(key, family)
         default:
             break
         }
@@ -436,16 +459,24 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         switch purpose {
         case .resolve(let key):
             resolveFailed(key, "no answer to the resolve within \(Self.resolveTimeout)")
-        case .address(let key, _):
-            addressQueryEnded(key)
+        case .address(let key, let family):
+            addressQueryEnded(key, family)
         case .monitor:
             break
         }
     }
 
-    /// An address query of `key` ended: once none runs or waits any more, a copy without any
-    /// address failed to resolve.
-    private func addressQueryEnded(_ key: ServiceCopyKey) {
+    /// An address query of `key` for `family` ended unanswered: asked again later when the
+    /// copy has an address of the other family (at most ``addressAttempts`` times in all);
+    /// once no query runs or waits any more, a copy without any address failed to resolve.
+    private func addressQueryEnded(_ key: ServiceCopyKey, _ family: ServiceAddress.Family) {
+        let query = AddressQuery(copy: key, family: family)
+        if let resolution = copies[key]?.resolution, !resolution.addresses.contains(where: { $0.family == family }) {
+            let attempts = (addressRetries[query]?.attempts ?? 1) + 1
+            if attempts <= Self.addressAttempts {
+                addressRetries[query] = (attempts, .now + Self.addressRetryAfter * (1 << (attempts - 2)))
+            }
+        }
         guard let copy = copies[key], !isQueryingAddresses(of: key) else { return }
         guard copy.resolution == nil else { return emit([.copyAddressesComplete(key)]) }
         resolveFailed(key, "no A or AAAA record for \(copy.answer?.hostName ?? "?")")
@@ -515,6 +546,7 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         queue = []
         copies = [:]
         retries = [:]
+        addressRetries = [:]
     }
 
     // MARK: - Helpers
