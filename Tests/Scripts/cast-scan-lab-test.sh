@@ -146,14 +146,17 @@ check "no D-Bus at all: a plain cast-scan lists every device" compare "$tmp/nobu
 watch_live() { # STATUS [ARGS]: a watch while the Chromecast's status text becomes STATUS
   local status=$1; shift
   "$castlab" exec "$bin" watch --jsonl "$@" >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &
-  local pid=$!
-  sleep 2
+  local pid=$! i
+  # The change once the watch has its list (scanCompleted and the 7 devices inserted), up to 20 s.
+  for i in $(seq 200); do
+    grep -q '"event":"scanCompleted"' "$tmp/watch.jsonl" 2>/dev/null &&
+      [ "$(grep -c '"event":"inserted"' "$tmp/watch.jsonl")" -ge 7 ] && break
+    sleep 0.1
+  done
   "$castlab" set-txt "Chromecast-406c2bcdd5995755059b5bb045326056" rs="$status" st=1 >/dev/null
   # Through avahi-daemon the change shows 1.5-1.6 s later (the cache-flush second, then a
   # re-resolve): wait for it, up to 10 s, rather than a fixed time that load can overrun.
-  local i
   for i in $(seq 100); do grep -q "\"statusText\":\"$status\"" "$tmp/watch.jsonl" 2>/dev/null && break; sleep 0.1; done
-  sleep 0.3
   kill -INT "$pid" 2>/dev/null
   wait "$pid"
 }
