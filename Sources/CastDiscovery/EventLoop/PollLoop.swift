@@ -44,6 +44,7 @@ package final class PollLoop: @unchecked Sendable {
     private struct Registration {
         var descriptor: Int32
         var name: String
+        var events: Int16
         var handler: (Int16) -> Void
     }
 
@@ -95,15 +96,24 @@ package final class PollLoop: @unchecked Sendable {
         loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? true }
     }
 
-    /// Watches `descriptor` for input: `handler` gets the returned events (`POLLIN`, `POLLERR`,
-    /// `POLLHUP`) on the loop's thread. `name` says what it is when it is lost.
+    /// Watches `descriptor` for `events` (input unless told otherwise): `handler` gets the
+    /// returned events (`POLLIN`, `POLLOUT`, `POLLERR`, `POLLHUP`) on the loop's thread. `name`
+    /// says what it is when it is lost.
     @discardableResult
-    package func register(_ descriptor: Int32, name: String, handler: @escaping (Int16) -> Void) -> Token {
+    package func register(
+        _ descriptor: Int32, name: String, events: Int16 = Int16(POLLIN), handler: @escaping (Int16) -> Void
+    ) -> Token {
         assertOnLoop()
         nextToken += 1
         let token = Token(value: nextToken)
-        registrations[token] = Registration(descriptor: descriptor, name: name, handler: handler)
+        registrations[token] = Registration(descriptor: descriptor, name: name, events: events, handler: handler)
         return token
+    }
+
+    /// Changes what a registered descriptor is watched for (`POLLOUT` while output waits).
+    package func watch(_ token: Token, for events: Int16) {
+        assertOnLoop()
+        registrations[token]?.events = events
     }
 
     /// Stops watching a descriptor; a handler not yet called in this round is not called.
@@ -124,7 +134,9 @@ package final class PollLoop: @unchecked Sendable {
         }
         while !waker.isStopped {
             let tokens = registrations.keys.sorted()
-            var polled = tokens.map { pollfd(fd: registrations[$0]?.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+            var polled = tokens.map { token in
+                pollfd(fd: registrations[token]?.descriptor ?? -1, events: registrations[token]?.events ?? 0, revents: 0)
+            }
             polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let deadline = [owner.nextDeadline(), injectedFailure].compactMap { $0 }.min()
             let ready = poll(&polled, nfds_t(polled.count), LoopWaker.pollTimeout(until: deadline))

@@ -1,3 +1,4 @@
+import CastDiscovery
 import CastDiscoveryReporting
 
 /// Where events are stored and sent, from the command line (`watch --report`, `report`).

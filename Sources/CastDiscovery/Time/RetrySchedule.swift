@@ -1,8 +1,7 @@
-import CastDiscovery
-
-/// When to try a failed send again: exponential backoff from ``initialDelay``, doubled after each
-/// failure up to ``maximumDelay``, each wait drawn at random from its upper half ("equal
-/// jitter"), so that many senders that failed together do not retry together.
+/// When to try again after a failure (an event report's send, a receiver's connection):
+/// exponential backoff from ``initialDelay``, doubled after each failure up to ``maximumDelay``,
+/// each wait drawn at random from its upper half ("equal jitter"), so that many that failed
+/// together do not retry together.
 public struct RetrySchedule: Sendable, Hashable {
     /// The wait after the first failure, before jitter (default 1 s).
     public var initialDelay: Duration
