@@ -64,8 +64,59 @@ final class TCPConnection {
         return connection
     }
 
+    /// Starts connecting to the address `host` (numeric: no name is looked up, so the caller
+    /// never blocks) on `port`, without waiting: `connected` is false while the connection is
+    /// in progress (ready for output when it is done; then ask ``connectionError()``).
+    static func begin(address host: String, port: UInt16) throws(CastChannelError) -> (connection: TCPConnection, connected: Bool) {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV | AI_NUMERICHOST
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let list else {
+            throw CastChannelError(.resolve, "\(SafeText.quoted(host)) is not an address: \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        let address = list.pointee
+        let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw CastChannelError(.refused, "socket: \(systemErrorMessage(errno))") }
+        let connection = TCPConnection(descriptor: descriptor)
+        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return (connection, true) }
+        guard errno == EINPROGRESS else { throw failure(errno) }
+        return (connection, false)
+    }
+
+    /// Once a connection in progress is ready for output: nil when it connected, else why not.
+    func connectionError() -> CastChannelError? {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return Self.failure(errno) }
+        return error == 0 ? nil : Self.failure(error)
+    }
+
+    /// Sends what the socket takes now of `bytes`, without waiting: how many it took.
+    func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(CastChannelError) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if count >= 0 { return count }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+        throw CastChannelError(.closed, "the receiver closed the connection (\(systemErrorMessage(errno)))")
+    }
+
+    /// What there is to read now, at most `limit` bytes, without waiting: empty when nothing is.
+    ///
+    /// - Throws: `.closed` when the receiver closed or reset the connection.
+    func receiveAvailable(limit: Int = 16_384) throws(CastChannelError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return Array(buffer.prefix(count)) }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return [] }
+        if count < 0, errno == ECONNRESET { throw CastChannelError(.closed, "the receiver reset the connection") }
+        throw CastChannelError(.closed, "the receiver closed the connection")
+    }
+
     /// The error a failed connect gives.
-    private static func failure(_ code: Int32) -> CastChannelError {
+    static func failure(_ code: Int32) -> CastChannelError {
         switch code {
         case ECONNREFUSED, ECONNRESET:
             CastChannelError(.refused, "connection refused (nothing listens on the port)")

@@ -1,0 +1,271 @@
+import CastDiscovery
+import Synchronization
+
+/// Keeps one Cast channel open to each watched device, with heartbeats both ways, and says
+/// when a device's status changes, when it cannot be reached and when it answers again; each
+/// result also goes to ``states``, the one store of channel state.
+///
+/// All channels run on one poll loop on a thread of its own (no thread per device). A channel
+/// that fails is tried again after a capped, jittered backoff (``Configuration/retry``); a
+/// device whose address changes is reconnected at its new one. Bounded: at most
+/// ``Configuration/maximumDevices`` devices (the others are not watched, counted in
+/// ``unwatchedDevices``), at most ``Configuration/maximumAttempts`` connections being set up
+/// at once, and ``events`` keeps the newest ``Configuration/eventCapacity`` events for a slow
+/// reader (what it drops is counted in ``droppedEvents``; ``states`` always has the latest).
+public final class ReceiverMonitor: Sendable {
+    /// How the monitor keeps its channels.
+    public struct Configuration: Sendable, Hashable {
+        /// How long one attempt may take: TCP, TLS and the first status together.
+        public var attemptTimeout: Duration
+        /// The heartbeat: PINGs sent, and the silence after which a channel counts as lost.
+        public var timing: CastChannelSession.Timing
+        /// When a failed channel is tried again.
+        public var retry: RetrySchedule
+        /// The most devices watched.
+        public var maximumDevices: Int
+        /// The most connections being set up (TCP or TLS) at once.
+        public var maximumAttempts: Int
+        /// How many events wait for a slow reader before the oldest are dropped.
+        public var eventCapacity: Int
+
+        /// Creates a configuration.
+        public init(
+            attemptTimeout: Duration = .seconds(5), timing: CastChannelSession.Timing = .init(),
+            retry: RetrySchedule = RetrySchedule(initialDelay: .seconds(1), maximumDelay: .seconds(60)),
+            maximumDevices: Int = 1024, maximumAttempts: Int = 64, eventCapacity: Int = 4096
+        ) {
+            self.attemptTimeout = attemptTimeout
+            self.timing = timing
+            self.retry = retry
+            self.maximumDevices = max(1, maximumDevices)
+            self.maximumAttempts = max(1, maximumAttempts)
+            self.eventCapacity = max(1, eventCapacity)
+        }
+    }
+
+    /// Where every result goes.
+    public let states: ReceiverStates
+    /// How the channels are kept.
+    public let configuration: Configuration
+    /// The changes, newest kept when the reader is slow; finishes when the monitor stops.
+    public let events: AsyncStream<ReceiverMonitorEvent>
+
+    private let continuation: AsyncStream<ReceiverMonitorEvent>.Continuation
+    private let loop: PollLoop
+    private let inbox = Mutex<Inbox>(Inbox())
+    private let counters = Mutex<(dropped: Int, unwatched: Int)>((0, 0))
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var started = false
+    }
+
+    enum Command: Sendable {
+        case watch(id: String, endpoint: ReceiverEndpoint?)
+        case forget(id: String)
+    }
+
+    /// Creates a monitor that records into `states`; nothing runs before ``start()``.
+    ///
+    /// - Throws: ``CastChannelError`` when the loop's wake-up pipe cannot be made.
+    public init(states: ReceiverStates, configuration: Configuration = Configuration()) throws(CastChannelError) {
+        self.states = states
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(of: ReceiverMonitorEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventCapacity))
+        do {
+            loop = try PollLoop()
+        } catch {
+            throw CastChannelError(.closed, "cannot make the monitor's loop: \(error.message)")
+        }
+    }
+
+    /// Starts the loop's thread. Once only.
+    ///
+    /// - Throws: ``CastChannelError`` when no thread can be started.
+    public func start() throws(CastChannelError) {
+        let first = inbox.withLock { inbox in
+            defer { inbox.started = true }
+            return !inbox.started
+        }
+        guard first else { return }
+        let loop = self.loop, continuation = self.continuation
+        do {
+            try LoopThread.start { [self] in
+                // Made on the loop's thread, which owns it from here on.
+                let owner = MonitorLoop(monitor: self)
+                _ = loop.run(owner)
+                owner.closeAll()
+                continuation.finish()
+            }
+        } catch {
+            continuation.finish()
+            throw CastChannelError(.closed, "cannot start the monitor's thread: \(error.reason)")
+        }
+    }
+
+    /// Watches `device` (by unique ID): connects at once to its ``ReceiverEndpoint/init(device:)``,
+    /// or, when it was watched at another endpoint, reconnects there. A device with no address
+    /// is recorded as unreachable (`resolve`).
+    public func watch(_ device: CastDevice) {
+        send(.watch(id: device.uniqueID, endpoint: ReceiverEndpoint(device: device)))
+    }
+
+    /// Stops watching a device (it left the list): its channel is closed, its state forgotten.
+    public func forget(_ uniqueID: String) {
+        send(.forget(id: uniqueID))
+    }
+
+    /// Closes every channel and ends the loop (within a poll round); ``events`` then finishes.
+    public func stop() {
+        loop.stop()
+    }
+
+    /// How many events a slow reader of ``events`` lost (the newest were kept).
+    public var droppedEvents: Int { counters.withLock { $0.dropped } }
+
+    /// How many devices were not watched because ``Configuration/maximumDevices`` were.
+    public var unwatchedDevices: Int { counters.withLock { $0.unwatched } }
+
+    private func send(_ command: Command) {
+        inbox.withLock { $0.commands.append(command) }
+        loop.wake()
+    }
+
+    fileprivate func takeCommands() -> [Command] {
+        inbox.withLock { inbox in
+            defer { inbox.commands = [] }
+            return inbox.commands
+        }
+    }
+
+    fileprivate func emit(_ event: ReceiverMonitorEvent) {
+        if case .dropped = continuation.yield(event) { counters.withLock { $0.dropped += 1 } }
+    }
+
+    fileprivate func countUnwatched() {
+        counters.withLock { $0.unwatched += 1 }
+    }
+
+    fileprivate var pollLoop: PollLoop { loop }
+}
+
+/// The monitor's state, owned by its loop's thread: one ``KeptConnection`` per device, when
+/// each is due to be tried again, and what was last said of each.
+private final class MonitorLoop: PollLoopOwner {
+    private struct Watched {
+        var connection: KeptConnection?
+        var endpoint: ReceiverEndpoint?
+        /// When the next attempt may start; nil while one runs or the channel is open.
+        var due: ContinuousClock.Instant?
+        var failures = 0
+        /// Whether it was reachable at the last report; nil before the first.
+        var reachable: Bool?
+        var lastStatus: ReceiverStatus?
+    }
+
+    private unowned let monitor: ReceiverMonitor
+    private let loop: PollLoop
+    private var watched: [String: Watched] = [:]
+    private var random = SystemRandomNumberGenerator()
+
+    init(monitor: ReceiverMonitor) {
+        self.monitor = monitor
+        loop = monitor.pollLoop
+    }
+
+    func nextDeadline() -> ContinuousClock.Instant? {
+        var next: ContinuousClock.Instant?
+        for entry in watched.values {
+            for instant in [entry.due, entry.connection?.nextDeadline].compactMap({ $0 }) {
+                next = min(next ?? instant, instant)
+            }
+        }
+        return next
+    }
+
+    func tick(at now: ContinuousClock.Instant) {
+        loop.assertOnLoop()
+        for command in monitor.takeCommands() { apply(command, at: now) }
+        for entry in watched.values { entry.connection?.tick(at: now) }
+        startDue(at: now)
+    }
+
+    func closeAll() {
+        for entry in watched.values { entry.connection?.close() }
+        watched = [:]
+    }
+
+    private func apply(_ command: ReceiverMonitor.Command, at now: ContinuousClock.Instant) {
+        switch command {
+        case .forget(let id):
+            watched.removeValue(forKey: id)?.connection?.close()
+            monitor.states.forget(id)
+        case .watch(let id, let endpoint):
+            if let entry = watched[id], entry.endpoint == endpoint { return }
+            guard watched[id] != nil || watched.count < monitor.configuration.maximumDevices else {
+                return monitor.countUnwatched()
+            }
+            watched[id]?.connection?.close()
+            var entry = watched[id] ?? Watched()
+            entry.endpoint = endpoint
+            entry.failures = 0
+            entry.connection = endpoint.map { endpoint in
+                KeptConnection(
+                    id: id, endpoint: endpoint, loop: loop, timing: monitor.configuration.timing,
+                    attemptTimeout: monitor.configuration.attemptTimeout
+                ) { [unowned self] report in self.handle(report, of: id) }
+            }
+            entry.due = endpoint == nil ? nil : now
+            watched[id] = entry
+            if endpoint == nil {
+                var result = ReceiverProbeResult(host: "", port: 0)
+                result.error = CastChannelError(.resolve, "the device has no address")
+                record(result, of: id, reachable: false)
+            }
+        }
+    }
+
+    /// Starts the attempts that are due, at most ``ReceiverMonitor/Configuration/maximumAttempts``
+    /// setting up at once (the others wait for a later round).
+    private func startDue(at now: ContinuousClock.Instant) {
+        var settingUp = watched.values.filter { $0.connection?.isActive == true && $0.connection?.isOpen == false }.count
+        let due = watched.filter { $0.value.due.map { $0 <= now } ?? false }.sorted { $0.value.due! < $1.value.due! }
+        for (id, _) in due where settingUp < monitor.configuration.maximumAttempts {
+            watched[id]?.due = nil
+            settingUp += 1
+            watched[id]?.connection?.start(at: now)
+        }
+    }
+
+    private func handle(_ report: KeptConnection.Report, of id: String) {
+        guard watched[id] != nil else { return }
+        switch report {
+        case .status(let result):
+            watched[id]?.failures = 0
+            record(result, of: id, reachable: true)
+        case .failed(let result):
+            let failures = (watched[id]?.failures ?? 0) + 1
+            watched[id]?.failures = failures
+            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures, using: &random)
+            record(result, of: id, reachable: false)
+        }
+    }
+
+    /// Stores `result` and says what changed: reachable again, unreachable (once, until it
+    /// answers again), a new status.
+    private func record(_ result: ReceiverProbeResult, of id: String, reachable: Bool) {
+        monitor.states.record(result, for: id)
+        let was = watched[id]?.reachable
+        watched[id]?.reachable = reachable
+        if !reachable {
+            watched[id]?.lastStatus = nil
+            if was != false { monitor.emit(.unreachable(uniqueID: id, result)) }
+            return
+        }
+        if was == false { monitor.emit(.reachable(uniqueID: id, result)) }
+        if result.status != watched[id]?.lastStatus {
+            watched[id]?.lastStatus = result.status
+            monitor.emit(.status(uniqueID: id, result))
+        }
+    }
+}
