@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """channel-lab-check.py: cast-scan's view of the lab's Cast channels against what the lab serves.
 
-    channel-lab-check.py LAB.json OUTPUT.json --kind listing|status
+    channel-lab-check.py LAB.json OUTPUT.json --kind listing|status|watch
 
 LAB.json: `castlab status --json` (each device's "receiver": the status it serves, or its
 failure mode). OUTPUT.json: `cast-scan --status --json` (--kind listing: each device's
 "receiver" object, matched to the lab's device by instance name) or `cast-scan status --json
-HOST:PORT...` (--kind status: "receivers", matched by address and port). A device that serves
+HOST:PORT...` (--kind status: "receivers", matched by address and port) or the lines of
+`cast-scan watch --status --jsonl` (--kind watch: each device's last receiverStatus or
+unreachable line, matched by friendly name). A device that serves
 a status must be reachable with that status, key by key as the protocol names them (keys the
 model does not know, such as the fixture's futureKey, left out); a device with a failure mode
 must be unreachable with that mode's reason. Prints one line per device; exits 1 on the first
@@ -38,11 +40,22 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("lab")
     parser.add_argument("output")
-    parser.add_argument("--kind", choices=("listing", "status"), required=True)
+    parser.add_argument("--kind", choices=("listing", "status", "watch"), required=True)
     args = parser.parse_args()
     lab = json.load(open(args.lab, encoding="utf-8"))["devices"]
-    output = json.load(open(args.output, encoding="utf-8"))
-    if args.kind == "listing":
+    if args.kind == "watch":
+        got = {}
+        for text in open(args.output, encoding="utf-8"):
+            line = json.loads(text)
+            if line.get("event") in ("receiverStatus", "unreachable", "reachable"):
+                got[line.get("friendlyName")] = line["receiver"]
+        key_of = lambda device: next((t[3:] for t in device["txt"] if t.startswith("fn=")), None)
+        output = None
+    else:
+        output = json.load(open(args.output, encoding="utf-8"))
+    if args.kind == "watch":
+        pass
+    elif args.kind == "listing":
         got = {d["instanceName"]: d.get("receiver") for d in output["devices"]}
         key_of = lambda device: device["instance"]
     else:

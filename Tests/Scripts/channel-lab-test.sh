@@ -8,8 +8,9 @@
 # with every device's address: each answering device's status is the one the lab serves
 # (`castlab status --json`), each failing one gives its mode's reason
 # (Tests/Scripts/channel-lab-check.py), and the command ends within its --timeout and 1.5 s
-# (a process start and the namespace's exec), however many devices never answer. The table
-# shows the hostile strings escaped.
+# (a process start and the namespace's exec), however many devices never answer. `watch
+# --status --jsonl` says the same of every device over its kept channel. The table shows the
+# hostile strings escaped.
 # Needs root. A lab that cannot start is a failure, never a skip. Ends with "N passed, M failed".
 set -uo pipefail
 
@@ -54,6 +55,20 @@ what="status --json of the ${#endpoints[@]} devices' addresses: each status or r
 if [ "$rc" = 1 ] && "$PY" "$check" "$tmp/lab.json" "$tmp/status.json" --kind status >"$tmp/out" 2>&1; then ok "$what"
 else notok "$what (exit $rc)"; diag <"$tmp/out"; diag <"$tmp/status.err"; fi
 within "$ms" && ok "status: ends in $ms ms (--timeout $TIMEOUT)" || notok "status: ends in $ms ms, more than --timeout $TIMEOUT and 1.5 s"
+
+# watch --status: a kept channel to each device; once every device has said its status or why
+# it cannot (each failure mode within the attempt's 5 s), the same comparison; then SIGTERM.
+"$castlab" exec "$bin" watch --status --jsonl >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &
+watcher=$!
+count=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$tmp/lab.json")
+for i in $(seq 300); do
+  [ "$(grep -cE '"event":"(receiverStatus|unreachable)"' "$tmp/watch.jsonl")" -ge "$count" ] && break
+  sleep 0.1
+done
+kill -TERM "$watcher" 2>/dev/null; wait "$watcher"; rc=$?
+what="watch --status --jsonl: every device's status or reason as the lab serves it; exit 0 on SIGTERM"
+if [ "$rc" = 0 ] && "$PY" "$check" "$tmp/lab.json" "$tmp/watch.jsonl" --kind watch >"$tmp/out" 2>&1; then ok "$what"
+else notok "$what (exit $rc)"; diag <"$tmp/out"; diag <"$tmp/watch.err"; fi
 
 # The table: the hostile app name and status escaped, never raw.
 "$castlab" exec "$bin" --status --timeout "$TIMEOUT" --state "$tmp/state.json" >"$tmp/table" 2>"$tmp/table.err"

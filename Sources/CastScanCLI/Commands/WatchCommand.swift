@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryReporting
@@ -10,10 +11,13 @@ import Foundation
 /// `cast-scan watch`: live changes until SIGINT or SIGTERM (exit 0), as human lines or JSON Lines.
 struct WatchCommand: Command {
     static let jsonLines = OptionDeclaration.flag("jsonl", help: "one JSON object per event and line")
+    static let status = OptionDeclaration.flag(
+        "status",
+        help: "keep a Cast channel open to each device (heartbeats, reconnects) and say when what it plays changes (receiverStatus) and when it becomes unreachable or reachable")
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
-        options: ScanOptions.declarations + [jsonLines] + ReportOptions.declarations, inheritsOptions: false)
+        options: ScanOptions.declarations + [jsonLines, status] + ReportOptions.declarations, inheritsOptions: false)
 
     /// The longest a watch whose events have ended waits for its last send.
     static let finalSendLimit: Duration = .seconds(15)
@@ -46,6 +50,11 @@ struct WatchCommand: Command {
         var devices: [DeviceReport]?
         var detail: String?
         var statistics: BackendStatistics?
+        /// `receiverStatus`, `unreachable`, `reachable` (`--status`): the device.
+        var uniqueID: String?
+        var friendlyName: String?
+        /// What the device said over the Cast channel, or why it said nothing.
+        var receiver: ReceiverStatusReport.Receiver?
     }
 
     func run() async throws -> ExitCode {
@@ -67,10 +76,17 @@ struct WatchCommand: Command {
 
         let printer = Printer(console: context.console, jsonLines: jsonLines)
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
+        let monitor = try context.arguments.isSet(Self.status) ? Self.startMonitor() : nil
+        defer { monitor?.stop() }
         let flow = DiscoveryEventFlow(
             events: events, reporter: reporter, console: context.console, encodesLines: jsonLines, storesMissedEvents: true)
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
-            flow.addTasks(to: &group, handler: Shown(printer: printer, reporter: reporter))
+            flow.addTasks(to: &group, handler: Shown(printer: printer, reporter: reporter, monitor: monitor))
+            if let monitor {
+                group.addTask {
+                    await ChannelLines(printer: printer, reporter: reporter, manager: manager).follow(monitor)
+                }
+            }
             group.endOnSignal(signals)
             return await group.firstExit()
         }
@@ -114,8 +130,11 @@ struct WatchCommand: Command {
     struct Shown: DiscoveryStepHandler {
         var printer: Printer
         let reporter: EventReporter?
+        /// `--status`: the channels follow the list.
+        var monitor: ReceiverMonitor? = nil
 
         mutating func handle(_ step: DiscoveryStep) async -> ExitCode? {
+            if let monitor { Self.follow(step.event, with: monitor) }
             // The watch fell behind and its missed events were folded into the list they left:
             // that list was stored in their place, and the loss is said where it is read.
             if reporter != nil, case .eventsDropped(let missed) = step.event {
@@ -132,6 +151,21 @@ struct WatchCommand: Command {
             // settled by CastScan.run (0 for a closed pipe, else 74).
             if printer.console.outputFailure != nil { return .ok }
             return nil
+        }
+
+        /// A device listed or changed is watched (at its address now), a device removed is
+        /// forgotten; after missed events, every device then listed is watched.
+        static func follow(_ event: DiscoveryEvent, with monitor: ReceiverMonitor) {
+            switch event {
+            case .inserted(let device, _), .updated(let device, _), .updatedAndMoved(let device, _, _):
+                monitor.watch(device)
+            case .removed(let device, _):
+                monitor.forget(device.uniqueID)
+            case .eventsDropped(let missed):
+                missed.devices.forEach(monitor.watch)
+            default:
+                break
+            }
         }
 
         func eventsEnded() async -> ExitCode? {
