@@ -9,8 +9,8 @@
 # (`castlab status --json`), each failing one gives its mode's reason
 # (Tests/Scripts/channel-lab-check.py), and the command ends within its --timeout and 1.5 s
 # (a process start and the namespace's exec), however many devices never answer. `watch
-# --status --jsonl` says the same of every device over its kept channel. The table shows the
-# hostile strings escaped.
+# --status --jsonl` says the same of every device over its kept channel, and `serve --status`
+# in its metrics (promtool reads them). The table shows the hostile strings escaped.
 # Needs root. A lab that cannot start is a failure, never a skip. Ends with "N passed, M failed".
 set -uo pipefail
 
@@ -69,6 +69,43 @@ kill -TERM "$watcher" 2>/dev/null; wait "$watcher"; rc=$?
 what="watch --status --jsonl: every device's status or reason as the lab serves it; exit 0 on SIGTERM"
 if [ "$rc" = 0 ] && "$PY" "$check" "$tmp/lab.json" "$tmp/watch.jsonl" --kind watch >"$tmp/out" 2>&1; then ok "$what"
 else notok "$what (exit $rc)"; diag <"$tmp/out"; diag <"$tmp/watch.err"; fi
+
+# serve --status: once every device has its cast_device_reachable series, each is 1 for a
+# device that serves a status (with its volume) and 0 for a failing one; promtool reads it.
+port=$((20000 + RANDOM % 20000))
+"$castlab" exec "$bin" serve --status --listen "127.0.0.1:$port" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server=$!
+for i in $(seq 300); do
+  "$castlab" exec curl -sf "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>/dev/null &&
+    [ "$(grep -c '^cast_device_reachable{' "$tmp/metrics")" -ge "$count" ] &&
+    [ "$(grep -c '^cast_device_reachable{.*} 1$' "$tmp/metrics")" -ge "$("$PY" -c '
+import json, sys; print(sum(1 for d in json.load(open(sys.argv[1]))["devices"] if d["receiver"] and not d["receiver"]["failure"]))' "$tmp/lab.json")" ] && break
+  sleep 0.1
+done
+if "$PY" - "$tmp/lab.json" "$tmp/metrics" >"$tmp/out" 2>&1 <<'PY'
+import json, re, sys
+lab = json.load(open(sys.argv[1]))["devices"]
+metrics = open(sys.argv[2]).read()
+def value(name, uid):
+    m = re.search(r'^%s\{unique_id="googlecast:%s"\} (\S+)$' % (name, uid), metrics, re.M)
+    return None if m is None else float(m.group(1))
+for d in lab:
+    uid = next(t[3:] for t in d["txt"] if t.startswith("id=")).lower()
+    served = d["receiver"]
+    want = 0.0 if served["failure"] else 1.0
+    got = value("cast_device_reachable", uid)
+    assert got == want, (d["instance"], "reachable", got, want)
+    if not served["failure"]:
+        level = served["status"]["volume"]["level"]
+        assert value("cast_device_volume_level", uid) == level, (d["instance"], "volume", value("cast_device_volume_level", uid), level)
+print("every device's cast_device_reachable and volume as the lab serves them")
+PY
+then ok "serve --status: every device's cast_device_reachable and cast_device_volume_level as the lab serves them"
+else notok "serve --status: every device's cast_device_reachable and cast_device_volume_level as the lab serves them"; diag <"$tmp/out"; diag <"$tmp/serve.err"; fi
+if promtool check metrics <"$tmp/metrics" >"$tmp/promtool" 2>&1; then ok "serve --status: promtool check metrics reads the scrape"
+else notok "serve --status: promtool check metrics reads the scrape"; diag <"$tmp/promtool"; fi
+kill -TERM "$server" 2>/dev/null; wait "$server"; rc=$?
+[ "$rc" = 0 ] && ok "serve --status exits 0 on SIGTERM" || notok "serve --status exits 0 on SIGTERM (got $rc)"
 
 # The table: the hostile app name and status escaped, never raw.
 "$castlab" exec "$bin" --status --timeout "$TIMEOUT" --state "$tmp/state.json" >"$tmp/table" 2>"$tmp/table.err"

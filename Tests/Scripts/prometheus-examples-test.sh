@@ -4,7 +4,8 @@
 #  - promtool check config prometheus.yml (with the rule file it names);
 #  - promtool check rules cast-scan.rules.yml;
 #  - promtool test rules cast-scan.rules.test.yml: a missing device fires CastDeviceMissing, a
-#    failed backend and a target that is not scraped fire CastDiscoveryDown, a healthy
+#    failed backend and a target that is not scraped fire CastDiscoveryDown, a listed device
+#    that cannot be reached over its Cast channel fires CastDeviceUnreachable, a healthy
 #    network fires nothing;
 #  - the unit tests can fail: with an alert's expression replaced by one that never fires, or
 #    one that always fires, promtool test rules fails.
@@ -50,7 +51,7 @@ fi
 
 # Mutants: the rules with one alert's expression replaced, in a copy beside the test file.
 # Each must make the unit tests fail, or they do not test that alert.
-for alert in CastDeviceMissing CastDiscoveryDown; do
+for alert in CastDeviceMissing CastDiscoveryDown CastDeviceUnreachable; do
   for mutant in never always; do
     expr='vector(1) == 0'; [ "$mutant" = always ] && expr='vector(1)'
     dir="$tmp/$alert-$mutant"; mkdir -p "$dir"

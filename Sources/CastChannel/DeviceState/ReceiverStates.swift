@@ -20,6 +20,7 @@ public final class ReceiverStates: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var dropped = 0
+        var revision = 0
     }
 
     /// Creates an empty store that holds at most `capacity` devices.
@@ -40,6 +41,7 @@ public final class ReceiverStates: Sendable {
             entry.result = result
             if let code = result.error?.code { entry.failures[code, default: 0] += 1 }
             state.entries[uniqueID] = entry
+            state.revision += 1
             return true
         }
     }
@@ -51,8 +53,18 @@ public final class ReceiverStates: Sendable {
 
     /// Forgets a device (it left the list).
     public func forget(_ uniqueID: String) {
-        box.withLock { _ = $0.entries.removeValue(forKey: uniqueID) }
+        box.withLock { state in
+            if state.entries.removeValue(forKey: uniqueID) != nil { state.revision += 1 }
+        }
     }
+
+    /// Every device's state, with the store's revision: equal revisions, equal entries.
+    public func snapshot() -> (revision: Int, entries: [String: Entry]) {
+        box.withLock { ($0.revision, $0.entries) }
+    }
+
+    /// Changes with every result recorded and every device forgotten.
+    public var revision: Int { box.withLock { $0.revision } }
 
     /// How many devices are held.
     public var count: Int { box.withLock { $0.entries.count } }

@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryReporting
@@ -11,10 +12,14 @@ import Foundation
 /// `cast-scan serve`: a watch that answers HTTP: Prometheus metrics, the device list as JSON,
 /// a health check and a status page, until SIGINT or SIGTERM (exit 0).
 struct ServeCommand: Command {
+    static let status = OptionDeclaration.flag(
+        "status",
+        help: "keep a Cast channel open to each device: whether it answers, what it plays and its volume, in /metrics (cast_device_reachable...), /devices and the status page")
+
     static let declaration = CommandDeclaration(
         name: "serve",
         abstract: "Watch Cast devices and serve them over HTTP: /metrics for Prometheus, /devices (JSON), /healthz and a status page at /.",
-        options: ScanOptions.declarations + ServeOptions.declarations + ReportOptions.declarations, inheritsOptions: false)
+        options: ScanOptions.declarations + ServeOptions.declarations + [status] + ReportOptions.declarations, inheritsOptions: false)
 
     /// A signal is how serving ends: it comes as `context.termination`.
     static var endsOnSignal: Bool { false }
@@ -46,7 +51,9 @@ struct ServeCommand: Command {
         let monitor = FleetMonitor(Fleet(
             backend: selection.name, reason: selection.reason, started: Date(),
             forgetAfter: serve.forgetAfter, goneLimit: serve.maxDevices))
-        let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices)
+        let channel = try context.arguments.isSet(Self.status) ? WatchCommand.startMonitor() : nil
+        defer { channel?.stop() }
+        let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
         let server: HTTPServer
         do {
             server = try HTTPServer(listen: serve.listen, limits: .init(connections: serve.maxConnections)) { routes.respond(to: $0) }
@@ -62,6 +69,7 @@ struct ServeCommand: Command {
         let manager = DiscoveryManager(backend: selection.backend, criteria: options.criteria, filter: options.filter)
         let (list, events) = manager.subscribeWithGenerations()
         monitor.update { $0.list(list.devices, generation: list.generation, at: Date()) }
+        list.devices.forEach { channel?.watch($0) }
         let signals = context.termination
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
@@ -74,7 +82,13 @@ struct ServeCommand: Command {
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             let flow = DiscoveryEventFlow(
                 events: events, reporter: reporter, console: console, encodesLines: false, storesMissedEvents: false)
-            flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console))
+            flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console, channel: channel))
+            if let channel {
+                group.addTask {
+                    await Self.log(channel, manager: manager, console: console)
+                    return nil
+                }
+            }
             let ticker = ServeTicker(
                 monitor: monitor, reporter: reporter, interval: Self.tick, clock: ContinuousClock())
             group.addTask {
@@ -100,15 +114,19 @@ struct ServeCommand: Command {
         let monitor: FleetMonitor
         let manager: DiscoveryManager
         let console: Console
+        /// `--status`: the channels follow the list.
+        let channel: ReceiverMonitor?
         var batch: [NumberedDiscoveryEvent] = []
 
-        init(monitor: FleetMonitor, manager: DiscoveryManager, console: Console) {
+        init(monitor: FleetMonitor, manager: DiscoveryManager, console: Console, channel: ReceiverMonitor? = nil) {
             self.monitor = monitor
             self.manager = manager
             self.console = console
+            self.channel = channel
         }
 
         mutating func handle(_ step: DiscoveryStep) async -> ExitCode? {
+            channel?.follow(step.event)
             if let change = step.change { ServeCommand.log(change, console: console) }
             if step.event.listChange != nil, let generation = step.generation {
                 batch.append(NumberedDiscoveryEvent(step.event, generation: generation))
@@ -172,6 +190,22 @@ struct ServeCommand: Command {
         case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList, .didUpdateDeviceList,
             .cacheExhausted, .allForNow, .browseSettled, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
             break
+        }
+    }
+
+    /// One stderr line when a device becomes unreachable over its Cast channel (with the
+    /// reason) and when it answers again; until the monitor's events end.
+    private static func log(_ channel: ReceiverMonitor, manager: DiscoveryManager, console: Console) async {
+        for await event in channel.events {
+            let name = manager.device(withUniqueID: event.uniqueID)?.friendlyName ?? event.uniqueID
+            switch event {
+            case .unreachable(_, let result):
+                console.errorLine("cast-scan: serve: ! \(TerminalText.sanitize("\(name) unreachable: \(result.error?.description ?? "no status")"))")
+            case .reachable:
+                console.errorLine("cast-scan: serve: ^ \(TerminalText.sanitize("\(name) reachable again"))")
+            case .status:
+                break
+            }
         }
     }
 

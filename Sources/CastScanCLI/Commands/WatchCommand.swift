@@ -134,7 +134,7 @@ struct WatchCommand: Command {
         var monitor: ReceiverMonitor? = nil
 
         mutating func handle(_ step: DiscoveryStep) async -> ExitCode? {
-            if let monitor { Self.follow(step.event, with: monitor) }
+            monitor?.follow(step.event)
             // The watch fell behind and its missed events were folded into the list they left:
             // that list was stored in their place, and the loss is said where it is read.
             if reporter != nil, case .eventsDropped(let missed) = step.event {
@@ -151,21 +151,6 @@ struct WatchCommand: Command {
             // settled by CastScan.run (0 for a closed pipe, else 74).
             if printer.console.outputFailure != nil { return .ok }
             return nil
-        }
-
-        /// A device listed or changed is watched (at its address now), a device removed is
-        /// forgotten; after missed events, every device then listed is watched.
-        static func follow(_ event: DiscoveryEvent, with monitor: ReceiverMonitor) {
-            switch event {
-            case .inserted(let device, _), .updated(let device, _), .updatedAndMoved(let device, _, _):
-                monitor.watch(device)
-            case .removed(let device, _):
-                monitor.forget(device.uniqueID)
-            case .eventsDropped(let missed):
-                missed.devices.forEach(monitor.watch)
-            default:
-                break
-            }
         }
 
         func eventsEnded() async -> ExitCode? {

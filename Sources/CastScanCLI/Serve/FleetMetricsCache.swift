@@ -1,3 +1,4 @@
+import CastChannel
 import CastScanServing
 import Synchronization
 #if canImport(FoundationEssentials)
@@ -31,6 +32,15 @@ final class FleetMetricsCache: Sendable {
     }
 
     private let entry = Mutex<Entry?>(nil)
+    /// The channel's families (`serve --status`), rendered once per revision of the fleet and
+    /// of the receivers' states, and format.
+    private let channelEntry = Mutex<(key: ChannelKey, text: String)?>(nil)
+
+    private struct ChannelKey: Hashable {
+        var fleet: Fleet.Revision
+        var states: Int
+        var format: ExpositionFormat
+    }
     /// How many times a members' part was rendered, for tests.
     private let renders = Atomic(0)
 
@@ -40,8 +50,9 @@ final class FleetMetricsCache: Sendable {
     var renderCount: Int { renders.load(ordering: .relaxed) }
 
     /// The body of a scrape of `monitor`'s fleet at `now` in `format`, with per-device series
-    /// for at most `maxDevices` devices.
-    func body(of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int) -> String {
+    /// for at most `maxDevices` devices; with `channel` (`serve --status`), each listed
+    /// device's Cast channel families too.
+    func body(of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int, channel: ReceiverStates? = nil) -> String {
         let (revision, process) = monitor.update { ($0.revision, FleetMetrics.processFamilies($0)) }
         let rendered = cached(revision, format) ?? render(monitor.snapshot, format: format, maxDevices: maxDevices)
         let nowValue = MetricsExposition.number(FleetMetrics.seconds(now))
@@ -53,9 +64,21 @@ final class FleetMetricsCache: Sendable {
             body += "\n"
         }
         body += rendered.trailing
+        if let channel { body += channelPart(monitor, channel, format: format, maxDevices: maxDevices) }
         body += MetricsExposition.renderFamilies(process, format: format)
         body += MetricsExposition.end(format: format)
         return body
+    }
+
+    /// The channel's families, rendered again only when the fleet or the states changed.
+    private func channelPart(_ monitor: FleetMonitor, _ channel: ReceiverStates, format: ExpositionFormat, maxDevices: Int) -> String {
+        let fleet = monitor.snapshot
+        let (revision, entries) = channel.snapshot()
+        let key = ChannelKey(fleet: fleet.revision, states: revision, format: format)
+        if let text = channelEntry.withLock({ $0?.key == key ? $0?.text : nil }) { return text }
+        let text = MetricsExposition.renderFamilies(ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format)
+        channelEntry.withLock { $0 = (key, text) }
+        return text
     }
 
     private func cached(_ revision: Fleet.Revision, _ format: ExpositionFormat) -> Rendered? {

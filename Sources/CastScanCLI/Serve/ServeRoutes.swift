@@ -1,3 +1,4 @@
+import CastChannel
 import CastScanServing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -23,6 +24,8 @@ struct ServeRoutes: Sendable {
     let monitor: FleetMonitor
     /// The most devices a page or a scrape holds.
     let maxDevices: Int
+    /// `--status`: what each device says over its Cast channel; nil without it.
+    var channel: ReceiverStates? = nil
     /// The `/metrics` body's members' part, rendered once per revision of the fleet.
     let metrics = FleetMetricsCache()
 
@@ -35,13 +38,15 @@ struct ServeRoutes: Sendable {
         switch request.path {
         case "/metrics":
             let format = ExpositionFormat(accept: request.accept)
-            let body = metrics.body(of: monitor, format: format, at: now, maxDevices: maxDevices)
+            let body = metrics.body(of: monitor, format: format, at: now, maxDevices: maxDevices, channel: channel)
             return HTTPResponse(status: 200, contentType: format.contentType, headers: noStore, body: Array(body.utf8))
         case "/devices":
             let fleet = monitor.snapshot
             let document = DevicesDocument(
                 backend: fleet.backend, discoveryUp: fleet.discoveryUp, downReason: fleet.downReason,
-                devices: fleet.listed.prefix(max(0, maxDevices)).map { DeviceReport($0.device) })
+                devices: fleet.listed.prefix(max(0, maxDevices)).map { member in
+                    DeviceReport(member.device, receiver: channel?.entry(for: member.device.uniqueID)?.result)
+                })
             guard let text = try? JSONOutput.string(document, format: .pretty) else {
                 return .text(500, "the device list could not be written as JSON\n")
             }
@@ -51,7 +56,7 @@ struct ServeRoutes: Sendable {
             if let reason = fleet.downReason { return .text(503, "unavailable: \(TerminalText.sanitize(reason))\n", headers: noStore) }
             return .text(200, "ok: discovery running (backend \(TerminalText.sanitize(fleet.backend)), \(fleet.listedCount) devices)\n", headers: noStore)
         case "/":
-            let page = StatusPage.html(monitor.snapshot, at: now, maxDevices: maxDevices)
+            let page = StatusPage.html(monitor.snapshot, at: now, maxDevices: maxDevices, channel: channel)
             return HTTPResponse(
                 status: 200, contentType: "text/html; charset=utf-8",
                 headers: noStore + [("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")],

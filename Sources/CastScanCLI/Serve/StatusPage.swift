@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,8 +13,9 @@ enum StatusPage {
     /// Seconds between reloads.
     static let refreshSeconds = 5
 
-    /// The page for `fleet` at `now`, listing at most `maxDevices` devices.
-    static func html(_ fleet: Fleet, at now: Date, maxDevices: Int) -> String {
+    /// The page for `fleet` at `now`, listing at most `maxDevices` devices; with `channel`
+    /// (`serve --status`), what each plays, its volume and whether it answers.
+    static func html(_ fleet: Fleet, at now: Date, maxDevices: Int, channel: ReceiverStates? = nil) -> String {
         let listed = fleet.listed, gone = fleet.gone
         let shownListed = listed.prefix(max(0, maxDevices))
         let shownGone = gone.prefix(max(0, maxDevices - shownListed.count))
@@ -54,7 +56,8 @@ enum StatusPage {
         <p class="state">Backend <b>\(escape(fleet.backend))</b> (\(escape(fleet.backendReason))): <span class="\(fleet.discoveryUp ? "up" : "down")">\(escape(state))</span>. Serving since \(time(fleet.started, now: now)).</p>
 
         """
-        page += "<div class=\"scroll\"><table id=\"devices\">\n<thead><tr><th>Name</th><th>Kind</th><th>Model</th><th>Address</th><th>Status</th><th>Listed since</th></tr></thead>\n<tbody>\n"
+        let channelHeads = channel == nil ? "" : "<th>Playing</th><th>Volume</th><th>Reachable</th>"
+        page += "<div class=\"scroll\"><table id=\"devices\">\n<thead><tr><th>Name</th><th>Kind</th><th>Model</th><th>Address</th><th>Status</th>\(channelHeads)<th>Listed since</th></tr></thead>\n<tbody>\n"
         for member in shownListed {
             let device = member.device
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
@@ -63,9 +66,14 @@ enum StatusPage {
             page += "<td class=\"name\">\(escape(device.friendlyName))</td><td data-label=\"Kind\">\(escape(device.kind.description))</td>"
             page += "<td data-label=\"Model\">\(escape(device.modelName ?? "-"))</td><td data-label=\"Address\">\(escape(address))</td>"
             page += "<td class=\"status\" data-label=\"Status\">\(escape(status))</td>"
+            if let channel {
+                let cells = DeviceTable.channelCells(channel.entry(for: device.uniqueID)?.result)
+                page += "<td class=\"app\" data-label=\"Playing\">\(escape(cells[0]))</td><td data-label=\"Volume\">\(escape(cells[1]))</td>"
+                page += "<td class=\"reachable\" data-label=\"Reachable\">\(escape(cells[2]))</td>"
+            }
             page += "<td data-label=\"Listed since\">\(time(member.listedSince, now: now))</td></tr>\n"
         }
-        if listed.isEmpty { page += "<tr><td colspan=\"6\">No Cast device is listed.</td></tr>\n" }
+        if listed.isEmpty { page += "<tr><td colspan=\"\(channel == nil ? 6 : 9)\">No Cast device is listed.</td></tr>\n" }
         page += "</tbody></table></div>\n"
         if listed.count > shownListed.count {
             page += "<p>\(listed.count - shownListed.count) more devices are not shown (past --max-devices).</p>\n"

@@ -1,0 +1,44 @@
+import CastChannel
+import CastScanServing
+
+/// The metrics of `serve --status`: what each listed device says over its kept Cast channel,
+/// read from ``ReceiverStates`` (one series set per device it holds, in the fleet's order, for
+/// at most the exported devices).
+enum ChannelMetrics {
+    /// The families for the listed members of `fleet` (the first `maxDevices`) from `entries`.
+    static func families(_ fleet: Fleet, entries: [String: ReceiverStates.Entry], maxDevices: Int) -> [MetricFamily] {
+        var reachable: [MetricFamily.Sample] = [], level: [MetricFamily.Sample] = [], muted: [MetricFamily.Sample] = []
+        var standby: [MetricFamily.Sample] = [], app: [MetricFamily.Sample] = [], phases: [MetricFamily.Sample] = []
+        var failures: [MetricFamily.Sample] = []
+        for member in fleet.listed.prefix(max(0, maxDevices)) {
+            guard let entry = entries[member.device.uniqueID] else { continue }
+            let id = MetricFamily.Label("unique_id", FleetMetrics.label(member.device.uniqueID))
+            let result = entry.result
+            reachable.append(.init([id], value: result.isReachable ? 1 : 0))
+            if let status = result.status {
+                if let value = status.volume?.level { level.append(.init([id], value: value)) }
+                if let value = status.volume?.muted { muted.append(.init([id], value: value ? 1 : 0)) }
+                if let value = status.isStandBy { standby.append(.init([id], value: value ? 1 : 0)) }
+                if let running = status.runningApplication {
+                    app.append(.init([id, .init("app_id", FleetMetrics.label(running.appId ?? "")),
+                                      .init("app_name", FleetMetrics.label(running.displayName ?? ""))], value: 1))
+                }
+            }
+            for (phase, duration) in [("connect", result.connectDuration), ("tls", result.tlsDuration), ("status", result.statusDuration)] {
+                if let duration { phases.append(.init([id, .init("phase", phase)], value: duration.seconds)) }
+            }
+            for code in CastChannelError.Code.allCases {
+                failures.append(.init([id, .init("reason", code.rawValue)], value: Double(entry.failures[code] ?? 0)))
+            }
+        }
+        return [
+            MetricFamily("cast_device_reachable", help: "1 while the device answers over its Cast channel (TLS, port 8009) with its status; 0 while it does not.", kind: .gauge, samples: reachable),
+            MetricFamily("cast_device_volume_level", help: "The receiver's volume, 0 to 1, as its last status said.", kind: .gauge, samples: level),
+            MetricFamily("cast_device_muted", help: "1 while the receiver's last status said it is muted.", kind: .gauge, samples: muted),
+            MetricFamily("cast_device_standby", help: "1 while the receiver's last status said it is on standby.", kind: .gauge, samples: standby),
+            MetricFamily("cast_device_app_info", help: "The app the receiver runs (not its idle screen), as its last status said (always 1).", kind: .gauge, samples: app),
+            MetricFamily("cast_device_probe_seconds", help: "How long each phase of the last connection to the device took: connect (TCP), tls, status (the first RECEIVER_STATUS).", kind: .gauge, samples: phases),
+            MetricFamily("cast_device_channel_failures", help: "Attempts to reach the device over its Cast channel that failed, by reason.", kind: .counter, samples: failures),
+        ]
+    }
+}
