@@ -34,7 +34,7 @@ final class KeptConnection {
     private var phase = Phase.idle
     private var connection: TCPConnection?
     private var token: PollLoop.Token?
-    private var tls: TLSClient?
+    private var tls: TLSSession?
     private var session: CastChannelSession?
     private var decoder = CastFrameDecoder()
     /// Ciphertext the socket has not taken yet.
@@ -105,7 +105,7 @@ final class KeptConnection {
             guard let started, now >= started + attemptTimeout else { return }
             fail(phase == .connecting
                 ? CastChannelError(.timeout, "no answer: the TCP connection took longer than the time-out")
-                : CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSClient.offered))"),
+                : CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))"),
                 at: now)
         case .open:
             guard var session else { return }
@@ -149,7 +149,7 @@ final class KeptConnection {
     private func didConnect(at now: ContinuousClock.Instant) throws(CastChannelError) {
         connected = now
         result.connectDuration = now - (started ?? now)
-        tls = try TLSClient(serverName: endpoint.host)
+        tls = try TLSSession(serverName: endpoint.host)
         phase = .handshaking
         try handshake(at: now)
     }

@@ -2,7 +2,7 @@
 /// What the probe's conversation sends and reads goes through it; one thread at a time.
 struct CastChannelConnection {
     private let connection: TCPConnection
-    private let tls: TLSClient
+    private let tls: TLSSession
     private let deadline: ContinuousClock.Instant
     private let cancelled: () -> Bool
     private var decoder = CastFrameDecoder()
@@ -12,7 +12,7 @@ struct CastChannelConnection {
 
     /// Runs the TLS handshake over `connection` before `deadline`.
     init(
-        tls: TLSClient, over connection: TCPConnection, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool
+        tls: TLSSession, over connection: TCPConnection, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool
     ) throws(CastChannelError) {
         self.connection = connection
         self.tls = tls
@@ -32,7 +32,7 @@ struct CastChannelConnection {
             }
             if cancelled() { throw CastChannelError(.timeout, "stopped during the TLS handshake") }
             if ContinuousClock.now >= deadline {
-                throw CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSClient.offered))")
+                throw CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))")
             }
         }
         try flush()

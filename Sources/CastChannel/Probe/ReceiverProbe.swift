@@ -47,7 +47,7 @@ public enum ReceiverProbe {
             let connected = ContinuousClock.now
             result.connectDuration = connected - start
             var channel = try CastChannelConnection(
-                tls: try TLSClient(serverName: host), over: connection, deadline: deadline, cancelled: cancelled)
+                tls: try TLSSession(serverName: host), over: connection, deadline: deadline, cancelled: cancelled)
             let secured = ContinuousClock.now
             result.tlsDuration = secured - connected
             result.tls = channel.negotiated

@@ -1,16 +1,12 @@
 internal import COpenSSL
 
-/// One TLS client connection over memory buffers (OpenSSL, memory BIOs): bytes from the
-/// network go in with ``receive(_:)``, bytes for the network come out of ``takeOutgoing()``,
-/// so the channel does its own socket I/O (and no write can raise `SIGPIPE`).
-///
-/// The receiver's certificate is not verified: Cast devices present self-signed X.509 v1
-/// certificates that rotate every few days, and no sender checks them against a CA (device
-/// authentication is a separate step on the channel). OpenSSL's security level is 1, so the
-/// older keys and ciphers some TVs still have are accepted. No SNI is sent for an address.
+/// One TLS connection over memory buffers (OpenSSL, memory BIOs), a sender's or a simulated
+/// receiver's: bytes from the network go in with ``receive(_:)``, bytes for the network come
+/// out of ``takeOutgoing()``, so the channel does its own socket I/O (and no write can raise
+/// `SIGPIPE`). Its settings come from a ``TLSContext``.
 ///
 /// One thread at a time; not `Sendable`.
-final class TLSClient {
+final class TLSSession {
     /// What the handshake agreed.
     struct Negotiated: Sendable, Hashable {
         /// `TLSv1.3`, `TLSv1.2`, ...
@@ -19,34 +15,40 @@ final class TLSClient {
         var cipher: String
     }
 
-    /// What this client offers, said when a handshake fails.
+    /// What a sender offers, said when a handshake fails.
     static let offered = "TLS 1.2 or 1.3, OpenSSL's default ciphers at security level 1"
 
-    private let context: OpaquePointer
+    private let context: TLSContext
     private let ssl: OpaquePointer
     private let incoming: OpaquePointer
     private let outgoing: OpaquePointer
 
-    /// Prepares a client; `serverName` is sent as SNI when it is a host name.
-    init(serverName: String?) throws(CastChannelError) {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw Self.error("SSL_CTX_new failed") }
-        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
-        SSL_CTX_set_security_level(context, 1)
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
-        guard let ssl = SSL_new(context) else {
-            SSL_CTX_free(context)
-            throw Self.error("SSL_new failed")
-        }
+    /// A sender's session (``TLSContext/client``); `serverName` is sent as SNI when it is a
+    /// host name.
+    convenience init(serverName: String?) throws(CastChannelError) {
+        try self.init(context: try TLSContext.client(), serverName: serverName, accepting: false)
+    }
+
+    /// A receiver's session, accepting a sender's handshake with `context`'s certificate.
+    convenience init(accepting context: TLSContext) throws(CastChannelError) {
+        try self.init(context: context, serverName: nil, accepting: true)
+    }
+
+    private init(context: TLSContext, serverName: String?, accepting: Bool) throws(CastChannelError) {
+        guard let ssl = SSL_new(context.pointer) else { throw Self.error("SSL_new failed") }
         guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
-            SSL_CTX_free(context)
             throw Self.error("BIO_new failed")
         }
         cast_bio_set_mem_eof_retry(incoming)
         cast_bio_set_mem_eof_retry(outgoing)
         SSL_set_bio(ssl, incoming, outgoing)  // the SSL owns both now
-        SSL_set_connect_state(ssl)
-        if let serverName, Self.isHostName(serverName) { _ = cast_ssl_set_host_name(ssl, serverName) }
+        if accepting {
+            SSL_set_accept_state(ssl)
+        } else {
+            SSL_set_connect_state(ssl)
+            if let serverName, Self.isHostName(serverName) { _ = cast_ssl_set_host_name(ssl, serverName) }
+        }
         self.context = context
         self.ssl = ssl
         self.incoming = incoming
@@ -55,7 +57,6 @@ final class TLSClient {
 
     deinit {
         SSL_free(ssl)
-        SSL_CTX_free(context)
     }
 
     /// Whether `name` is a host name (SNI is for names, never addresses: RFC 6066 section 3).
@@ -140,12 +141,12 @@ final class TLSClient {
         _ = SSL_shutdown(ssl)
     }
 
-    private static func error(_ message: String) -> CastChannelError {
+    static func error(_ message: String) -> CastChannelError {
         CastChannelError(.tls, message)
     }
 
     /// OpenSSL's reasons for the last failure, oldest first.
-    private static func reason() -> String {
+    static func reason() -> String {
         var reasons: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
