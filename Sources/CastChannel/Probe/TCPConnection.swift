@@ -9,7 +9,7 @@ import Glibc
 final class TCPConnection {
     let descriptor: Int32
 
-    private init(descriptor: Int32) {
+    init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
