@@ -79,14 +79,15 @@ var targets: [Target] = [
     .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery"]),
 
     // Layer 2: publishing simulated Cast receivers through a daemon's API (the Avahi and
-    // dns_sd modules' publishers): what a test suite or `cast-scan publish` uses.
+    // dns_sd modules' publishers), with the status their Cast channel answers: what a test
+    // suite or `cast-scan publish` uses.
     .target(
         name: "CastReceiverPublisher",
         dependencies: [
-            "CastDiscovery", "CastDiscoveryDNSSD",
+            "CastDiscovery", "CastDiscoveryDNSSD", "CastChannel",
             .target(name: "CastDiscoveryAvahi", condition: .when(platforms: linux)),
         ]),
-    .testTarget(name: "CastReceiverPublisherTests", dependencies: ["CastReceiverPublisher", "CastDiscovery"]),
+    .testTarget(name: "CastReceiverPublisherTests", dependencies: ["CastReceiverPublisher", "CastDiscovery", "CastChannel"]),
 
     // Layer 3: the sender model, on the core.
     .target(name: "CastSender", dependencies: ["CastDiscovery"]),

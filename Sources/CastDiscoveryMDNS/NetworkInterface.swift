@@ -40,6 +40,20 @@ package struct NetworkInterface: Sendable, Hashable {
     /// Whether the interface can carry mDNS for the querier: up, multicast, not loopback.
     package var isUsable: Bool { isUp && supportsMulticast && !isLoopback }
 
+    /// Every address on the interface in presentation form, IPv4 first; an IPv6 link-local
+    /// one with the interface as its zone (`fe80::1%eth0`), as a socket bound to it needs.
+    package var addressTexts: [String] {
+        let v4 = ipv4.compactMap { prefix -> String? in
+            guard prefix.address.count == 4 else { return nil }
+            return IPv4Address(prefix.address[0], prefix.address[1], prefix.address[2], prefix.address[3]).description
+        }
+        let v6 = ipv6.compactMap { prefix -> String? in
+            guard let address = IPv6Address(bytes: prefix.address) else { return nil }
+            return address.isLinkLocal ? "\(address)%\(name)" : address.description
+        }
+        return v4 + v6
+    }
+
     /// The interface's first IPv4 address, the source of its IPv4 queries.
     var primaryIPv4: [UInt8]? { ipv4.first?.address }
 

@@ -81,6 +81,7 @@ public final class CastReceiverPublisher: Sendable {
         case .update(let txt): try publisher.updateTXT(txt, id: id)
         case .withdraw: publisher.withdraw(id: id)
         case .register(let registration): try publisher.register(registration, id: id)
+        case .channelOnly: break
         }
         state.withLock { $0 = next }
         return Applied(id: id, receiver: next.receivers[id], isPublished: !next.withdrawn.contains(id))
@@ -117,6 +118,8 @@ public final class CastReceiverPublisher: Sendable {
         case update([TXTEntry])
         case withdraw
         case register(ServiceRegistration)
+        /// Nothing for the daemon: only what its Cast channel says changes.
+        case channelOnly
     }
 
     /// The change made to `state`, and what it asks of the daemon.
@@ -137,6 +140,12 @@ public final class CastReceiverPublisher: Sendable {
             after.set("rs", to: "")
         case .set(let settings):
             for setting in settings { after.set(setting.key, to: setting.value) }
+        case .volume(let level, let muted):
+            guard !withdrawn else { throw bad("\(device) is withdrawn; it can change once it returns") }
+            after.volumeLevel = level
+            after.isMuted = muted
+            state.receivers[id] = after
+            return (id, .channelOnly)
         case .withdraw:
             guard !withdrawn else { throw bad("\(device) is withdrawn already") }
             state.withdrawn.insert(id)

@@ -11,6 +11,8 @@ public struct ReceiverChange: Sendable, Hashable {
         case stopApp
         /// TXT values set as given (`key=value`), each where its key stands.
         case set([Setting])
+        /// The volume its Cast channel says (0 to 1), muted or not; no TXT change.
+        case volume(level: Double, muted: Bool)
         /// The receiver goes, with goodbyes.
         case withdraw
         /// A withdrawn receiver comes back.

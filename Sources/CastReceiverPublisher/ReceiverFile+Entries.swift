@@ -14,7 +14,9 @@ extension ReceiverFile {
     /// One entry of `devices`, any of the three forms; unknown keys are refused.
     struct EntryCoding: Decodable {
         static let labKeys: Set = ["fixture", "service", "instance", "host", "port", "txt", "txtHex", "txtWireHex", "subtypes",
-                                   "stack", "ipv6Only", "ttl", "announceSubtypes", "description", "source", "expected", "addresses"]
+                                   "stack", "ipv6Only", "ttl", "announceSubtypes", "description", "source", "expected", "addresses",
+                                   // The lab's own Cast channel (castlab); publish answers from the device's state.
+                                   "receiver"]
         static let typedKeys: Set = ["name", "id", "model", "capabilities", "group", "status", "statusText", "appIDs",
                                      "port", "cd", "rm", "bs", "nf", "ve", "ic", "description"]
 

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// `SECONDS` counts from the start of publishing (a file's must not go back; without it a line
 /// follows the one before); `DEVICE` is a receiver's id or instance name; the actions are
-/// `rename NAME`, `start-app NAME`, `stop-app`, `set KEY=VALUE...`, `withdraw` and `return`.
+/// `rename NAME`, `start-app NAME`, `stop-app`, `set KEY=VALUE...`, `volume LEVEL [muted]`
+/// (0 to 1, for the Cast channel), `withdraw` and `return`.
 /// Blank lines and lines starting with `#` are skipped.
 public struct ReceiverScript: Sendable {
     /// The longest line read.
@@ -102,6 +103,15 @@ public struct ReceiverScript: Sendable {
         case "rename": change = .rename(try needsArgument("a name"))
         case "start-app": change = .startApp(try needsArgument("the app's name (its status text)"))
         case "stop-app": try noArgument(); change = .stopApp
+        case "volume":
+            let words = try needsArgument("a level from 0 to 1, then optionally muted").split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let level = Double(words[0]), level.isFinite, (0...1).contains(level) else {
+                throw .init("volume: \(SafeText.quoted(String(words[0]))) is not a level from 0 to 1")
+            }
+            guard words.count == 1 || (words.count == 2 && words[1] == "muted") else {
+                throw .init("volume: after the level only \"muted\" may come")
+            }
+            change = .volume(level: level, muted: words.count == 2)
         case "withdraw": try noArgument(); change = .withdraw
         case "return": try noArgument(); change = .return
         case "set":
@@ -114,7 +124,7 @@ public struct ReceiverScript: Sendable {
             }
             change = .set(settings)
         default:
-            throw .init("\(SafeText.quoted(action)) is not an action (rename, start-app, stop-app, set, withdraw, return)")
+            throw .init("\(SafeText.quoted(action)) is not an action (rename, start-app, stop-app, set, volume, withdraw, return)")
         }
         return ReceiverChange(at: at, device: String(device), action: change)
     }

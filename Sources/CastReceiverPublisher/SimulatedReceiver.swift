@@ -19,6 +19,10 @@ public struct SimulatedReceiver: Sendable, Hashable {
     public var appIDs: [String]
     /// The TXT strings, in wire order.
     public var txt: [TXTEntry]
+    /// The volume its Cast channel says, 0 to 1 (not in TXT).
+    public var volumeLevel: Double = 0.5
+    /// Whether its Cast channel says it is muted (not in TXT).
+    public var isMuted = false
 
     /// A receiver exactly as given (a lab fixture's service).
     public init(instanceName: String, port: UInt16, appIDs: [String], txt: [TXTEntry]) {

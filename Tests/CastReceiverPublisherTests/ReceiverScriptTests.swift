@@ -31,6 +31,8 @@ struct ReceiverScriptTests {
         #expect(try Self.parse("3 set d rs=Netflix st=1") ==
                 ReceiverChange(at: .seconds(3), device: "d", action: .set([.init(key: "rs", value: "Netflix"), .init(key: "st", value: "1")])))
         #expect(try Self.parse("set d rs=") == ReceiverChange(device: "d", action: .set([.init(key: "rs", value: "")])))
+        #expect(try Self.parse("volume d 0.3") == ReceiverChange(device: "d", action: .volume(level: 0.3, muted: false)))
+        #expect(try Self.parse("4 volume d 1 muted") == ReceiverChange(at: .seconds(4), device: "d", action: .volume(level: 1, muted: true)))
         #expect(try Self.parse("0 withdraw d") == ReceiverChange(at: .zero, device: "d", action: .withdraw))
         #expect(try Self.parse("return d\r") == ReceiverChange(device: "d", action: .return))
         #expect(try Self.parse("") == nil)
@@ -46,6 +48,10 @@ struct ReceiverScriptTests {
         ("stop-app d now", "stop-app takes no argument"),
         ("set d rs", "set: \"rs\" is not KEY=VALUE"),
         ("set d =x", "is not KEY=VALUE"),
+        ("volume d", "volume needs a level"),
+        ("volume d 1.5", "is not a level from 0 to 1"),
+        ("volume d nan", "is not a level from 0 to 1"),
+        ("volume d 0.5 loud", "only \"muted\" may come"),
         ("-1 withdraw d", "\"-1\" is not an action"),
         ("1e9 withdraw d", "is not a time in seconds"),
         ("nan withdraw d", "\"nan\" is not an action"),

@@ -1,3 +1,4 @@
+import CastChannel
 import CastDiscovery
 @testable import CastReceiverPublisher
 import Testing
@@ -29,6 +30,29 @@ struct SimulatedReceiverTests {
         #expect(receiver.port == SimulatedReceiver(id: receiver.id, friendlyName: "x", model: "y", capabilities: 0, isGroup: true).port)
         #expect(receiver.value(of: "st") == "1" && receiver.value(of: "rs") == "Spotify")
         #expect(receiver.normalizedID == "3f2b7c9a1d4e4b8f9a6c2e5d8f1b3c7a")
+    }
+
+    @Test("the status its Cast channel answers: the idle screen, or the app the status text names; the script's volume")
+    func receiverStatus() throws {
+        var receiver = SimulatedReceiver(
+            id: "406C2BCDD5995755059B5BB045326056", friendlyName: "Living Room", model: "Chromecast", capabilities: 200_709)
+        let idle = receiver.receiverStatus
+        #expect(idle.applications?.first?.displayName == "Backdrop" && idle.applications?.first?.isIdleScreen == true)
+        #expect(idle.runningApplication == nil)
+        #expect(idle.volume == ReceiverVolume(level: 0.5, muted: false, controlType: "attenuation", stepInterval: 0.05))
+        #expect(idle.applications?.first?.sessionId == "406c2bcd-d599-5755-059b-5bb045326056")
+        receiver.set("st", to: "1")
+        receiver.set("rs", to: "YouTube")
+        receiver.volumeLevel = 0.3
+        receiver.isMuted = true
+        let playing = receiver.receiverStatus
+        #expect(playing.runningApplication?.appId == "233637DE" && playing.runningApplication?.statusText == "YouTube")
+        #expect(playing.volume?.level == 0.3 && playing.volume?.muted == true)
+        receiver.set("rs", to: "Radio Paradise")
+        #expect(receiver.receiverStatus.runningApplication?.appId == "CC1AD845")
+        // What the channel sends is what a sender reads back.
+        let message = try ReceiverMessage(json: #"{"type":"RECEIVER_STATUS","requestId":1,"status":\#(receiver.receiverStatus.jsonText)}"#)
+        #expect(message.status == receiver.receiverStatus)
     }
 
     @Test("model names become one label: anything but ASCII letters and digits is a hyphen, runs of them one")

@@ -410,3 +410,42 @@ fi
 exec 7>&-
 kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
 kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
+
+# The Cast channel: pychromecast (an independent client, in the sender's namespace) finds a
+# simulated receiver, reads its status from publish's channel, and sees the changes a script
+# line makes (the volume, an app started) as a status change; cast-scan --status reads every
+# published device as reachable, each on a port of its own.
+fifo="$tmp/channel.fifo"; mkfifo "$fifo"
+"$castlab" publisher exec "$bin" publish --interface eth0 --script - "$file" <"$fifo" >"$tmp/channel.out" 2>"$tmp/channel.err" &
+pub_pid=$!; bg_pids+=("$pub_pid")
+exec 7>"$fifo"
+within 20 bash -c "[ \$(grep -c ' published ' '$tmp/channel.out') -ge $count ]" || notok "the Cast channel: published"
+"$castlab" exec timeout 90 "$bench_venv/bin/python" "$here/Tests/Scripts/pychromecast-status.py" --name "Test Lounge TV (simulated)" \
+  --ready "$tmp/pychromecast.ready" --expect-app Netflix --expect-volume 0.3 >"$tmp/pychromecast.out" 2>"$tmp/pychromecast.err" &
+pc_pid=$!; bg_pids+=("$pc_pid")
+within 60 test -e "$tmp/pychromecast.ready"
+echo "volume 5a6b7c8d9e0f11223344556677889900 0.3" >&7
+echo "start-app 5a6b7c8d9e0f11223344556677889900 Netflix" >&7
+wait "$pc_pid"; rc=$?
+if [ "$rc" = 0 ] && "$PY" - "$tmp/pychromecast.out" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+initial, changed = lines[0]["initial"], lines[1]["changed"]
+assert initial["display_name"] == "Backdrop" and initial["volume_level"] == 0.5, initial
+assert changed["app_id"] == "CA5E8412" and changed["status_text"] == "Netflix" and changed["volume_level"] == 0.3, changed
+PY
+then ok "pychromecast reads a simulated receiver's status from publish (Backdrop, 50%) and sees a script's volume and start-app as a status change (Netflix, 30%)"
+else notok "pychromecast and publish's Cast channel (exit $rc)"; cat "$tmp/pychromecast.out" "$tmp/pychromecast.err" "$tmp/channel.err" | diag; fi
+"$castlab" exec "$bin" --status --json --backend mdns --state "$tmp/state-channel.json" >"$tmp/channel.json" 2>"$tmp/channel-scan.err"
+if "$PY" - "$tmp/channel.json" "$count" <<'PY'
+import json, sys
+devices = [d for d in json.load(open(sys.argv[1]))["devices"] if d["friendlyName"].endswith("(simulated)")]
+assert len(devices) == int(sys.argv[2]), len(devices)
+assert all(d["receiver"]["reachable"] for d in devices), [d["receiver"] for d in devices]
+ports = [d["port"] for d in devices]
+assert len(set(ports)) == len(ports), ports
+PY
+then ok "cast-scan --status: every published device answers its Cast channel, each on a port of its own"
+else notok "cast-scan --status of the published devices"; diag <"$tmp/channel.json"; diag <"$tmp/channel.err"; fi
+exec 7>&-
+kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null

@@ -67,13 +67,16 @@ public final class ReceiverChannelServer: Sendable {
         return chosen
     }
 
-    /// Changes `receiver`'s status (JSON) and broadcasts it to every sender connected to it.
+    /// Changes `receiver`'s status (JSON) and broadcasts it to every sender connected to it;
+    /// nothing when it is the status it has.
     public func setStatus(receiver: Int, status: String) {
-        shared.withLock { shared in
+        let changed = shared.withLock { shared -> Bool in
+            guard shared.statuses[receiver] != status else { return false }
             shared.statuses[receiver] = status
             shared.broadcasts.append(receiver)
+            return true
         }
-        loop.wake()
+        if changed { loop.wake() }
     }
 
     /// How many senders are connected now.

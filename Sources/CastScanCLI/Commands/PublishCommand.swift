@@ -1,4 +1,6 @@
+import CastChannel
 import CastDiscovery
+import CastDiscoveryMDNS
 import CastReceiverPublisher
 
 /// `cast-scan publish FILE`: simulated Cast receivers published through the daemon until
@@ -13,7 +15,11 @@ struct PublishCommand: Command {
             Each device is published as a Cast receiver publishes itself: its instance name, TXT record, \
             _googlecast._tcp and one subtype per app ID, on this host. Friendly names get " (simulated)" \
             unless --exact-names. A name another host has is replaced by the daemon's next alternative, \
-            said on stderr. A script's lines: [SECONDS] rename|start-app|stop-app|set|withdraw|return DEVICE [ARGS].
+            said on stderr. Each device also answers the Cast channel (TLS, a certificate made at start) on its \
+            port, or on a free one when another device has it (said on stderr, and in its SRV record), with \
+            its status: the app its TXT says, the script's volume. No device authentication: a sender that \
+            checks it (the Cast SDK in an iOS app, Chrome) lists a simulated device but cannot start a session. \
+            A script's lines: [SECONDS] rename|start-app|stop-app|set|volume|withdraw|return DEVICE [ARGS].
             """,
         options: PublishOptions.declarations, positionals: [file], inheritsOptions: false)
 
@@ -65,11 +71,13 @@ struct PublishCommand: Command {
                 throw CommandFailure(message: "\(options.script ?? ""): \(error.message)", exitCode: .dataError)
             }
         }
+        let (channel, receivers) = try startChannel(file.receivers)
+        defer { channel.stop() }
         let publisher: CastReceiverPublisher
         do throws(DiscoveryError) {
             let daemon = try options.backend.makePublisher()
             do throws(DiscoveryError) {
-                publisher = try CastReceiverPublisher(receivers: file.receivers, publisher: daemon, options: publishing)
+                publisher = try CastReceiverPublisher(receivers: receivers, publisher: daemon, options: publishing)
             } catch {
                 daemon.close()
                 throw error
@@ -104,7 +112,7 @@ struct PublishCommand: Command {
                             try? await Task.sleep(until: start + at, clock: .continuous)
                         }
                         if Task.isCancelled { return nil }
-                        if let exit = Self.apply(change, to: publisher, printer: printer) { return exit }
+                        if let exit = Self.apply(change, to: publisher, channel: channel, printer: printer) { return exit }
                     }
                     return nil
                 }
@@ -125,7 +133,7 @@ struct PublishCommand: Command {
                             guard var change else { continue }
                             if let at = change.at { try? await Task.sleep(until: start + at, clock: .continuous) }
                             change.at = nil
-                            _ = Self.apply(change, to: publisher, printer: printer, fatal: false)
+                            _ = Self.apply(change, to: publisher, channel: channel, printer: printer, fatal: false)
                         case .tooLong:
                             console.errorLine("cast-scan: publish: standard input: a line longer than \(ReceiverScript.maximumLineLength) bytes, skipped")
                         case .failed(let reason):
@@ -148,11 +156,47 @@ struct PublishCommand: Command {
         return outcome
     }
 
-    /// Applies a script's change and prints it; an error ends the command (a file's script was
-    /// checked before publishing, so it is the daemon's) unless not `fatal`.
-    private static func apply(_ change: ReceiverChange, to publisher: CastReceiverPublisher, printer: PublishPrinter, fatal: Bool = true) -> ExitCode? {
+    /// The Cast channel of every receiver, started: each on its file's port when that is free
+    /// on the interfaces it is published on (every address without --interface), else on one
+    /// the system picks, which the receiver then publishes (said on stderr).
+    private func startChannel(_ receivers: [SimulatedReceiver]) throws(CommandFailure) -> (ReceiverChannelServer, [SimulatedReceiver]) {
+        let console = context.console
+        var receivers = receivers
+        let addresses = options.interfaceNames.isEmpty
+            ? [] : NetworkInterface.all().filter { options.interfaceNames.contains($0.name) }.flatMap(\.addressTexts)
+        do throws(CastChannelError) {
+            let server = try ReceiverChannelServer(certificate: try TLSCertificate(commonName: "cast-scan publish"))
+            do throws(CastChannelError) {
+                for index in receivers.indices {
+                    let asked = receivers[index].port
+                    let port = try server.listen(
+                        receiver: index, addresses: addresses, port: asked, status: receivers[index].receiverStatus.jsonText)
+                    guard port != asked else { continue }
+                    receivers[index].port = port
+                    console.errorLine("cast-scan: publish: \(TerminalText.sanitize(receivers[index].instanceName)): port \(asked) is taken; its Cast channel and SRV record use port \(port)")
+                }
+                try server.start()
+            } catch {
+                server.stop()
+                throw error
+            }
+            return (server, receivers)
+        } catch {
+            throw CommandFailure(message: "the Cast channel: \(error.description)", exitCode: .unavailable)
+        }
+    }
+
+    /// Applies a script's change and prints it, and gives the receiver's channel its status
+    /// (broadcast when it changed); an error ends the command (a file's script was checked
+    /// before publishing, so it is the daemon's) unless not `fatal`.
+    private static func apply(
+        _ change: ReceiverChange, to publisher: CastReceiverPublisher, channel: ReceiverChannelServer, printer: PublishPrinter,
+        fatal: Bool = true
+    ) -> ExitCode? {
         do throws(DiscoveryError) {
-            printer.applied(change, try publisher.apply(change))
+            let applied = try publisher.apply(change)
+            channel.setStatus(receiver: applied.id, status: applied.receiver.receiverStatus.jsonText)
+            printer.applied(change, applied)
             return nil
         } catch {
             printer.console.errorLine("cast-scan: publish: \(TerminalText.sanitize(error.description))")

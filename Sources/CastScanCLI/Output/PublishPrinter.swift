@@ -67,6 +67,7 @@ final class PublishPrinter: Sendable {
         case .rename: line("changed \(instance): fn=\(receiver.value(of: "fn") ?? "")")
         case .startApp, .stopApp: line("changed \(instance): st=\(receiver.value(of: "st") ?? "") rs=\(receiver.value(of: "rs") ?? "")")
         case .set(let settings): line("changed \(instance): \(settings.map { "\($0.key)=\(receiver.value(of: $0.key) ?? "")" }.joined(separator: " "))")
+        case .volume: line("changed \(instance): volume \(NumberText.fixed(receiver.volumeLevel, digits: 2))\(receiver.isMuted ? " muted" : "")")
         }
     }
 }
