@@ -3,7 +3,8 @@
 
   bench.py lab --size N --runs R --bin DIR --out PART.json     inside the sender namespace
   bench.py channel-dead --live N --dead D --timeout T --runs R --bin DIR --out PART.json
-                                                                inside the sender namespace
+  bench.py channel-serve --devices N --seconds S --bin DIR --out PART.json
+                                                                both inside the sender namespace
   bench.py offline --runs R --bin DIR --out PART.json [--smoke]  parsing and watch memory
   bench.py report --out FILE PART.json... [--smoke]            table, targets, JSON; checks
 
@@ -265,6 +266,76 @@ def cmd_channel_dead(args) -> int:
                allDeadTimedOut=all(r["reasons"].get("timeout", 0) == args.dead for r in runs))
     with open(args.out, "w") as f:
         json.dump({"channelDead": out}, f, indent=1)
+    return 0
+
+
+def socket_count(pid: int) -> int:
+    """How many sockets the process has open (its TCP connections, listeners and the rest)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass
+    return count
+
+
+def reachable_count(port: int) -> int:
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", "/metrics")
+    body = c.getresponse().read().decode()
+    c.close()
+    return len(re.findall(r'^cast_device_reachable\{[^}]*\} 1$', body, re.M))
+
+
+def cmd_channel_serve(args) -> int:
+    """`cast-scan serve --status` keeping a channel to every device of the lab while the lab's
+    receivers drop every connection now and then (CASTLAB_RECEIVER_DROP_EVERY): its RSS over
+    the soak, the time of a scrape, its sockets (bounded by the devices), how soon every device
+    is reachable, and how soon SIGTERM ends it."""
+    proc = subprocess.Popen([os.path.join(args.bin, "cast-scan"), "serve", "--status", "--listen", "127.0.0.1:0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, bufsize=1)
+    out = {"devices": args.devices, "seconds": args.seconds}
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port, "serve did not say where it listens"
+        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        t0 = time.time()
+        while reachable_count(port) < args.devices and time.time() - t0 < 60:
+            time.sleep(0.2)
+        out["allReachableSeconds"] = round(time.time() - t0, 2)
+        log(f"serve --status: {reachable_count(port)} of {args.devices} reachable after {out['allReachableSeconds']} s")
+        samples, sockets, reachable = [], [], []
+        t1 = time.time()
+        while time.time() - t1 < args.seconds:
+            samples.append((round(time.time() - t1, 1), rss_kb(proc.pid)))
+            sockets.append(socket_count(proc.pid))
+            reachable.append(reachable_count(port))
+            time.sleep(min(10.0, max(1.0, args.seconds / 60)))
+        scrapes = scrape_ms(port, 200 if args.seconds >= 60 else 20)
+        out["reachableAtEnd"] = reachable_count(port)
+        t2 = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        out["sigtermSeconds"] = round(time.perf_counter() - t2, 3)
+        out["exitCode"] = proc.returncode
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    warm = [kb for at, kb in samples if at >= min(60.0, args.seconds / 4)] or [kb for _, kb in samples]
+    out.update(rssSamplesKB=samples, rssFirstWarmKB=warm[0], rssLastKB=samples[-1][1], rssGrowth=samples[-1][1] / warm[0],
+               maxSockets=max(sockets), minReachable=min(reachable), scrapeMs=stats(scrapes))
+    log(f"serve --status soak: RSS {warm[0] / 1024:.1f} -> {samples[-1][1] / 1024:.1f} MiB, scrape {out['scrapeMs']['median']:.2f} ms, "
+        f"at most {out['maxSockets']} sockets, SIGTERM {out['sigtermSeconds']} s")
+    with open(args.out, "w") as f:
+        json.dump({"channelServe": out}, f, indent=1)
     return 0
 
 
@@ -1061,6 +1132,15 @@ def report(doc: dict) -> tuple[str, list[str]]:
                      f"SYNs are dropped: {fmt_s(med(cd, 'wall', 'median'))} s median, {fmt_s(cd['maxWall'])} s at most; "
                      f"every device listed: {cd['allListed']}, live ones reachable: {cd['allLiveReachable']}, "
                      f"dead ones 'timeout': {cd['allDeadTimedOut']}")
+    cs = doc.get("channelServe")
+    if not cs:
+        missing.append("channelServe")
+    else:
+        lines.append(f"cast-scan serve --status, {cs['devices']} devices whose receivers drop every connection now and then, "
+                     f"{cs['seconds']:.0f} s: every device reachable after {cs['allReachableSeconds']} s; RSS "
+                     f"{cs['rssFirstWarmKB'] / 1024:.1f} MiB warm, {cs['rssLastKB'] / 1024:.1f} MiB at the end; a scrape "
+                     f"{cs['scrapeMs']['median']:.2f} ms median; at most {cs['maxSockets']} sockets; SIGTERM ended it in "
+                     f"{cs['sigtermSeconds']} s")
     lines.append("")
     lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
     lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'mdns MiB':>9} {'mdns CPU s':>10} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
@@ -1212,6 +1292,12 @@ def report(doc: dict) -> tuple[str, list[str]]:
                            "target": "dead devices cost one --timeout: the listing ends within --timeout + 0.2 s (issue 34)",
                            "reached": cd["maxWall"] <= cd["timeout"] + 0.2 and cd["allListed"] and cd["allLiveReachable"]
                            and cd["allDeadTimedOut"]}
+    if cs:
+        t["statusServe"] = {"scrapeMs": cs["scrapeMs"]["median"], "growth": cs["rssGrowth"], "sockets": cs["maxSockets"],
+                            "sigtermSeconds": cs["sigtermSeconds"],
+                            "target": "serve --status: a scrape under 10 ms, RSS flat (<= 1.1 x), sockets <= devices + 16, SIGTERM within 1 s (issue 34)",
+                            "reached": cs["scrapeMs"]["median"] < 10 and cs["rssGrowth"] <= 1.1
+                            and cs["maxSockets"] <= cs["devices"] + 16 and cs["sigtermSeconds"] <= 1.0 and cs["exitCode"] == 0}
     doc["targets"] = t
     lines.append("")
     lines.append("Targets: " + "; ".join(
@@ -1266,6 +1352,11 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--bin", required=True)
     p.add_argument("--out", required=True)
+    p = sub.add_parser("channel-serve")
+    p.add_argument("--devices", type=int, required=True)
+    p.add_argument("--seconds", type=float, default=600)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--out", required=True)
     p = sub.add_parser("offline")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--bin", required=True)
@@ -1279,7 +1370,8 @@ def main() -> int:
     p.add_argument("--expect-sizes", default="")
     p.add_argument("parts", nargs="*")
     args = ap.parse_args()
-    return {"lab": cmd_lab, "channel-dead": cmd_channel_dead, "offline": cmd_offline, "report": cmd_report}[args.cmd](args)
+    return {"lab": cmd_lab, "channel-dead": cmd_channel_dead, "channel-serve": cmd_channel_serve, "offline": cmd_offline,
+            "report": cmd_report}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ notJSON (a RECEIVER_STATUS whose payload is not JSON).
 
 Bounds: a frame over 64 KiB or of length 0 ends the connection, as it does for cast-scan; at
 most 256 connections at once per device. Once every device listens, --ready is created.
+--drop-every SECONDS (0: never) closes every open connection that often, as a device that
+restarts does: a sender that keeps its channels must reconnect (the serve --status soak).
 """
 from __future__ import annotations
 
@@ -62,12 +64,14 @@ class Device:
         self.status = receiver.get("status") or {}
         self.failure = receiver.get("failure")
         self.connections = 0
+        self.writers: set = set()
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.connections >= MAX_CONNECTIONS:
             writer.close()
             return
         self.connections += 1
+        self.writers.add(writer)
         try:
             if self.failure == "stallTLS":
                 while await reader.read(4096):
@@ -78,6 +82,7 @@ class Device:
             pass
         finally:
             self.connections -= 1
+            self.writers.discard(writer)
             writer.close()
 
     async def converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -134,6 +139,7 @@ async def main() -> int:
     parser.add_argument("--devices", required=True)
     parser.add_argument("--cert", required=True)
     parser.add_argument("--ready", required=True)
+    parser.add_argument("--drop-every", type=float, default=0.0)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     with open(args.devices, encoding="utf-8") as f:
@@ -159,6 +165,17 @@ async def main() -> int:
     open(args.ready, "w").close()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    if args.drop_every > 0:
+        async def drop():
+            while True:
+                await asyncio.sleep(args.drop_every)
+                dropped = 0
+                for device in devices:
+                    for writer in list(device.writers):
+                        writer.close()
+                        dropped += 1
+                log.info("dropped %d connections", dropped)
+        loop.create_task(drop())
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
