@@ -21,6 +21,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue(option: String, value: String, expected: String)
     /// Two options that cannot be combined.
     case conflictingOptions(String, String)
+    /// An option that draws on a terminal (`watch --table`) while standard output is not one.
+    case needsTerminal(option: String)
     /// An option given before a subcommand that does not take it.
     case optionNotAccepted(option: String, command: String)
     /// An environment variable the command reads holds a value it cannot use; `problem` says
@@ -58,6 +60,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "missing argument <\(safe(name))>"
         case .invalidValue(let option, let value, let expected):
             return "\(safe(option)) must be \(safe(expected)) (got \(quoted(value)))"
+        case .needsTerminal(let option):
+            return "\(safe(option)) redraws in place and needs standard output to be a terminal; use --jsonl for a pipe or a file"
         case .conflictingOptions(let first, let second):
             return "\(quoted(first)) and \(quoted(second)) cannot be used together"
         case .optionNotAccepted(let option, let command):

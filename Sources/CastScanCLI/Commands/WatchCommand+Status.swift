@@ -60,6 +60,7 @@ extension WatchCommand {
                     return error.isTemporary ? .eventsRemain : error.isRefusal ? .cannotCreate : .ioError
                 }
             }
+            if printer.silent { return nil }
             if printer.jsonLines {
                 if let text = try? JSONOutput.string(line, format: .lines) { printer.console.write(text) }
                 return nil

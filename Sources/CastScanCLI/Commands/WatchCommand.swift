@@ -15,9 +15,12 @@ struct WatchCommand: Command {
         "status",
         help: "keep a Cast channel open to each device (heartbeats, reconnects) and say when what it plays changes (receiverStatus) and when it becomes unreachable or reachable")
 
+    static let table = OptionDeclaration.flag(
+        "table", help: "redraw the device table in place (standard output must be a terminal), with the channel's columns when --status is given")
+
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
-        options: ScanOptions.declarations + [jsonLines, status] + ReportOptions.declarations, inheritsOptions: false)
+        options: ScanOptions.declarations + [jsonLines, status, table] + ReportOptions.declarations, inheritsOptions: false)
 
     /// The longest a watch whose events have ended waits for its last send.
     static let finalSendLimit: Duration = .seconds(15)
@@ -37,6 +40,12 @@ struct WatchCommand: Command {
         self.context = context
         options = try ScanOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
+        if context.arguments.isSet(Self.table) {
+            if context.arguments.isSet(Self.jsonLines) {
+                throw UsageError.conflictingOptions("--table", "--jsonl")
+            }
+            guard LiveTable.isAvailable else { throw UsageError.needsTerminal(option: "--table") }
+        }
     }
 
     /// One line of `--jsonl` output.
@@ -74,7 +83,8 @@ struct WatchCommand: Command {
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
-        let printer = Printer(console: context.console, jsonLines: jsonLines)
+        let tabled = context.arguments.isSet(Self.table)
+        let printer = Printer(console: context.console, jsonLines: jsonLines, silent: tabled)
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
         let monitor = try context.arguments.isSet(Self.status) ? Self.startMonitor() : nil
         defer { monitor?.stop() }
@@ -85,6 +95,13 @@ struct WatchCommand: Command {
             if let monitor {
                 group.addTask {
                     await ChannelLines(printer: printer, reporter: reporter, manager: manager).follow(monitor)
+                }
+            }
+            if tabled {
+                let live = LiveTable(console: context.console, manager: manager, states: monitor?.states, backend: selection.name)
+                group.addTask {
+                    await live.run()
+                    return nil
                 }
             }
             group.endOnSignal(signals)
@@ -162,6 +179,9 @@ struct WatchCommand: Command {
     struct Printer: Sendable {
         let console: Console
         let jsonLines: Bool
+        /// `--table`: nothing goes to standard output (the table is drawn there); errors still
+        /// go to standard error and end the watch as they do.
+        var silent = false
         /// The known hosts that did not answer their last round, as last said.
         var unansweredHosts: [String] = []
 
@@ -242,6 +262,7 @@ struct WatchCommand: Command {
         /// Prints a device change: its JSON line (`json`, the bytes stored, when encoded) or its
         /// line for people.
         private func emit(_ change: DeviceChange, json: [UInt8]?) {
+            if silent { return }
             if jsonLines, let json { return console.write(JSONOutput.text(json)) }
             if jsonLines { return line(change.line) }
             let device = change.device
@@ -252,6 +273,7 @@ struct WatchCommand: Command {
         }
 
         func note(_ kind: String, _ text: String) {
+            if silent { return }
             if jsonLines {
                 line(Line(time: Date(), event: kind, detail: text))
             } else {
@@ -260,6 +282,7 @@ struct WatchCommand: Command {
         }
 
         private func line(_ value: Line) {
+            if silent { return }
             if let text = try? JSONOutput.string(value, format: .lines) { console.write(text) }
         }
     }
