@@ -269,6 +269,25 @@ def cmd_channel_dead(args) -> int:
     return 0
 
 
+def start_serve(bin_dir: str, options: list[str]) -> tuple[subprocess.Popen, int]:
+    """`cast-scan serve` with `options` on a free loopback port: the process, and the port it
+    says it listens on (its standard error is read on, so it never blocks)."""
+    proc = subprocess.Popen([os.path.join(bin_dir, "cast-scan"), "serve", "--listen", "127.0.0.1:0", *options],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, bufsize=1)
+    port = None
+    for line in proc.stderr:
+        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            port = int(m.group(1))
+            break
+    if not port:
+        proc.kill()
+        proc.wait()
+        raise RuntimeError("serve did not say where it listens")
+    threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+    return proc, port
+
+
 def socket_count(pid: int) -> int:
     """How many sockets the process has open (its TCP connections, listeners and the rest)."""
     count = 0
@@ -294,18 +313,9 @@ def cmd_channel_serve(args) -> int:
     receivers drop every connection now and then (CASTLAB_RECEIVER_DROP_EVERY): its RSS over
     the soak, the time of a scrape, its sockets (bounded by the devices), how soon every device
     is reachable, and how soon SIGTERM ends it."""
-    proc = subprocess.Popen([os.path.join(args.bin, "cast-scan"), "serve", "--status", "--listen", "127.0.0.1:0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, bufsize=1)
+    proc, port = start_serve(args.bin, ["--status"])
     out = {"devices": args.devices, "seconds": args.seconds}
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        assert port, "serve did not say where it listens"
-        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
         t0 = time.time()
         while reachable_count(port) < args.devices and time.time() - t0 < 60:
             time.sleep(0.2)
@@ -833,18 +843,8 @@ def serve_figure(args, tmp: str) -> dict:
     seconds = 8.0 if args.smoke else 600.0
     path = os.path.join(tmp, "serve-replay.json")
     serve_replay_file(path, devices, churn, seconds)
-    proc = subprocess.Popen([os.path.join(args.bin, "cast-scan"), "serve", "--replay", path, "--listen", "127.0.0.1:0",
-                             "--forget-after", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, text=True, bufsize=1)
+    proc, port = start_serve(args.bin, ["--replay", path, "--forget-after", "5"])
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        assert port, "serve did not say where it listens"
-        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
         time.sleep(1.5)  # the 500 are listed; the churn has begun
         count = 30 if args.smoke else 200
         ours = scrape_ms(port, count)

@@ -130,14 +130,10 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
     }
 
     private func serve(_ client: Int32) {
-        guard let context = SSL_CTX_new(TLS_server_method()) else { return }
-        defer { SSL_CTX_free(context) }
-        guard SSL_CTX_use_certificate_file(context, LoopbackReceiver.pemPath, SSL_FILETYPE_PEM) == 1,
-            SSL_CTX_use_PrivateKey_file(context, LoopbackReceiver.pemPath, SSL_FILETYPE_PEM) == 1, let ssl = SSL_new(context)
-        else { return }
-        defer { SSL_free(ssl) }
-        SSL_set_fd(ssl, client)
-        guard SSL_accept(ssl) == 1 else { return }
+        LoopbackReceiver.acceptTLS(on: client) { ssl in converse(ssl, client) }
+    }
+
+    private func converse(_ ssl: OpaquePointer, _ client: Int32) {
         func sendJSON(_ json: String, on namespace: String = CastNamespace.receiver) {
             guard let frame = try? CastFrameDecoder.frame(.json(json, from: "receiver-0", to: "*", on: namespace)) else { return }
             _ = frame.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }

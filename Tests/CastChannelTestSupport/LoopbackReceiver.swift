@@ -86,14 +86,24 @@ package final class LoopbackReceiver: @unchecked Sendable {
             while !stopped.load(ordering: .acquiring), recv(client, &byte, 1, 0) > 0 {}
             return
         }
+        Self.acceptTLS(on: client) { ssl in converse(ssl, behaviour) }
+    }
+
+    /// Runs the receiver's side of the TLS handshake on `client` with the fixture's v1
+    /// certificate (blocking), then `body` with the session; nothing when the handshake fails.
+    static func acceptTLS(on client: Int32, _ body: (OpaquePointer) -> Void) {
         guard let context = SSL_CTX_new(TLS_server_method()) else { return }
         defer { SSL_CTX_free(context) }
-        guard SSL_CTX_use_certificate_file(context, Self.pemPath, SSL_FILETYPE_PEM) == 1,
-            SSL_CTX_use_PrivateKey_file(context, Self.pemPath, SSL_FILETYPE_PEM) == 1, let ssl = SSL_new(context)
+        guard SSL_CTX_use_certificate_file(context, pemPath, SSL_FILETYPE_PEM) == 1,
+            SSL_CTX_use_PrivateKey_file(context, pemPath, SSL_FILETYPE_PEM) == 1, let ssl = SSL_new(context)
         else { return }
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, client)
         guard SSL_accept(ssl) == 1 else { return }
+        body(ssl)
+    }
+
+    private func converse(_ ssl: OpaquePointer, _ behaviour: Behaviour) {
         func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) } }
         func sendJSON(_ json: String, on namespace: String = CastNamespace.receiver) {
             send(try! CastFrameDecoder.frame(.json(json, from: "receiver-0", to: "sender-0", on: namespace)))

@@ -46,16 +46,33 @@ struct ReceiverMonitorTests {
 
     static func code(_ event: ReceiverMonitorEvent?) -> CastChannelError.Code? { event?.result.error?.code }
 
+    /// A kept receiver, a started monitor with the fast configuration and its events, and the
+    /// device `id` watched at the receiver.
+    struct Setup {
+        let receiver: LoopbackKeptReceiver
+        let states = ReceiverStates()
+        let monitor: ReceiverMonitor
+        let events: Events
+
+        init(watching id: String) throws {
+            receiver = try LoopbackKeptReceiver(status: ReceiverMonitorTests.idle)
+            monitor = try ReceiverMonitor(states: states, configuration: ReceiverMonitorTests.fast)
+            events = Events(monitor)
+            try monitor.start()
+            monitor.watch(try ReceiverMonitorTests.device(id, port: receiver.port))
+        }
+
+        func stop() {
+            monitor.stop()
+            receiver.stop()
+        }
+    }
+
     @Test("the first status, then a broadcast change; the store has the latest")
     func statusAndBroadcast() async throws {
-        let receiver = try LoopbackKeptReceiver(status: Self.idle)
-        defer { receiver.stop() }
-        let states = ReceiverStates()
-        let monitor = try ReceiverMonitor(states: states, configuration: Self.fast)
-        defer { monitor.stop() }
-        let events = Events(monitor)
-        try monitor.start()
-        monitor.watch(try Self.device("a", port: receiver.port))
+        let setup = try Setup(watching: "a")
+        defer { setup.stop() }
+        let (receiver, states, events) = (setup.receiver, setup.states, setup.events)
         let first = await events.next()
         guard case .status(let id, let result)? = first else { Issue.record("\(String(describing: first))"); return }
         #expect(id == "googlecast:a")
@@ -71,14 +88,9 @@ struct ReceiverMonitorTests {
 
     @Test("a receiver that goes away: unreachable once, while refused; reachable again with its status when it returns")
     func goesAndReturns() async throws {
-        let receiver = try LoopbackKeptReceiver(status: Self.idle)
-        defer { receiver.stop() }
-        let states = ReceiverStates()
-        let monitor = try ReceiverMonitor(states: states, configuration: Self.fast)
-        defer { monitor.stop() }
-        let events = Events(monitor)
-        try monitor.start()
-        monitor.watch(try Self.device("b", port: receiver.port))
+        let setup = try Setup(watching: "b")
+        defer { setup.stop() }
+        let (receiver, states, events) = (setup.receiver, setup.states, setup.events)
         guard case .status? = await events.next() else { Issue.record("no first status"); return }
         receiver.pause()
         let lost = await events.next()
@@ -97,13 +109,9 @@ struct ReceiverMonitorTests {
 
     @Test("a receiver that stops answering PINGs is unreachable (the heartbeat lost) and comes back when it answers")
     func heartbeatLost() async throws {
-        let receiver = try LoopbackKeptReceiver(status: Self.idle)
-        defer { receiver.stop() }
-        let monitor = try ReceiverMonitor(states: ReceiverStates(), configuration: Self.fast)
-        defer { monitor.stop() }
-        let events = Events(monitor)
-        try monitor.start()
-        monitor.watch(try Self.device("c", port: receiver.port))
+        let setup = try Setup(watching: "c")
+        defer { setup.stop() }
+        let (receiver, events) = (setup.receiver, setup.events)
         guard case .status? = await events.next() else { Issue.record("no first status"); return }
         receiver.answerPings(false)
         let lost = await events.next()
@@ -161,12 +169,9 @@ struct ReceiverMonitorTests {
 
     @Test("stop closes every channel and ends the events")
     func stop() async throws {
-        let receiver = try LoopbackKeptReceiver(status: Self.idle)
-        defer { receiver.stop() }
-        let monitor = try ReceiverMonitor(states: ReceiverStates(), configuration: Self.fast)
-        let events = Events(monitor)
-        try monitor.start()
-        monitor.watch(try Self.device("s", port: receiver.port))
+        let setup = try Setup(watching: "s")
+        defer { setup.receiver.stop() }
+        let (receiver, monitor, events) = (setup.receiver, setup.monitor, setup.events)
         guard case .status? = await events.next() else { Issue.record("no first status"); return }
         monitor.stop()
         #expect(await events.next() == nil)

@@ -51,17 +51,21 @@ final class TCPConnection {
     private static func connect(
         to address: addrinfo, deadline: ContinuousClock.Instant, cancelled: () -> Bool
     ) throws(CastChannelError) -> TCPConnection {
+        let (connection, done) = try start(address)
+        if done { return connection }
+        try connection.wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, phase: "the TCP connection")
+        if let error = connection.connectionError() { throw error }
+        return connection
+    }
+
+    /// A non-blocking socket connecting to `address`: connected, or in progress.
+    private static func start(_ address: addrinfo) throws(CastChannelError) -> (connection: TCPConnection, connected: Bool) {
         let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw CastChannelError(.refused, "socket: \(systemErrorMessage(errno))") }
         let connection = TCPConnection(descriptor: descriptor)
-        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return connection }
+        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return (connection, true) }
         guard errno == EINPROGRESS else { throw failure(errno) }
-        try connection.wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, phase: "the TCP connection")
-        var error: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { throw failure(errno) }
-        guard error == 0 else { throw failure(error) }
-        return connection
+        return (connection, false)
     }
 
     /// Starts connecting to the address `host` (numeric: no name is looked up, so the caller
@@ -77,13 +81,7 @@ final class TCPConnection {
             throw CastChannelError(.resolve, "\(SafeText.quoted(host)) is not an address: \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
-        let address = list.pointee
-        let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw CastChannelError(.refused, "socket: \(systemErrorMessage(errno))") }
-        let connection = TCPConnection(descriptor: descriptor)
-        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return (connection, true) }
-        guard errno == EINPROGRESS else { throw failure(errno) }
-        return (connection, false)
+        return try start(list.pointee)
     }
 
     /// Once a connection in progress is ready for output: nil when it connected, else why not.
@@ -167,11 +165,6 @@ final class TCPConnection {
             if error.code == .timeout, !cancelled() { return [] }
             throw error
         }
-        var buffer = [UInt8](repeating: 0, count: limit)
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        if count > 0 { return Array(buffer.prefix(count)) }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return [] }
-        if count < 0, errno == ECONNRESET { throw CastChannelError(.closed, "the receiver reset the connection") }
-        throw CastChannelError(.closed, "the receiver closed the connection")
+        return try receiveAvailable(limit: limit)
     }
 }
