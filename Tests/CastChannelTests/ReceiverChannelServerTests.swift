@@ -15,8 +15,12 @@ struct ReceiverChannelServerTests {
     static let idle = #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false},"isStandBy":false}"#
     static let playing = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Spotify"}],"volume":{"level":0.3,"muted":false}}"#
 
-    static func server(maximumConnections: Int = 256) throws -> ReceiverChannelServer {
-        try ReceiverChannelServer(certificate: try TLSCertificate(commonName: "cast-scan test receiver"), maximumConnections: maximumConnections)
+    /// A server; senders that never do the handshake are kept 10 minutes unless told otherwise
+    /// (a parallel test run can starve a test for longer than the default 10 s).
+    static func server(maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(600)) throws -> ReceiverChannelServer {
+        try ReceiverChannelServer(
+            certificate: try TLSCertificate(commonName: "cast-scan test receiver"), maximumConnections: maximumConnections,
+            handshakeTimeout: handshakeTimeout)
     }
 
     @Test("a probe reads each receiver's status over TLS, each on a port of its own")
@@ -85,6 +89,18 @@ struct ReceiverChannelServerTests {
         defer { close(third) }
         #expect(Self.readsEnd(third), "the third sender is closed")
         #expect(server.connectionCount == 2)
+    }
+
+    @Test("a sender that never does the TLS handshake is closed after the handshake time-out")
+    func handshakeTimeout() async throws {
+        let server = try Self.server(handshakeTimeout: .milliseconds(200))
+        defer { server.stop() }
+        let port = try server.listen(receiver: 0, addresses: ["127.0.0.1"], port: 0, status: Self.idle)
+        try server.start()
+        let idle = try Self.connect(port: port)
+        defer { close(idle) }
+        #expect(Self.readsEnd(idle), "closed by the server")
+        #expect(await Eventually.wait(timeout: .seconds(60)) { server.connectionCount == 0 })
     }
 
     /// Connects to 127.0.0.1:`port`.

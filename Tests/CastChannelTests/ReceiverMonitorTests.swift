@@ -12,10 +12,17 @@ struct ReceiverMonitorTests {
     static let idle = #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false}}"#
     static let playing = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Big Buck Bunny"}],"volume":{"level":0.25}}"#
 
-    /// Fast retries and heartbeats, so a test sees several rounds quickly.
+    /// Fast retries, so a test sees several rounds quickly; the heartbeat as devices keep it
+    /// (a short silence limit could call a channel lost while a loaded machine runs other tests).
     static let fast = ReceiverMonitor.Configuration(
-        attemptTimeout: .seconds(5), timing: .init(heartbeatInterval: .milliseconds(100), silenceLimit: .milliseconds(400)),
-        retry: RetrySchedule(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
+        attemptTimeout: .seconds(30), retry: RetrySchedule(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
+
+    /// ``fast`` with a heartbeat of 100 ms and a silence limit of 400 ms, for the test of a lost one.
+    static let fastHeartbeat: ReceiverMonitor.Configuration = {
+        var configuration = fast
+        configuration.timing = .init(heartbeatInterval: .milliseconds(100), silenceLimit: .milliseconds(400))
+        return configuration
+    }()
 
     static func device(_ id: String, port: UInt16, address: String? = "127.0.0.1") throws -> CastDevice {
         let addresses = try address.map { [try #require(ServiceAddress($0))] } ?? []
@@ -54,9 +61,9 @@ struct ReceiverMonitorTests {
         let monitor: ReceiverMonitor
         let events: Events
 
-        init(watching id: String) throws {
+        init(watching id: String, configuration: ReceiverMonitor.Configuration = ReceiverMonitorTests.fast) throws {
             receiver = try LoopbackKeptReceiver(status: ReceiverMonitorTests.idle)
-            monitor = try ReceiverMonitor(states: states, configuration: ReceiverMonitorTests.fast)
+            monitor = try ReceiverMonitor(states: states, configuration: configuration)
             events = Events(monitor)
             try monitor.start()
             monitor.watch(try ReceiverMonitorTests.device(id, port: receiver.port))
@@ -109,7 +116,7 @@ struct ReceiverMonitorTests {
 
     @Test("a receiver that stops answering PINGs is unreachable (the heartbeat lost) and comes back when it answers")
     func heartbeatLost() async throws {
-        let setup = try Setup(watching: "c")
+        let setup = try Setup(watching: "c", configuration: Self.fastHeartbeat)
         defer { setup.stop() }
         let (receiver, events) = (setup.receiver, setup.events)
         guard case .status? = await events.next() else { Issue.record("no first status"); return }

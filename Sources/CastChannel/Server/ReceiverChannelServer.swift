@@ -15,10 +15,12 @@ import Glibc
 ///
 /// One poll loop on a thread of its own serves every receiver. Bounded: at most
 /// ``maximumConnections`` senders at once (more are closed on arrival), frames as the channel
-/// bounds them, a handshake within 10 s.
+/// bounds them, a handshake within ``handshakeTimeout``.
 public final class ReceiverChannelServer: Sendable {
     /// The most sender connections open at once, over every receiver.
     public let maximumConnections: Int
+    /// How long a sender may take for the TLS handshake before it is closed.
+    public let handshakeTimeout: Duration
 
     private let context: TLSContext
     private let loop: PollLoop
@@ -35,9 +37,10 @@ public final class ReceiverChannelServer: Sendable {
     /// Creates a server presenting `certificate`; nothing listens before ``listen(receiver:addresses:port:status:)``.
     ///
     /// - Throws: ``CastChannelError`` when the certificate cannot be used or the loop made.
-    public init(certificate: TLSCertificate, maximumConnections: Int = 256) throws(CastChannelError) {
+    public init(certificate: TLSCertificate, maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(10)) throws(CastChannelError) {
         context = try TLSContext.server(certificate)
         self.maximumConnections = max(1, maximumConnections)
+        self.handshakeTimeout = max(.milliseconds(1), handshakeTimeout)
         do {
             loop = try PollLoop()
         } catch {
@@ -208,7 +211,7 @@ private final class ServerLoop: PollLoopOwner {
     }
 
     func nextDeadline() -> ContinuousClock.Instant? {
-        channels.values.filter { !$0.isSecured }.map { $0.accepted + ServedChannel.handshakeLimit }.min()
+        channels.values.filter { !$0.isSecured }.map { $0.accepted + server.handshakeTimeout }.min()
     }
 
     func tick(at now: ContinuousClock.Instant) {
@@ -216,7 +219,7 @@ private final class ServerLoop: PollLoopOwner {
             let status = server.status(of: receiver)
             for channel in channels.values where channel.receiver == receiver { channel.broadcast(status) }
         }
-        for channel in channels.values where !channel.isSecured && now >= channel.accepted + ServedChannel.handshakeLimit {
+        for channel in channels.values where !channel.isSecured && now >= channel.accepted + server.handshakeTimeout {
             channel.close()
         }
         sweep()

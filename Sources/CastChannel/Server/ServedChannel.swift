@@ -17,12 +17,9 @@ final class ServedChannel {
     private var decoder = CastFrameDecoder()
     private var pending: [UInt8] = []
     private var secured = false
-    /// When the connection came; a handshake not done within ``handshakeLimit`` ends it.
+    /// When the connection came (the server ends a handshake that takes too long).
     let accepted: ContinuousClock.Instant
     private(set) var isClosed = false
-
-    /// How long a sender may take for the TLS handshake.
-    static let handshakeLimit: Duration = .seconds(10)
     /// The most ciphertext held for a sender that does not read: past it the connection ends.
     static let pendingLimit = 256 * 1024
 

@@ -21,7 +21,7 @@ struct EndToEndStatusTests {
         defer { answering.stop() }
         let closed = try Self.closedPort()
         let result = try await CastScanProcess.run(
-            ["status", "--json", "--timeout", "3", "127.0.0.1:\(answering.port)", "127.0.0.1:\(closed)"])
+            ["status", "--json", "--timeout", "8", "127.0.0.1:\(answering.port)", "127.0.0.1:\(closed)"])
         #expect(result.status == 1, "\(result)")
         let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == 1)
@@ -67,7 +67,7 @@ struct EndToEndStatusTests {
     func silent() async throws {
         let silent = try LoopbackReceiver(.silentAfterTLS)
         defer { silent.stop() }
-        let result = try await CastScanProcess.run(["status", "--json", "--timeout", "0.5", "127.0.0.1:\(silent.port)"])
+        let result = try await CastScanProcess.run(["status", "--json", "--timeout", "3", "127.0.0.1:\(silent.port)"])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let receiver = try #require((document["receivers"] as? [[String: Any]])?.first)
