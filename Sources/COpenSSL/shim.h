@@ -31,6 +31,7 @@ static inline void cast_bio_set_mem_eof_retry(BIO *bio) {
 #include <openssl/x509.h>
 static inline int cast_make_certificate(const char *common_name, long serial, int days, EVP_PKEY **key_out, X509 **cert_out) {
     EVP_PKEY *key = NULL;
+    ERR_clear_error();
     EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
     if (context == NULL) return 0;
     if (EVP_PKEY_keygen_init(context) <= 0 || EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) <= 0 ||

@@ -103,6 +103,27 @@ struct ReceiverChannelServerTests {
         #expect(await Eventually.wait(timeout: .seconds(60)) { server.connectionCount == 0 })
     }
 
+    @Test("a sender silent past the idle time-out is closed (a kept channel then says closed)")
+    func idle() async throws {
+        let server = try ReceiverChannelServer(
+            certificate: try TLSCertificate(commonName: "cast-scan test receiver"), idleTimeout: .milliseconds(300))
+        defer { server.stop() }
+        let port = try server.listen(receiver: 0, addresses: ["127.0.0.1"], port: 0, status: Self.idle)
+        try server.start()
+        #expect(throws: CastChannelError.self) { _ = try server.listen(receiver: 1, addresses: ["127.0.0.1"], port: 0, status: Self.idle) }
+        let monitor = try ReceiverMonitor(states: ReceiverStates())  // PINGs every 5 s: silent for longer than 300 ms
+        defer { monitor.stop() }
+        try monitor.start()
+        var events = monitor.events.makeAsyncIterator()
+        monitor.watch(try CastDevice(service: ResolvedService(
+            instanceName: "Idle", hostName: "idle.local", port: port, addresses: [try #require(ServiceAddress("127.0.0.1"))],
+            txt: ["id=1d1e", "fn=Idle", "ve=05", "ca=5", "st=0"])))
+        guard case .status? = await events.next() else { Issue.record("no status"); return }
+        let closed = await events.next()
+        guard case .unreachable(_, let result)? = closed else { Issue.record("\(String(describing: closed))"); return }
+        #expect(result.error?.code == .closed)
+    }
+
     /// Connects to 127.0.0.1:`port`.
     static func connect(port: UInt16) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -155,6 +155,48 @@ struct ReceiverMonitorTests {
         #expect(Self.code(none) == .resolve, "\(String(describing: none))")
     }
 
+    @Test("an address that cannot even be connected to (link-local IPv6 without its interface) is unreachable at once, and retried")
+    func connectFailsAtOnce() async throws {
+        let states = ReceiverStates()
+        let monitor = try ReceiverMonitor(states: states, configuration: Self.fast)
+        defer { monitor.stop() }
+        let events = Events(monitor)
+        try monitor.start()
+        monitor.watch(try Self.device("ll", port: 8009, address: "fe80::1"))
+        let event = await events.next()
+        guard case .unreachable? = event else { Issue.record("\(String(describing: event))"); return }
+        #expect(await Eventually.wait(timeout: .seconds(60)) {
+            (states.entry(for: "googlecast:ll")?.failures.values.reduce(0, +) ?? 0) >= 3
+        }, "retried after the backoff")
+    }
+
+    @Test("keep(only:) forgets the devices a list taken whole no longer has")
+    func keepOnly() async throws {
+        let setup = try Setup(watching: "k1")
+        defer { setup.stop() }
+        let other = try LoopbackKeptReceiver(status: Self.idle)
+        defer { other.stop() }
+        let second = try Self.device("k2", port: other.port)
+        setup.monitor.watch(second)
+        #expect(await Eventually.wait(timeout: .seconds(60)) { setup.receiver.openConnections == 1 && other.openConnections == 1 })
+        setup.monitor.keep(only: [second])
+        #expect(await Eventually.wait(timeout: .seconds(60)) {
+            setup.receiver.openConnections == 0 && setup.states.entry(for: "googlecast:k1") == nil
+        })
+        #expect(other.openConnections == 1 && other.accepted == 1, "the kept device's channel is not touched")
+    }
+
+    @Test("a monitor stopped before it started ends its events, and takes no more commands")
+    func stoppedUnstarted() async throws {
+        let monitor = try ReceiverMonitor(states: ReceiverStates(), configuration: Self.fast)
+        let events = Events(monitor)
+        monitor.stop()
+        #expect(await events.next() == nil)
+        try monitor.start()
+        monitor.watch(try Self.device("late", port: 8009))
+        #expect(monitor.states.count == 0)
+    }
+
     @Test("twenty devices on one loop: every status; past maximumDevices, devices are counted, not watched")
     func many() async throws {
         let receivers = try (0..<20).map { _ in try LoopbackKeptReceiver(status: Self.idle) }

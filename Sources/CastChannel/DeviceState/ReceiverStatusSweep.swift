@@ -26,7 +26,7 @@ public final class ReceiverStatusSweep: Sendable {
         var waiting: [(id: String, endpoint: ReceiverEndpoint)] = []
         var running: [String: Task<Void, Never>] = [:]
         var finishing = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters: [CheckedContinuation<Void, Never>] = []
         var isOver: Bool { finishing && waiting.isEmpty && running.isEmpty }
     }
 
@@ -87,7 +87,7 @@ public final class ReceiverStatusSweep: Sendable {
             let resumeNow = box.withLock { state -> Bool in
                 state.finishing = true
                 if state.isOver { return true }
-                state.waiter = continuation
+                state.waiters.append(continuation)
                 return false
             }
             if resumeNow { continuation.resume() }
@@ -111,14 +111,14 @@ public final class ReceiverStatusSweep: Sendable {
 
     /// One probe ended: start the next, or wake `finish` when nothing is left.
     private func ended(_ id: String) {
-        let waiter = box.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiters = box.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.running[id] = nil
             startWaiting(&state)
-            guard state.isOver else { return nil }
-            defer { state.waiter = nil }
-            return state.waiter
+            guard state.isOver else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        waiter?.resume()
+        waiters.forEach { $0.resume() }
     }
 
     /// How long after the deadline a probe still running is cancelled.
@@ -126,19 +126,19 @@ public final class ReceiverStatusSweep: Sendable {
 
     /// The deadline passed: the devices still waiting are not asked.
     private func expire() {
-        let (unasked, waiter) = box.withLock { state in
+        let (unasked, waiters) = box.withLock { state in
             let unasked = state.waiting
             state.waiting = []
-            let waiter = state.isOver ? state.waiter : nil
-            if waiter != nil { state.waiter = nil }
-            return (unasked, waiter)
+            let waiters = state.isOver ? state.waiters : []
+            if state.isOver { state.waiters = [] }
+            return (unasked, waiters)
         }
         for (id, endpoint) in unasked {
             var result = ReceiverProbeResult(host: endpoint.host, port: endpoint.port)
             result.error = CastChannelError(.timeout, "not asked before the time-out (\(concurrency) devices were being asked)")
             states.record(result, for: id)
         }
-        waiter?.resume()
+        waiters.forEach { $0.resume() }
     }
 
     /// Probes that overran the deadline are cancelled; each ends on its own, records what it

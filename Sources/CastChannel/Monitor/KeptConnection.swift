@@ -73,13 +73,14 @@ final class KeptConnection {
         started = now
         connected = nil
         secured = nil
+        // Connecting from here: a connect that fails at once is reported as a failed attempt.
+        phase = .connecting
         do throws(CastChannelError) {
             let (connection, done) = try TCPConnection.begin(address: endpoint.host, port: endpoint.port)
             self.connection = connection
             token = loop.register(connection.descriptor, name: "the Cast channel of \(endpoint)", events: Int16(POLLOUT)) {
                 [weak self] events in self?.ready(events, at: .now)
             }
-            phase = .connecting
             if done { try didConnect(at: now) }
         } catch {
             fail(error, at: now)

@@ -53,16 +53,30 @@ public final class ReceiverMonitor: Sendable {
     private let continuation: AsyncStream<ReceiverMonitorEvent>.Continuation
     private let loop: PollLoop
     private let inbox = Mutex<Inbox>(Inbox())
-    private let counters = Mutex<(dropped: Int, unwatched: Int)>((0, 0))
+    private let counters = Mutex<Counters>(Counters())
 
     private struct Inbox {
         var commands: [Command] = []
         var started = false
+        var stopped = false
     }
+
+    private struct Counters {
+        var dropped = 0
+        /// The devices not watched (past maximumDevices), each once; past `unwatchedLimit`
+        /// only counted.
+        var unwatched: Set<String> = []
+        var unwatchedBeyond = 0
+        var failure: String?
+    }
+
+    /// How many unwatched devices are told apart (the rest are counted).
+    static let unwatchedLimit = 65_536
 
     enum Command: Sendable {
         case watch(id: String, endpoint: ReceiverEndpoint?)
         case forget(id: String)
+        case keepOnly(Set<String>)
     }
 
     /// Creates a monitor that records into `states`; nothing runs before ``start()``.
@@ -93,8 +107,9 @@ public final class ReceiverMonitor: Sendable {
             try LoopThread.start { [self] in
                 // Made on the loop's thread, which owns it from here on.
                 let owner = MonitorLoop(monitor: self)
-                _ = loop.run(owner)
+                if let failure = loop.run(owner) { counters.withLock { $0.failure = failure.reason } }
                 owner.closeAll()
+                inbox.withLock { $0.stopped = true }
                 continuation.finish()
             }
         } catch {
@@ -115,8 +130,23 @@ public final class ReceiverMonitor: Sendable {
         send(.forget(id: uniqueID))
     }
 
-    /// Closes every channel and ends the loop (within a poll round); ``events`` then finishes.
+    /// Makes the watched devices exactly `devices` (a list taken whole): the others are
+    /// forgotten, these watched at their endpoints now.
+    public func keep(only devices: [CastDevice]) {
+        send(.keepOnly(Set(devices.map(\.uniqueID))))
+        devices.forEach(watch)
+    }
+
+    /// Closes every channel and ends the loop (within a poll round); ``events`` then finishes,
+    /// also when the monitor never started. Later commands are dropped.
     public func stop() {
+        let unstarted = inbox.withLock { inbox -> Bool in
+            inbox.stopped = true
+            inbox.commands = []
+            defer { inbox.started = true }
+            return !inbox.started
+        }
+        if unstarted { continuation.finish() }
         loop.stop()
     }
 
@@ -124,11 +154,19 @@ public final class ReceiverMonitor: Sendable {
     public var droppedEvents: Int { counters.withLock { $0.dropped } }
 
     /// How many devices were not watched because ``Configuration/maximumDevices`` were.
-    public var unwatchedDevices: Int { counters.withLock { $0.unwatched } }
+    public var unwatchedDevices: Int { counters.withLock { $0.unwatched.count + $0.unwatchedBeyond } }
+
+    /// Why the monitor's loop ended on its own (a failed `poll`); nil while it runs or after
+    /// ``stop()``.
+    public var failure: String? { counters.withLock { $0.failure } }
 
     private func send(_ command: Command) {
-        inbox.withLock { $0.commands.append(command) }
-        loop.wake()
+        let sent = inbox.withLock { inbox -> Bool in
+            guard !inbox.stopped else { return false }
+            inbox.commands.append(command)
+            return true
+        }
+        if sent { loop.wake() }
     }
 
     fileprivate func takeCommands() -> [Command] {
@@ -142,8 +180,15 @@ public final class ReceiverMonitor: Sendable {
         if case .dropped = continuation.yield(event) { counters.withLock { $0.dropped += 1 } }
     }
 
-    fileprivate func countUnwatched() {
-        counters.withLock { $0.unwatched += 1 }
+    fileprivate func countUnwatched(_ id: String) {
+        counters.withLock { counters in
+            guard !counters.unwatched.contains(id) else { return }
+            if counters.unwatched.count < Self.unwatchedLimit { counters.unwatched.insert(id) } else { counters.unwatchedBeyond += 1 }
+        }
+    }
+
+    fileprivate func forgetUnwatched(_ id: String) {
+        counters.withLock { _ = $0.unwatched.remove(id) }
     }
 
     fileprivate var pollLoop: PollLoop { loop }
@@ -174,13 +219,21 @@ private final class MonitorLoop: PollLoopOwner {
     }
 
     func nextDeadline() -> ContinuousClock.Instant? {
+        // While every attempt slot is taken, a due attempt waits for one to end (which is a
+        // round of the loop), not for its time.
+        let full = settingUp >= monitor.configuration.maximumAttempts
         var next: ContinuousClock.Instant?
         for entry in watched.values {
-            for instant in [entry.due, entry.connection?.nextDeadline].compactMap({ $0 }) {
+            for instant in [full ? nil : entry.due, entry.connection?.nextDeadline].compactMap({ $0 }) {
                 next = min(next ?? instant, instant)
             }
         }
         return next
+    }
+
+    /// How many connections are being set up (TCP or TLS) now.
+    private var settingUp: Int {
+        watched.values.filter { $0.connection?.isActive == true && $0.connection?.isOpen == false }.count
     }
 
     func tick(at now: ContinuousClock.Instant) {
@@ -198,12 +251,13 @@ private final class MonitorLoop: PollLoopOwner {
     private func apply(_ command: ReceiverMonitor.Command, at now: ContinuousClock.Instant) {
         switch command {
         case .forget(let id):
-            watched.removeValue(forKey: id)?.connection?.close()
-            monitor.states.forget(id)
+            forget(id)
+        case .keepOnly(let ids):
+            for id in watched.keys where !ids.contains(id) { forget(id) }
         case .watch(let id, let endpoint):
             if let entry = watched[id], entry.endpoint == endpoint { return }
             guard watched[id] != nil || watched.count < monitor.configuration.maximumDevices else {
-                return monitor.countUnwatched()
+                return monitor.countUnwatched(id)
             }
             watched[id]?.connection?.close()
             var entry = watched[id] ?? Watched()
@@ -225,10 +279,16 @@ private final class MonitorLoop: PollLoopOwner {
         }
     }
 
+    private func forget(_ id: String) {
+        watched.removeValue(forKey: id)?.connection?.close()
+        monitor.states.forget(id)
+        monitor.forgetUnwatched(id)
+    }
+
     /// Starts the attempts that are due, at most ``ReceiverMonitor/Configuration/maximumAttempts``
     /// setting up at once (the others wait for a later round).
     private func startDue(at now: ContinuousClock.Instant) {
-        var settingUp = watched.values.filter { $0.connection?.isActive == true && $0.connection?.isOpen == false }.count
+        var settingUp = self.settingUp
         let due = watched.filter { $0.value.due.map { $0 <= now } ?? false }.sorted { $0.value.due! < $1.value.due! }
         for (id, _) in due where settingUp < monitor.configuration.maximumAttempts {
             watched[id]?.due = nil

@@ -42,7 +42,7 @@ final class TCPConnection {
                 return try connect(to: current.pointee, deadline: deadline, cancelled: cancelled)
             } catch {
                 lastError = error
-                if error.code == .timeout { break }  // the deadline is shared: no time for the next
+                if ContinuousClock.now >= deadline { break }  // the deadline is shared: no time for the next
             }
         }
         throw lastError

@@ -15,12 +15,14 @@ import Glibc
 ///
 /// One poll loop on a thread of its own serves every receiver. Bounded: at most
 /// ``maximumConnections`` senders at once (more are closed on arrival), frames as the channel
-/// bounds them, a handshake within ``handshakeTimeout``.
+/// bounds them, a handshake within ``handshakeTimeout``, no silence longer than ``idleTimeout``.
 public final class ReceiverChannelServer: Sendable {
     /// The most sender connections open at once, over every receiver.
     public let maximumConnections: Int
     /// How long a sender may take for the TLS handshake before it is closed.
     public let handshakeTimeout: Duration
+    /// How long a sender may stay silent (senders PING every 5 s) before it is closed.
+    public let idleTimeout: Duration
 
     private let context: TLSContext
     private let loop: PollLoop
@@ -37,10 +39,14 @@ public final class ReceiverChannelServer: Sendable {
     /// Creates a server presenting `certificate`; nothing listens before ``listen(receiver:addresses:port:status:)``.
     ///
     /// - Throws: ``CastChannelError`` when the certificate cannot be used or the loop made.
-    public init(certificate: TLSCertificate, maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(10)) throws(CastChannelError) {
+    public init(
+        certificate: TLSCertificate, maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30)
+    ) throws(CastChannelError) {
         context = try TLSContext.server(certificate)
         self.maximumConnections = max(1, maximumConnections)
         self.handshakeTimeout = max(.milliseconds(1), handshakeTimeout)
+        self.idleTimeout = max(.milliseconds(1), idleTimeout)
         do {
             loop = try PollLoop()
         } catch {
@@ -53,8 +59,10 @@ public final class ReceiverChannelServer: Sendable {
     /// chooses (the same on all). `status` is its RECEIVER_STATUS status object (JSON).
     /// Before ``start()`` only. Returns the port.
     ///
-    /// - Throws: ``CastChannelError`` (`refused`) when no port can be had.
+    /// - Throws: ``CastChannelError`` (`refused`) when no port can be had, or the server has
+    ///   started or stopped.
     public func listen(receiver: Int, addresses: [String], port: UInt16, status: String) throws(CastChannelError) -> UInt16 {
+        guard !shared.withLock({ $0.started }) else { throw CastChannelError(.refused, "the server is running already") }
         let hosts = addresses.isEmpty ? ["0.0.0.0", "::"] : addresses
         var descriptors: [Int32] = []
         do {
@@ -103,6 +111,7 @@ public final class ReceiverChannelServer: Sendable {
                 owner.closeAll()
             }
         } catch {
+            listeners.forEach { _ = Glibc.close($0.descriptor) }
             throw CastChannelError(.closed, "cannot start the server's thread: \(error.reason)")
         }
     }
@@ -198,6 +207,11 @@ private final class ServerLoop: PollLoopOwner {
     private let loop: PollLoop
     private var listeners: [(receiver: Int, descriptor: Int32, token: PollLoop.Token)] = []
     private var channels: [ObjectIdentifier: ServedChannel] = [:]
+    /// Out of descriptors (`EMFILE`): the listeners rest until then, or they would be ready
+    /// at every poll.
+    private var listenersResting: ContinuousClock.Instant?
+    /// How long the listeners rest when the process is out of descriptors.
+    static let restAfterDescriptorShortage: Duration = .seconds(1)
 
     init(server: ReceiverChannelServer, listeners: [(receiver: Int, descriptor: Int32)]) {
         self.server = server
@@ -211,7 +225,12 @@ private final class ServerLoop: PollLoopOwner {
     }
 
     func nextDeadline() -> ContinuousClock.Instant? {
-        channels.values.filter { !$0.isSecured }.map { $0.accepted + server.handshakeTimeout }.min()
+        (channels.values.map(deadline) + [listenersResting].compactMap { $0 }).min()
+    }
+
+    /// When `channel` is closed unless it is heard from: its handshake's end, or its silence's.
+    private func deadline(_ channel: ServedChannel) -> ContinuousClock.Instant {
+        channel.isSecured ? channel.lastHeard + server.idleTimeout : channel.accepted + server.handshakeTimeout
     }
 
     func tick(at now: ContinuousClock.Instant) {
@@ -219,8 +238,10 @@ private final class ServerLoop: PollLoopOwner {
             let status = server.status(of: receiver)
             for channel in channels.values where channel.receiver == receiver { channel.broadcast(status) }
         }
-        for channel in channels.values where !channel.isSecured && now >= channel.accepted + server.handshakeTimeout {
-            channel.close()
+        for channel in channels.values where now >= deadline(channel) { channel.close() }
+        if let resting = listenersResting, now >= resting {
+            listenersResting = nil
+            listeners.forEach { loop.watch($0.token, for: Int16(POLLIN)) }
         }
         sweep()
     }
@@ -238,7 +259,13 @@ private final class ServerLoop: PollLoopOwner {
     private func accept(receiver: Int, on descriptor: Int32) {
         for _ in 0..<16 {
             let client = Glibc.accept(descriptor, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                if errno == EMFILE || errno == ENFILE {
+                    listenersResting = .now + Self.restAfterDescriptorShortage
+                    listeners.forEach { loop.watch($0.token, for: 0) }
+                }
+                break
+            }
             // Accepted sockets inherit neither flag: non-blocking, closed across exec.
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)

@@ -19,6 +19,8 @@ final class ServedChannel {
     private var secured = false
     /// When the connection came (the server ends a handshake that takes too long).
     let accepted: ContinuousClock.Instant
+    /// When the sender last sent anything (the server ends a silence that lasts too long).
+    private(set) var lastHeard: ContinuousClock.Instant
     private(set) var isClosed = false
     /// The most ciphertext held for a sender that does not read: past it the connection ends.
     static let pendingLimit = 256 * 1024
@@ -28,6 +30,7 @@ final class ServedChannel {
         self.connection = connection
         tls = try TLSSession(accepting: context)
         accepted = now
+        lastHeard = now
     }
 
     /// Whether the handshake is over.
@@ -35,10 +38,12 @@ final class ServedChannel {
 
     /// Reads what came and answers it; `status` gives the receiver's status object (JSON).
     func readable(status: () -> String) {
+        guard !isClosed else { return }
         do throws(CastChannelError) {
             for _ in 0..<16 {
                 let bytes = try connection.receiveAvailable()
                 guard !bytes.isEmpty else { break }
+                lastHeard = .now
                 tls.receive(bytes)
                 if !secured {
                     secured = try tls.handshake()
@@ -71,6 +76,7 @@ final class ServedChannel {
 
     /// Sends what waits, as far as the socket takes it.
     func writable() {
+        guard !isClosed else { return }
         do throws(CastChannelError) { try flush() } catch { close() }
     }
 

@@ -36,7 +36,12 @@ final class TLSSession {
 
     private init(context: TLSContext, serverName: String?, accepting: Bool) throws(CastChannelError) {
         guard let ssl = SSL_new(context.pointer) else { throw Self.error("SSL_new failed") }
-        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+        guard let incoming = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw Self.error("BIO_new failed")
+        }
+        guard let outgoing = BIO_new(BIO_s_mem()) else {
+            BIO_free(incoming)
             SSL_free(ssl)
             throw Self.error("BIO_new failed")
         }
