@@ -349,12 +349,14 @@ for (when, kind, text), want in zip(changes, wants):
         print(f"no matching event for {kind} {text} after event {index}; near it: {near}"); sys.exit()
     index = match[0] + 1
     out.append(f"{match[1][0] - when:.2f}")
-# A removal comes one second after its goodbye (RFC 6762 section 10.1): 1 s more for that one.
-late = [d for d, (_, kind, _) in zip(out, changes) if float(d) > (2.0 if kind == "withdrew" else 1.0)]
+# A removal comes one second after its goodbye (RFC 6762 section 10.1), and a return is a new
+# registration the daemon probes first (three probes 250 ms apart, section 8.1) before it
+# announces it: 1 s more for those two (returns measured at 1.00 and 1.01 s).
+late = [d for d, (_, kind, _) in zip(out, changes) if float(d) > (2.0 if kind in ("withdrew", "returned") else 1.0)]
 print(("late: " if late else "ok ") + " ".join(out))
 PY
 )
-if [[ "$result" == ok* ]]; then ok "a script's 6 changes reach a watcher in order, each within 1 s, the withdrawal 1 s after its goodbye (seconds after publish made them: ${result#ok })"; else notok "the script: $result"; diag <"$tmp/script.err"; fi
+if [[ "$result" == ok* ]]; then ok "a script's 6 changes reach a watcher in order, each within 1 s, the withdrawal and the return within 2 s (seconds after publish made them: ${result#ok })"; else notok "the script: $result"; diag <"$tmp/script.err"; fi
 kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
 kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
 
@@ -436,7 +438,17 @@ assert changed["app_id"] == "CA5E8412" and changed["status_text"] == "Netflix" a
 PY
 then ok "pychromecast reads a simulated receiver's status from publish (Backdrop, 50%) and sees a script's volume and start-app as a status change (Netflix, 30%)"
 else notok "pychromecast and publish's Cast channel (exit $rc)"; cat "$tmp/pychromecast.out" "$tmp/pychromecast.err" "$tmp/channel.err" | diag; fi
-"$castlab" exec "$bin" --status --json --backend mdns --state "$tmp/state-channel.json" >"$tmp/channel.json" 2>"$tmp/channel-scan.err"
+# Until the listing has the file's devices (a one-shot scan right after a publish can end before
+# every answer), at most 20 s; then each must answer its channel.
+channel_listing() {
+  "$castlab" exec "$bin" --status --json --state "$tmp/state-channel.json" >"$tmp/channel.json" 2>"$tmp/channel-scan.err" &&
+    "$PY" - "$tmp/channel.json" "$count" <<'PY'
+import json, sys
+devices = [d for d in json.load(open(sys.argv[1]))["devices"] if d["friendlyName"].endswith("(simulated)")]
+assert len(devices) == int(sys.argv[2]), len(devices)
+PY
+}
+within 20 channel_listing
 if "$PY" - "$tmp/channel.json" "$count" <<'PY'
 import json, sys
 devices = [d for d in json.load(open(sys.argv[1]))["devices"] if d["friendlyName"].endswith("(simulated)")]
