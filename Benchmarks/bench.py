@@ -1124,23 +1124,6 @@ def report(doc: dict) -> tuple[str, list[str]]:
         c2 = f"{fmt_s(med(pc, 'wall', 'median'))} ({100 * (pc.get('minRecall') or 0):.0f}%)"
         lines.append(f"{n:>7} {c1:>20} {c2:>16} {fmt_s(r):>7} {med(cs, 'maxThreads', 'median') or 0:>8.0f} "
                      f"{(med(cs, 'maxRssKB', 'median') or 0) / 1024:>8.1f}")
-    cd = doc.get("channelDead")
-    if not cd:
-        missing.append("channelDead")
-    else:
-        lines.append(f"cast-scan --status --timeout {cd['timeout']:g} with {cd['live']} live devices and {cd['dead']} whose "
-                     f"SYNs are dropped: {fmt_s(med(cd, 'wall', 'median'))} s median, {fmt_s(cd['maxWall'])} s at most; "
-                     f"every device listed: {cd['allListed']}, live ones reachable: {cd['allLiveReachable']}, "
-                     f"dead ones 'timeout': {cd['allDeadTimedOut']}")
-    cs = doc.get("channelServe")
-    if not cs:
-        missing.append("channelServe")
-    else:
-        lines.append(f"cast-scan serve --status, {cs['devices']} devices whose receivers drop every connection now and then, "
-                     f"{cs['seconds']:.0f} s: every device reachable after {cs['allReachableSeconds']} s; RSS "
-                     f"{cs['rssFirstWarmKB'] / 1024:.1f} MiB warm, {cs['rssLastKB'] / 1024:.1f} MiB at the end; a scrape "
-                     f"{cs['scrapeMs']['median']:.2f} ms median; at most {cs['maxSockets']} sockets; SIGTERM ended it in "
-                     f"{cs['sigtermSeconds']} s")
     lines.append("")
     lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
     lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'mdns MiB':>9} {'mdns CPU s':>10} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
@@ -1176,10 +1159,10 @@ def report(doc: dict) -> tuple[str, list[str]]:
                          f"{ip['after10000KB']['median'] / 1024:.1f} MiB after 10,000 (ratio {ip['ratio']['median']:.3f})")
         if b["inserted"] != 5000 or b["removed"] != 5000:
             missing.append("watchMemory: the 10,000-event watch did not report every event")
-    def figure(key: str, line) -> dict | None:
+    def figure(key: str, line, required: str = "ratio") -> dict | None:
         """The figure `key` when it was measured (its line added), else None (and missing)."""
         d = doc.get(key)
-        if not d or not d.get("ratio"):
+        if not d or not d.get(required):
             missing.append(key)
             return None
         lines.append(line(d))
@@ -1198,6 +1181,17 @@ def report(doc: dict) -> tuple[str, list[str]]:
         f"a scrape of /metrics {sv['scrapeMs']['median']:.2f} ms median ({sv['scrapeMsAtEnd']['median']:.2f} ms at the end), "
         f"prometheus_client's server with the same series {sv['prometheusClientScrapeMs']['median']:.2f} ms (ratio {sv['ratio']:.2f}); "
         f"RSS {sv['rssFirstWarmKB'] / 1024:.1f} MiB warm, {sv['rssLastKB'] / 1024:.1f} MiB at the end"))
+    cd = figure("channelDead", lambda cd: (
+        f"cast-scan --status --timeout {cd['timeout']:g} with {cd['live']} live devices and {cd['dead']} whose "
+        f"SYNs are dropped: {fmt_s(med(cd, 'wall', 'median'))} s median, {fmt_s(cd['maxWall'])} s at most; "
+        f"every device listed: {cd['allListed']}, live ones reachable: {cd['allLiveReachable']}, "
+        f"dead ones 'timeout': {cd['allDeadTimedOut']}"), required="maxWall")
+    cs = figure("channelServe", lambda cs: (
+        f"cast-scan serve --status, {cs['devices']} devices whose receivers drop every connection now and then, "
+        f"{cs['seconds']:.0f} s: every device reachable after {cs['allReachableSeconds']} s; RSS "
+        f"{cs['rssFirstWarmKB'] / 1024:.1f} MiB warm, {cs['rssLastKB'] / 1024:.1f} MiB at the end; a scrape "
+        f"{cs['scrapeMs']['median']:.2f} ms median; at most {cs['maxSockets']} sockets; SIGTERM ended it in "
+        f"{cs['sigtermSeconds']} s"), required="scrapeMs")
     # Targets
     t = {}
     if sv:
