@@ -76,7 +76,8 @@ port=$((20000 + RANDOM % 20000))
 "$castlab" exec "$bin" serve --status --listen "127.0.0.1:$port" >"$tmp/serve.out" 2>"$tmp/serve.err" &
 server=$!
 for i in $(seq 300); do
-  "$castlab" exec curl -sf "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>/dev/null &&
+  "$castlab" exec "$PY" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+    "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>/dev/null &&
     [ "$(grep -c '^cast_device_reachable{' "$tmp/metrics")" -ge "$count" ] &&
     [ "$(grep -c '^cast_device_reachable{.*} 1$' "$tmp/metrics")" -ge "$("$PY" -c '
 import json, sys; print(sum(1 for d in json.load(open(sys.argv[1]))["devices"] if d["receiver"] and not d["receiver"]["failure"]))' "$tmp/lab.json")" ] && break
