@@ -45,11 +45,11 @@ package struct NetworkInterface: Sendable, Hashable {
     package var addressTexts: [String] {
         let v4 = ipv4.compactMap { prefix -> String? in
             guard prefix.address.count == 4 else { return nil }
-            return IPv4Address(prefix.address[0], prefix.address[1], prefix.address[2], prefix.address[3]).description
+            let address = IPv4Address(prefix.address[0], prefix.address[1], prefix.address[2], prefix.address[3])
+            return ServiceAddress(address, interfaceName: name, interfaceIndex: index).address
         }
-        let v6 = ipv6.compactMap { prefix -> String? in
-            guard let address = IPv6Address(bytes: prefix.address) else { return nil }
-            return address.isLinkLocal ? "\(address)%\(name)" : address.description
+        let v6 = ipv6.compactMap { prefix in
+            IPv6Address(bytes: prefix.address).map { ServiceAddress($0, interfaceName: name, interfaceIndex: index).address }
         }
         return v4 + v6
     }

@@ -141,11 +141,8 @@ public final class CastReceiverPublisher: Sendable {
         case .set(let settings):
             for setting in settings { after.set(setting.key, to: setting.value) }
         case .volume(let level, let muted):
-            guard !withdrawn else { throw bad("\(device) is withdrawn; it can change once it returns") }
             after.volumeLevel = level
             after.isMuted = muted
-            state.receivers[id] = after
-            return (id, .channelOnly)
         case .withdraw:
             guard !withdrawn else { throw bad("\(device) is withdrawn already") }
             state.withdrawn.insert(id)
@@ -156,6 +153,11 @@ public final class CastReceiverPublisher: Sendable {
             return (id, .register(after.registration(interfaceIndexes: options.interfaceIndexes)))
         }
         guard !withdrawn else { throw bad("\(device) is withdrawn; it can change once it returns") }
+        // The volume is only what its Cast channel says: nothing for the daemon.
+        if case .volume = change.action {
+            state.receivers[id] = after
+            return (id, .channelOnly)
+        }
         try after.registration(interfaceIndexes: options.interfaceIndexes).validate()
         state.receivers[id] = after
         return (id, .update(after.txt))

@@ -44,7 +44,7 @@ public struct ReceiverScript: Sendable {
             guard let change else { continue }
             if let at = change.at {
                 guard at >= latest else {
-                    throw ReceiverFileError(path: path, message: "line \(index + 1): \(Self.seconds(at)) s is earlier than the line before (\(Self.seconds(latest)) s)")
+                    throw ReceiverFileError(path: path, message: "line \(index + 1): \(at.secondsText) s is earlier than the line before (\(latest.secondsText) s)")
                 }
                 latest = at
             }
@@ -149,10 +149,5 @@ public struct ReceiverScript: Sendable {
             throw ReceiverFileError(path: path, message: "not UTF-8 text")
         }
         return text
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
     }
 }

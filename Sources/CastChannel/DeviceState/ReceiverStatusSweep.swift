@@ -53,11 +53,7 @@ public final class ReceiverStatusSweep: Sendable {
         let id = device.uniqueID
         guard let endpoint = ReceiverEndpoint(device: device) else {
             let first = box.withLock { $0.asked.insert(id).inserted }
-            if first {
-                var result = ReceiverProbeResult(host: "", port: device.port)
-                result.error = CastChannelError(.resolve, "the device has no address")
-                states.record(result, for: id)
-            }
+            if first { states.record(.noAddress(port: device.port), for: id) }
             return
         }
         box.withLock { state in
@@ -93,6 +89,20 @@ public final class ReceiverStatusSweep: Sendable {
             if resumeNow { continuation.resume() }
         }
         watchdog.cancel()
+    }
+
+    /// What asking `device` gave: its result, or, for a device never handed over (or still
+    /// waiting for its turn), not asked.
+    public func result(for device: CastDevice) -> ReceiverProbeResult {
+        if let entry = states.entry(for: device.uniqueID) { return entry.result }
+        return notAsked(ReceiverEndpoint(device: device)?.host ?? "", device.port)
+    }
+
+    /// The result of a device the deadline came before.
+    private func notAsked(_ host: String, _ port: UInt16) -> ReceiverProbeResult {
+        var result = ReceiverProbeResult(host: host, port: port)
+        result.error = CastChannelError(.timeout, "not asked before the time-out (\(concurrency) devices were being asked)")
+        return result
     }
 
     /// Starts waiting probes while there is room, each with what is left of the deadline.
@@ -133,11 +143,7 @@ public final class ReceiverStatusSweep: Sendable {
             if state.isOver { state.waiters = [] }
             return (unasked, waiters)
         }
-        for (id, endpoint) in unasked {
-            var result = ReceiverProbeResult(host: endpoint.host, port: endpoint.port)
-            result.error = CastChannelError(.timeout, "not asked before the time-out (\(concurrency) devices were being asked)")
-            states.record(result, for: id)
-        }
+        for (id, endpoint) in unasked { states.record(notAsked(endpoint.host, endpoint.port), for: id) }
         waiters.forEach { $0.resume() }
     }
 

@@ -24,7 +24,6 @@ final class KeptConnection {
         case open
     }
 
-    let id: String
     let endpoint: ReceiverEndpoint
     private let loop: PollLoop
     private let timing: CastChannelSession.Timing
@@ -48,10 +47,9 @@ final class KeptConnection {
     static let pendingLimit = 256 * 1024
 
     init(
-        id: String, endpoint: ReceiverEndpoint, loop: PollLoop, timing: CastChannelSession.Timing, attemptTimeout: Duration,
+        endpoint: ReceiverEndpoint, loop: PollLoop, timing: CastChannelSession.Timing, attemptTimeout: Duration,
         report: @escaping (Report) -> Void
     ) {
-        self.id = id
         self.endpoint = endpoint
         self.loop = loop
         self.timing = timing
@@ -119,7 +117,7 @@ final class KeptConnection {
     /// Closes the channel (CLOSE and close_notify when it is open), with no report.
     func close() {
         if phase == .open, var session, let tls {
-            for case .send(let message) in session.close() { try? tls.send(try CastFrameDecoder.frame(message)) }
+            for case .send(let message) in session.close() { pending += (try? tls.seal(message)) ?? [] }
             self.session = session
             tls.shutdown()
             pending += tls.takeOutgoing()
@@ -163,7 +161,7 @@ final class KeptConnection {
         guard done else { return }
         secured = now
         result.tlsDuration = now - (connected ?? now)
-        result.tls = tls.negotiated.map { TLSParameters(protocol: $0.protocolVersion, cipher: $0.cipher) }
+        result.tls = tls.negotiated
         let remaining = max(.milliseconds(1), (started ?? now) + attemptTimeout - now)
         var session = CastChannelSession(
             mode: .keep, timing: .init(statusTimeout: remaining, heartbeatInterval: timing.heartbeatInterval, silenceLimit: timing.silenceLimit))
@@ -190,17 +188,8 @@ final class KeptConnection {
                 try handshake(at: now)
                 if phase != .open { continue }
             }
-            var messages: [CastMessage] = []
-            var failure: CastChannelError?
-            do throws(CastChannelError) {
-                while case let plaintext = try tls.read(), !plaintext.isEmpty {
-                    decoder.append(plaintext)
-                    while let message = try decoder.next() { messages.append(message) }
-                }
-                pending += tls.takeOutgoing()
-            } catch {
-                failure = error
-            }
+            let (messages, failure) = tls.readMessages(into: &decoder)
+            pending += tls.takeOutgoing()
             // What came before a bad frame still counts (a status, then garbage).
             for message in messages {
                 guard phase == .open, var session else { return }
@@ -220,8 +209,7 @@ final class KeptConnection {
             switch action {
             case .send(let message):
                 do throws(CastChannelError) {
-                    try tls.send(try CastFrameDecoder.frame(message))
-                    pending += tls.takeOutgoing()
+                    pending += try tls.seal(message)
                     try flush()
                 } catch {
                     return fail(error, at: now)

@@ -198,8 +198,8 @@ public final class ReceiverMonitor: Sendable {
 /// each is due to be tried again, and what was last said of each.
 private final class MonitorLoop: PollLoopOwner {
     private struct Watched {
+        /// Nil for a device with no address.
         var connection: KeptConnection?
-        var endpoint: ReceiverEndpoint?
         /// When the next attempt may start; nil while one runs or the channel is open.
         var due: ContinuousClock.Instant?
         var failures = 0
@@ -255,27 +255,22 @@ private final class MonitorLoop: PollLoopOwner {
         case .keepOnly(let ids):
             for id in watched.keys where !ids.contains(id) { forget(id) }
         case .watch(let id, let endpoint):
-            if let entry = watched[id], entry.endpoint == endpoint { return }
+            if let entry = watched[id], entry.connection?.endpoint == endpoint { return }
             guard watched[id] != nil || watched.count < monitor.configuration.maximumDevices else {
                 return monitor.countUnwatched(id)
             }
             watched[id]?.connection?.close()
             var entry = watched[id] ?? Watched()
-            entry.endpoint = endpoint
             entry.failures = 0
             entry.connection = endpoint.map { endpoint in
                 KeptConnection(
-                    id: id, endpoint: endpoint, loop: loop, timing: monitor.configuration.timing,
+                    endpoint: endpoint, loop: loop, timing: monitor.configuration.timing,
                     attemptTimeout: monitor.configuration.attemptTimeout
                 ) { [unowned self] report in self.handle(report, of: id) }
             }
             entry.due = endpoint == nil ? nil : now
             watched[id] = entry
-            if endpoint == nil {
-                var result = ReceiverProbeResult(host: "", port: 0)
-                result.error = CastChannelError(.resolve, "the device has no address")
-                record(result, of: id, reachable: false)
-            }
+            if endpoint == nil { record(.noAddress(port: 0), of: id, reachable: false) }
         }
     }
 

@@ -40,13 +40,12 @@ struct CastChannelConnection {
 
     /// What the handshake agreed.
     var negotiated: TLSParameters? {
-        tls.negotiated.map { TLSParameters(protocol: $0.protocolVersion, cipher: $0.cipher) }
+        tls.negotiated
     }
 
     /// Sends `message` as a frame.
     func send(_ message: CastMessage) throws(CastChannelError) {
-        try tls.send(try CastFrameDecoder.frame(message))
-        try flush()
+        try connection.send(try tls.seal(message), deadline: deadline, cancelled: cancelled)
     }
 
     /// The messages that arrive before `until` (none when nothing does).
@@ -55,18 +54,14 @@ struct CastChannelConnection {
         let bytes = try connection.receive(until: min(until, deadline), cancelled: cancelled)
         guard !bytes.isEmpty else { return [] }
         tls.receive(bytes)
-        var messages: [CastMessage] = []
-        do throws(CastChannelError) {
-            while case let plaintext = try tls.read(), !plaintext.isEmpty {
-                decoder.append(plaintext)
-                while let message = try decoder.next() { messages.append(message) }
-            }
-            // TLS's own records (a key update, an alert) go out now.
-            try flush()
-        } catch {
-            guard !messages.isEmpty else { throw error }
-            pendingError = error
+        let (messages, failure) = tls.readMessages(into: &decoder)
+        if let failure {
+            guard !messages.isEmpty else { throw failure }
+            pendingError = failure
+            return messages
         }
+        // TLS's own records (a key update, an alert) go out now.
+        try flush()
         return messages
     }
 

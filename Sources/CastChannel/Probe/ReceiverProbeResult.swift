@@ -28,6 +28,13 @@ public struct ReceiverProbeResult: Sendable, Hashable {
         self.host = host
         self.port = port
     }
+
+    /// The result for a device with no address to ask (`resolve`).
+    public static func noAddress(port: UInt16) -> ReceiverProbeResult {
+        var result = ReceiverProbeResult(host: "", port: port)
+        result.error = CastChannelError(.resolve, "the device has no address")
+        return result
+    }
 }
 
 /// The protocol and cipher a TLS handshake agreed.

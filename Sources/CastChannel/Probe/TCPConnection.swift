@@ -143,14 +143,9 @@ final class TCPConnection {
     func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant, cancelled: () -> Bool) throws(CastChannelError) {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count > 0 {
-                sent += count
-            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                try wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, phase: "a write")
-            } else {
-                throw CastChannelError(.closed, "the receiver closed the connection (\(systemErrorMessage(errno)))")
-            }
+            let count = try sendAvailable(bytes[sent...])
+            if count == 0 { try wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, phase: "a write") }
+            sent += count
         }
     }
 

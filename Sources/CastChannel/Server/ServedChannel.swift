@@ -50,11 +50,12 @@ final class ServedChannel {
                     pending += tls.takeOutgoing()
                     guard secured else { continue }
                 }
-                while case let plaintext = try tls.read(), !plaintext.isEmpty {
-                    decoder.append(plaintext)
-                    while let message = try decoder.next() { try answer(message, status: status) }
+                let (messages, failure) = tls.readMessages(into: &decoder)
+                for message in messages {
+                    try answer(message, status: status)
                     if isClosed { return }
                 }
+                if let failure { throw failure }
                 pending += tls.takeOutgoing()
             }
             try flush()
@@ -111,8 +112,7 @@ final class ServedChannel {
     }
 
     private func send(_ json: String, to destination: String, on namespace: String) throws(CastChannelError) {
-        try tls.send(try CastFrameDecoder.frame(.json(json, from: CastNamespace.receiverID, to: destination, on: namespace)))
-        pending += tls.takeOutgoing()
+        pending += try tls.seal(.json(json, from: CastNamespace.receiverID, to: destination, on: namespace))
     }
 
     private func flush() throws(CastChannelError) {

@@ -126,11 +126,11 @@ public struct CastChannelSession: Sendable {
     public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard let started, let lastHeard, let lastPing, !isFinished else { return [] }
         if !hasStatus, now >= started + timing.statusTimeout {
-            return finish(CastChannelError(.noStatus, "no RECEIVER_STATUS within \(Self.seconds(timing.statusTimeout)) s"))
+            return finish(CastChannelError(.noStatus, "no RECEIVER_STATUS within \(timing.statusTimeout.secondsText) s"))
         }
         guard mode == .keep else { return [] }
         if now >= lastHeard + timing.silenceLimit {
-            return finish(CastChannelError(.timeout, "nothing heard for \(Self.seconds(timing.silenceLimit)) s (heartbeat lost)"))
+            return finish(CastChannelError(.timeout, "nothing heard for \(timing.silenceLimit.secondsText) s (heartbeat lost)"))
         }
         if now >= lastPing + timing.heartbeatInterval {
             self.lastPing = now
@@ -153,13 +153,5 @@ public struct CastChannelSession: Sendable {
             .send(.json(#"{"type":"CLOSE"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.connection)),
             .finish(error),
         ]
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let (whole, attos) = duration.components
-        let millis = attos / 1_000_000_000_000_000
-        guard millis != 0 else { return "\(whole)" }
-        let digits = String(millis)
-        return "\(whole)." + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
 }

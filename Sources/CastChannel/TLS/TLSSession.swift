@@ -7,14 +7,6 @@ internal import COpenSSL
 ///
 /// One thread at a time; not `Sendable`.
 final class TLSSession {
-    /// What the handshake agreed.
-    struct Negotiated: Sendable, Hashable {
-        /// `TLSv1.3`, `TLSv1.2`, ...
-        var protocolVersion: String
-        /// OpenSSL's name of the cipher suite.
-        var cipher: String
-    }
-
     /// What a sender offers, said when a handshake fails.
     static let offered = "TLS 1.2 or 1.3, OpenSSL's default ciphers at security level 1"
 
@@ -103,11 +95,11 @@ final class TLSSession {
     }
 
     /// What the handshake agreed, once it is done.
-    var negotiated: Negotiated? {
+    var negotiated: TLSParameters? {
         guard SSL_is_init_finished(ssl) == 1 else { return nil }
         let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "?"
         let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? "?"
-        return Negotiated(protocolVersion: version, cipher: cipher)
+        return TLSParameters(protocol: version, cipher: cipher)
     }
 
     /// Encrypts `plaintext` for sending (then ``takeOutgoing()``).

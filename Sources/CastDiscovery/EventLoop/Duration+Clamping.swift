@@ -11,6 +11,13 @@ extension Duration {
         return .seconds(min(seconds, longestSeconds))
     }
 
+    /// The duration in seconds as people read it, to the millisecond, without trailing zeros:
+    /// `2`, `1.5`, `4.959`.
+    package var secondsText: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+    }
+
     /// The duration in seconds, as a floating-point number.
     package var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
