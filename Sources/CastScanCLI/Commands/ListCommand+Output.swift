@@ -18,7 +18,7 @@ extension ListCommand {
         var step: SenderFlowStep
         var warnings: [String]
         /// What each device said over the Cast channel (`--status`); nil without it.
-        var receivers: ReceiverStates?
+        var sweep: ReceiverStatusSweep?
 
         /// The unique IDs of the devices the app sees.
         var visible: Set<String> { Set(step.visibleDevices.map(\.uniqueID)) }
@@ -39,7 +39,7 @@ extension ListCommand {
                           startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
                           stateFile: sender.stateFile.path, step: listing.step, warnings: listing.warnings),
             devices: listing.devices.map { device in
-                DeviceReport(device, receiver: listing.receivers.map { Self.receiver($0, of: device) })
+                DeviceReport(device, receiver: listing.sweep?.result(for: device))
             },
             visibleDeviceCount: listing.visible.count,
             problemCount: listing.devices.reduce(0) { $0 + $1.problems.count })
@@ -53,7 +53,7 @@ extension ListCommand {
         SenderHeader(console: console, sender: sender, step: listing.step, backend: listing.selection).print()
         let visible = listing.visible
         let shown = listing.devices.filter { visible.contains($0.uniqueID) }
-        if !shown.isEmpty { console.write(DeviceTable.render(shown, states: listing.receivers)) }
+        if !shown.isEmpty { console.write(DeviceTable.render(shown, states: listing.sweep?.states)) }
         printSummary(listing, shown: shown.count)
         for host in listing.result.statistics?.unansweredHosts ?? [] {
             console.errorLine("cast-scan: no answer from host \(TerminalText.sanitize(host)) (DNS-SD by unicast to port 5353)")
@@ -76,16 +76,6 @@ extension ListCommand {
             console.line("The app sees \(shown) of the \(total) Cast device\(total == 1 ? "" : "s") on the network (\(timing)).")
             console.line(SenderHeader.howToSee(step: listing.step, sender: sender))
         }
-    }
-
-    /// What `device` said over the Cast channel; a device the sweep never reached (the scan
-    /// ended before it was listed) as not asked.
-    static func receiver(_ states: ReceiverStates, of device: CastDevice) -> ReceiverProbeResult {
-        if let entry = states.entry(for: device.uniqueID) { return entry.result }
-        let endpoint = ReceiverEndpoint(device: device)
-        var result = ReceiverProbeResult(host: endpoint?.host ?? "", port: device.port)
-        result.error = CastChannelError(.timeout, "not asked before the time-out")
-        return result
     }
 
     /// `instance: reason`, as the text output and JSON give a failed resolve.

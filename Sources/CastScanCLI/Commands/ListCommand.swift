@@ -56,7 +56,7 @@ struct ListCommand: Command {
         let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
         let listing = Listing(
-            selection: selection, result: result, devices: devices, step: step, warnings: warnings, receivers: sweep?.states)
+            selection: selection, result: result, devices: devices, step: step, warnings: warnings, sweep: sweep)
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(report(listing), format: .pretty))
         } else {

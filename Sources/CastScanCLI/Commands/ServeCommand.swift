@@ -197,15 +197,9 @@ struct ServeCommand: Command {
     /// reason) and when it answers again; until the monitor's events end.
     private static func log(_ channel: ReceiverMonitor, manager: DiscoveryManager, console: Console) async {
         for await event in channel.events {
+            if case .status = event { continue }
             let name = manager.device(withUniqueID: event.uniqueID)?.friendlyName ?? event.uniqueID
-            switch event {
-            case .unreachable(_, let result):
-                console.errorLine("cast-scan: serve: ! \(TerminalText.sanitize("\(name) unreachable: \(result.error?.description ?? "no status")"))")
-            case .reachable:
-                console.errorLine("cast-scan: serve: ^ \(TerminalText.sanitize("\(name) reachable again"))")
-            case .status:
-                break
-            }
+            console.errorLine("cast-scan: serve: \(WatchCommand.ChannelLines.text(event, name: name))")
         }
     }
 

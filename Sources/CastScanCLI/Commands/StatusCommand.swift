@@ -16,7 +16,7 @@ struct StatusCommand: Command {
         options: [timeout, JSONOutput.option], positionals: [hosts], inheritsOptions: false)
 
     /// How many receivers are asked at once.
-    static let concurrency = 32
+    static let concurrency = ReceiverStatusSweep.defaultConcurrency
 
     let context: CommandContext
     let endpoints: [ReceiverEndpoint]

@@ -65,21 +65,26 @@ extension WatchCommand {
                 if let text = try? JSONOutput.string(line, format: .lines) { printer.console.write(text) }
                 return nil
             }
-            let who = name ?? event.uniqueID
+            printer.console.line("\(TimeOfDay.now()) \(Self.text(event, name: name ?? event.uniqueID))")
+            return nil
+        }
+
+        /// An event's line for people, sanitized: `= NAME: APP "TEXT", volume V`, `! NAME
+        /// unreachable: REASON`, `^ NAME reachable again`.
+        static func text(_ event: ReceiverMonitorEvent, name: String) -> String {
             let text: String
             switch event {
             case .status(_, let result):
                 let app = ReceiverStatusTable.application(result.status)
                 let detail = result.status?.runningApplication?.statusText.map { " \"\($0)\"" } ?? ""
-                text = "= \(who): \(app)\(detail), volume \(ReceiverStatusTable.volume(result.status?.volume))"
+                text = "= \(name): \(app)\(detail), volume \(ReceiverStatusTable.volume(result.status?.volume))"
                     + (result.status?.isStandBy == true ? ", standby" : "")
             case .unreachable(_, let result):
-                text = "! \(who) unreachable: \(result.error?.description ?? "no status")"
+                text = "! \(name) unreachable: \(result.error?.description ?? "no status")"
             case .reachable:
-                text = "^ \(who) reachable again"
+                text = "^ \(name) reachable again"
             }
-            printer.console.line("\(TimeOfDay.now()) \(TerminalText.sanitize(text))")
-            return nil
+            return TerminalText.sanitize(text)
         }
     }
 }

@@ -282,7 +282,6 @@ struct WatchCommand: Command {
         }
 
         private func line(_ value: Line) {
-            if silent { return }
             if let text = try? JSONOutput.string(value, format: .lines) { console.write(text) }
         }
     }

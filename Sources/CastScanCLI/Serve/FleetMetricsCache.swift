@@ -64,20 +64,24 @@ final class FleetMetricsCache: Sendable {
             body += "\n"
         }
         body += rendered.trailing
-        if let channel { body += channelPart(monitor, channel, format: format, maxDevices: maxDevices) }
+        if let channel { body += channelPart(monitor, revision, channel, format: format, maxDevices: maxDevices) }
         body += MetricsExposition.renderFamilies(process, format: format)
         body += MetricsExposition.end(format: format)
         return body
     }
 
-    /// The channel's families, rendered again only when the fleet or the states changed.
-    private func channelPart(_ monitor: FleetMonitor, _ channel: ReceiverStates, format: ExpositionFormat, maxDevices: Int) -> String {
+    /// The channel's families, rendered again only when the fleet or the states changed: a
+    /// scrape of unchanged ones reads two revisions and copies neither.
+    private func channelPart(
+        _ monitor: FleetMonitor, _ fleetRevision: Fleet.Revision, _ channel: ReceiverStates, format: ExpositionFormat, maxDevices: Int
+    ) -> String {
+        let key = ChannelKey(fleet: fleetRevision, states: channel.revision, format: format)
+        if let text = channelEntry.withLock({ $0?.key == key ? $0?.text : nil }) { return text }
         let fleet = monitor.snapshot
         let (revision, entries) = channel.snapshot()
-        let key = ChannelKey(fleet: fleet.revision, states: revision, format: format)
-        if let text = channelEntry.withLock({ $0?.key == key ? $0?.text : nil }) { return text }
         let text = MetricsExposition.renderFamilies(ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format)
-        channelEntry.withLock { $0 = (key, text) }
+        // Kept under the revisions of what was rendered (newer than the key's, if anything changed).
+        channelEntry.withLock { $0 = (ChannelKey(fleet: fleet.revision, states: revision, format: format), text) }
         return text
     }
 

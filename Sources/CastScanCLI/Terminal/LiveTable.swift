@@ -10,7 +10,8 @@ import Darwin
 /// `watch --table`: the device table redrawn in place on a terminal, as `top` and `watch(1)`
 /// do: from the top left, each line cut to the terminal's width, as many as its height holds,
 /// the rest of the screen cleared. It is redrawn at most every ``interval``, and only when the
-/// list, the channel states (`--status`) or the terminal's size changed. The last table stays
+/// list (its generation), the channel states (`--status`, their revision) or the terminal's
+/// size changed. The last table stays
 /// on the screen when the watch ends.
 struct LiveTable: Sendable {
     /// The shortest time between two redraws.
@@ -22,9 +23,9 @@ struct LiveTable: Sendable {
     let states: ReceiverStates?
     let backend: String
 
-    /// What was drawn last: the list, the states' revision, the size.
+    /// What was drawn last: the list's generation, the states' revision, the size.
     private struct Drawn: Equatable {
-        var devices: [CastDevice]
+        var generation: Int
         var revision: Int
         var size: TerminalSize
     }
@@ -56,9 +57,10 @@ struct LiveTable: Sendable {
 
     /// Draws the table unless nothing changed since `last`; what it drew.
     private func redraw(after last: Drawn?) -> Drawn {
-        let now = Drawn(devices: manager.devices, revision: states?.revision ?? 0, size: .current())
+        let list = manager.list
+        let now = Drawn(generation: list.generation, revision: states?.revision ?? 0, size: .current())
         guard now != last else { return now }
-        console.write(Self.frame(devices: now.devices, states: states, backend: backend, size: now.size, time: TimeOfDay.now()))
+        console.write(Self.frame(devices: list.devices, states: states, backend: backend, size: now.size, time: TimeOfDay.now()))
         return now
     }
 
