@@ -63,14 +63,12 @@ class Device:
         receiver = entry.get("receiver") or {}
         self.status = receiver.get("status") or {}
         self.failure = receiver.get("failure")
-        self.connections = 0
         self.writers: set = set()
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.connections >= MAX_CONNECTIONS:
+        if len(self.writers) >= MAX_CONNECTIONS:
             writer.close()
             return
-        self.connections += 1
         self.writers.add(writer)
         try:
             if self.failure == "stallTLS":
@@ -81,7 +79,6 @@ class Device:
         except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError, OSError):
             pass
         finally:
-            self.connections -= 1
             self.writers.discard(writer)
             writer.close()
 

@@ -143,6 +143,12 @@ scan --json >"$tmp/nobus.json" 2>"$tmp/nobus.err"; rc=$?
 check "no D-Bus at all: a plain cast-scan lists every device" compare "$tmp/nobus.json" mdns
 "$castlab" bus start >/dev/null 2>&1
 
+# A watch runs in the background: ended on every exit, before the lab goes (`jobs -p`: this
+# shell's children not yet waited for, so no PID that may have been reused).
+test_cleanup() {
+  local pid
+  for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+}
 watch_live() { # STATUS [ARGS]: a watch while the Chromecast's status text becomes STATUS
   local status=$1; shift
   "$castlab" exec "$bin" watch --jsonl "$@" >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &

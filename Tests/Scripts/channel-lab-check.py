@@ -50,15 +50,12 @@ def main():
             if line.get("event") in ("receiverStatus", "unreachable", "reachable"):
                 got[line.get("friendlyName")] = line["receiver"]
         key_of = lambda device: next((t[3:] for t in device["txt"] if t.startswith("fn=")), None)
-        output = None
-    else:
-        output = json.load(open(args.output, encoding="utf-8"))
-    if args.kind == "watch":
-        pass
     elif args.kind == "listing":
+        output = json.load(open(args.output, encoding="utf-8"))
         got = {d["instanceName"]: d.get("receiver") for d in output["devices"]}
         key_of = lambda device: device["instance"]
     else:
+        output = json.load(open(args.output, encoding="utf-8"))
         got = {(r["host"], r["port"]): r for r in output["receivers"]}
         key_of = lambda device: (device["ipv4"] or device["ipv6"], device["port"])
     problems = []

@@ -19,6 +19,12 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${RUNS:-3}
 TIMEOUT=2
 check=$here/Tests/Scripts/channel-lab-check.py
+# The watch and the server run in the background: ended on every exit, before the lab goes.
+# (`jobs -p`: this shell's children not yet waited for, so no PID that may have been reused.)
+test_cleanup() {
+  local pid
+  for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+}
 t0=$SECONDS
 build_cast_scan
 lab_up "$here/Fixtures/lab/channel.json"

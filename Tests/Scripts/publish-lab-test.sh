@@ -17,12 +17,13 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 file="$here/Fixtures/publish/receivers.json"
 bench_venv=${BENCH_VENV:-$here/.build/bench-venv}
 lab_venv=${CASTLAB_VENV:-$here/.build/lab-venv}
-bg_pids=()
 
+# The background processes this shell has not waited for yet (`jobs -p`): a PID already waited
+# for may belong to another process by now.
 test_cleanup() {
   local pid
-  for pid in "${bg_pids[@]}"; do [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; done
-  for pid in "${bg_pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null; done
+  for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; done
+  for pid in $(jobs -p); do wait "$pid" 2>/dev/null; done
 }
 
 build_cast_scan
@@ -43,7 +44,6 @@ publish_start() {
   local name=$1; shift
   "$castlab" publisher exec "$bin" publish "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
   pub_pid=$!
-  bg_pids+=("$pub_pid")
 }
 
 published_count() { grep -c " published " "$1" 2>/dev/null || true; }
@@ -52,7 +52,6 @@ published_count() { grep -c " published " "$1" 2>/dev/null || true; }
 watch_start() {
   "$castlab" exec "$bin" watch --jsonl --backend "$2" >"$tmp/$1.jsonl" 2>"$tmp/$1.werr" &
   watch_pid=$!
-  bg_pids+=("$watch_pid")
 }
 
 # expected: the file's receivers as cast-scan publishes them (id, instance, fn with the suffix,
@@ -229,7 +228,7 @@ signal_test() {
   check_pychromecast "$label"
   check_cast_scan "$label"
   "$castlab" exec "$lab_venv/bin/python" -u "$here/Tests/Scripts/goodbye-sniffer.py" lab0 _googlecast._tcp.local. >"$tmp/goodbyes-$backend" 2>&1 &
-  local sniffer=$!; bg_pids+=("$sniffer")
+  local sniffer=$!
   within 5 grep -q ready "$tmp/goodbyes-$backend" || notok "$label: the goodbye sniffer listens"
   local t0; t0=$(date +%s%N)
   kill "-$sig" "$pub_pid"
@@ -367,7 +366,7 @@ import json, sys
 print(json.dumps({"devices": json.load(open(sys.argv[1]))["devices"][:1]}))
 PY
 "$castlab" exec "$bin" publish --exact-names "$tmp/one.json" >"$tmp/first.out" 2>"$tmp/first.err" &
-first_pid=$!; bg_pids+=("$first_pid")
+first_pid=$!
 within 15 bash -c "grep -q ' published ' '$tmp/first.out'" || notok "the first holder of the name published it"
 publish_start conflict --interface eth0 "$tmp/one.json"
 if within 15 bash -c "grep -q ' published ' '$tmp/conflict.out'" &&
@@ -397,7 +396,7 @@ kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
 fifo="$tmp/changes.fifo"; mkfifo "$fifo"
 watch_start watch-stdin mdns
 "$castlab" publisher exec "$bin" publish --interface eth0 --script - "$file" <"$fifo" >"$tmp/stdin.out" 2>"$tmp/stdin.err" &
-pub_pid=$!; bg_pids+=("$pub_pid")
+pub_pid=$!
 exec 7>"$fifo"
 within 20 bash -c "[ \$(grep -c ' published ' '$tmp/stdin.out') -ge $count ]" || notok "--script -: published"
 echo "rename 7c8d9e0f112233445566778899001122 Test Pantry" >&7
@@ -419,12 +418,12 @@ kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
 # published device as reachable, each on a port of its own.
 fifo="$tmp/channel.fifo"; mkfifo "$fifo"
 "$castlab" publisher exec "$bin" publish --interface eth0 --script - "$file" <"$fifo" >"$tmp/channel.out" 2>"$tmp/channel.err" &
-pub_pid=$!; bg_pids+=("$pub_pid")
+pub_pid=$!
 exec 7>"$fifo"
 within 20 bash -c "[ \$(grep -c ' published ' '$tmp/channel.out') -ge $count ]" || notok "the Cast channel: published"
 "$castlab" exec timeout 90 "$bench_venv/bin/python" "$here/Tests/Scripts/pychromecast-status.py" --name "Test Lounge TV (simulated)" \
   --ready "$tmp/pychromecast.ready" --expect-app Netflix --expect-volume 0.3 >"$tmp/pychromecast.out" 2>"$tmp/pychromecast.err" &
-pc_pid=$!; bg_pids+=("$pc_pid")
+pc_pid=$!
 within 60 test -e "$tmp/pychromecast.ready"
 echo "volume 5a6b7c8d9e0f11223344556677889900 0.3" >&7
 echo "start-app 5a6b7c8d9e0f11223344556677889900 Netflix" >&7

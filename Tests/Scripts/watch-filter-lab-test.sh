@@ -22,6 +22,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/Tests/Scripts/lab-test-lib.sh" watch-filter-lab-test
 rebuild=$here/Tests/Scripts/rebuild-from-indices.py
+# The watches run in the background: ended on every exit, before the lab goes.
+# (`jobs -p`: this shell's children not yet waited for, so no PID that may have been reused.)
+test_cleanup() {
+  local pid
+  for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+}
 t0=$SECONDS
 build_cast_scan
 lab_up "$here/Fixtures/lab/stacks.json"

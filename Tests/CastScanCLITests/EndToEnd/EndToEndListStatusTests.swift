@@ -17,13 +17,28 @@ struct EndToEndListStatusTests {
         let directory: TestDirectory
 
         init() throws {
-            answering = try LoopbackReceiver(.answer(EndToEndStatusTests.playing))
-            silent = try LoopbackReceiver(.silentAfterTLS)
             closed = try EndToEndStatusTests.closedPort()
             directory = try TestDirectory()
-            replay = try ReplayWriter(devices: [
-                .init(instance: "Playing", friendlyName: "A Playing", id: "aa", address: "127.0.0.1", port: Int(answering.port)),
-                .init(instance: "Silent", friendlyName: "B Silent", id: "bb", address: "127.0.0.1", port: Int(silent.port)),
+            answering = try LoopbackReceiver(.answer(EndToEndStatusTests.playing))
+            do {
+                silent = try LoopbackReceiver(.silentAfterTLS)
+            } catch {
+                answering.stop()
+                throw error
+            }
+            do {
+                replay = try Self.replay(answering: answering.port, silent: silent.port, closed: closed, in: directory)
+            } catch {
+                answering.stop()
+                silent.stop()
+                throw error
+            }
+        }
+
+        static func replay(answering: UInt16, silent: UInt16, closed: UInt16, in directory: TestDirectory) throws -> String {
+            try ReplayWriter(devices: [
+                .init(instance: "Playing", friendlyName: "A Playing", id: "aa", address: "127.0.0.1", port: Int(answering)),
+                .init(instance: "Silent", friendlyName: "B Silent", id: "bb", address: "127.0.0.1", port: Int(silent)),
                 .init(instance: "Gone", friendlyName: "C Gone", id: "cc", address: "127.0.0.1", port: Int(closed)),
             ]).write(to: directory)
         }

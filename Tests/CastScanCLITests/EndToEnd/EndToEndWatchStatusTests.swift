@@ -44,6 +44,7 @@ struct EndToEndWatchStatusTests {
             "watch", "--status", "--jsonl", "--replay", try Self.replay(port: receiver.port, in: directory),
             "--report", collector.url, "--spool", directory.path("spool"),
         ])
+        defer { watch.send(SIGKILL) }  // a test that stops early leaves no watch behind
         #expect(await Eventually.wait(timeout: .seconds(120)) { Self.count("receiverStatus", in: watch) == 1 }, "\(watch.currentStderr())")
         receiver.setStatus(Self.playing)
         #expect(await Eventually.wait(timeout: .seconds(120)) { Self.count("receiverStatus", in: watch) == 2 }, "\(watch.currentStderr())")
@@ -77,6 +78,7 @@ struct EndToEndWatchStatusTests {
         defer { receiver.stop() }
         let directory = try TestDirectory()
         let watch = try CastScanProcess.start(["watch", "--status", "--replay", try Self.replay(port: receiver.port, in: directory)])
+        defer { watch.send(SIGKILL) }
         let shows: @Sendable () -> Bool = { String(decoding: watch.currentStdout(), as: UTF8.self).contains("= Kept TV: ") }
         #expect(await Eventually.wait(timeout: .seconds(120), until: shows), "\(watch.currentStderr())")
         receiver.pause()

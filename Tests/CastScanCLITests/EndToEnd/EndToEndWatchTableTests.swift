@@ -59,6 +59,7 @@ struct EndToEndWatchTableTests {
         var writer = ReplayWriter(devices: [.init(instance: "Kept", friendlyName: "Kept TV", id: "c3", address: "127.0.0.1", port: Int(receiver.port))])
         writer.events.append(["at": 600.0, "kind": "allForNow", "browseType": "_googlecast._tcp"])
         let watch = try Self.onTerminal(["watch", "--table", "--status", "--replay", try writer.write(to: directory)])
+        defer { watch.send(SIGKILL) }
         let answered: @Sendable () -> Bool = { Self.lastFrame(Self.text(watch)).contains("Default Media Receiver") }
         #expect(await Eventually.wait(timeout: .seconds(120), until: answered), "\(Self.text(watch))")
         watch.send(SIGTERM)
