@@ -298,22 +298,33 @@ restart_test() {
 restart_test avahi
 restart_test dnssd
 
-# A script of changes: each reaches a watcher in order, within 1 s of its time (a removal 1 s
-# after its goodbye, as every querier holds a record that long).
-cat >"$tmp/script.txt" <<'SCRIPT'
-# changes of the lounge TV and the kitchen speaker
-1 rename 5a6b7c8d9e0f11223344556677889900 Test Den TV
-2 start-app 7c8d9e0f112233445566778899001122 Spotify
-3 stop-app Google-Cast-Group-6b7c8d9e0f1122334455667788990011
-4 set 5a6b7c8d9e0f11223344556677889900 rs=Netflix st=1
-5 withdraw 7c8d9e0f112233445566778899001122
-6 return 7c8d9e0f112233445566778899001122
-SCRIPT
+# A script of changes: each reaches a watcher in order, within 1 s of publish making it (a
+# removal 1 s after its goodbye, as every querier holds a record that long). The lines go to
+# publish's standard input one at a time: the first once the watcher lists every device, each
+# next once the watcher has shown the one before, so a device the watcher lists late cannot
+# take its first change for an insert.
 watch_start watch-script mdns
-sleep 1
-publish_start script --interface eth0 --script "$tmp/script.txt" "$file"
-within 30 bash -c "grep -q 'returned' '$tmp/script.out'" || notok "the script ran to its end"
-sleep 2
+fifo="$tmp/script.fifo"; mkfifo "$fifo"
+"$castlab" publisher exec "$bin" publish --interface eth0 --script - "$file" <"$fifo" >"$tmp/script.out" 2>"$tmp/script.err" &
+pub_pid=$!
+exec 6>"$fifo"
+within 30 bash -c "[ \$(grep -c '\"event\":\"inserted\"' '$tmp/watch-script.jsonl') -ge $count ]" ||
+  notok "the script: the watcher lists the $count devices within 30 s"
+# shown SINCE PATTERN: a watch line after line SINCE matches PATTERN.
+shown() { tail -n "+$(($1 + 1))" "$tmp/watch-script.jsonl" | grep -q "$2"; }
+while IFS='|' read -r change pattern; do
+  since=$(wc -l <"$tmp/watch-script.jsonl")
+  echo "$change" >&6
+  within 30 shown "$since" "$pattern" || { notok "the script: the watcher shows '$change' within 30 s"; break; }
+done <<'SCRIPT'
+rename 5a6b7c8d9e0f11223344556677889900 Test Den TV|"friendlyName":"Test Den TV (simulated)"
+start-app 7c8d9e0f112233445566778899001122 Spotify|"instanceName":"Google-Nest-Mini-7c8d.*"statusText":"Spotify"
+stop-app Google-Cast-Group-6b7c8d9e0f1122334455667788990011|"instanceName":"Google-Cast-Group-6b7c.*"status":"idle"
+set 5a6b7c8d9e0f11223344556677889900 rs=Netflix st=1|"statusText":"Netflix"
+withdraw 7c8d9e0f112233445566778899001122|"instanceName":"Google-Nest-Mini-7c8d.*"event":"removed"
+return 7c8d9e0f112233445566778899001122|"instanceName":"Google-Nest-Mini-7c8d.*"event":"inserted"
+SCRIPT
+exec 6>&-
 result=$("$PY" - "$tmp/watch-script.jsonl" "$tmp/script.out" <<'PY'
 import json, sys, datetime
 events = []
