@@ -59,7 +59,7 @@ var targets: [Target] = [
     .target(name: "CastChannel", dependencies: ["CastDiscovery", "COpenSSL"]),
     .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "CastChannelTestSupport", "CastTestSupport"]),
     // What the channel's tests and cast-scan's share: a TLS receiver on loopback.
-    .target(name: "CastChannelTestSupport", dependencies: ["CastChannel", "COpenSSL"], path: "Tests/CastChannelTestSupport"),
+    .target(name: "CastChannelTestSupport", dependencies: ["CastChannel", "CastDiscovery", "COpenSSL"], path: "Tests/CastChannelTestSupport"),
 
     // Layer 2: event reports, stored in SQLite and posted with libcurl (Debian's libraries,
     // installed by Scripts/setup). C stays inside it.

@@ -1,7 +1,6 @@
 internal import CAvahi
 import CastDiscovery
 import Dispatch
-import Synchronization
 
 /// One browse of a set of types over one client on its own threaded poll: creates the
 /// browsers, resolves every copy of every instance, and yields what it sees of each copy.
@@ -55,7 +54,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private let notices = DispatchQueue(label: "cast-discovery.avahi.ledger")
     private var connectWaitsForDaemon = false
     private var finished = false
-    private let shutDown = Mutex(false)
+    private let shutDown = LockedValue(false)
 
     /// Prepares a browse of the request's types on its filter's interface (every one without);
     /// nothing runs until ``start(waitForDaemon:)``.

@@ -36,7 +36,7 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
     private var running = false
     private var entries: [Int: Entry] = [:]
     private var idsByGroup: [OpaquePointer: Int] = [:]
-    private let closed = Mutex(false)
+    private let closed = LockedValue(false)
 
     /// Connects to avahi-daemon. Throws when it cannot be reached now (no D-Bus, no daemon),
     /// with the fix; a daemon that goes later is waited for.

@@ -41,8 +41,8 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
     public let events: AsyncStream<PublishingEvent>
     private let continuation: AsyncStream<PublishingEvent>.Continuation
     private let dropped = Atomic(0)
-    private let requests = Mutex<[Request]>([])
-    private let closed = Mutex(false)
+    private let requests = LockedValue<[Request]>([])
+    private let closed = LockedValue(false)
     private let loop: PollLoop
     private let ended = DispatchSemaphore(value: 0)
     // The loop's:

@@ -1,4 +1,4 @@
-import Synchronization
+import CastDiscovery
 
 /// An answer given once, to one waiter: by whichever comes first of the work that computes it
 /// and a cancellation that gives up on it. Later answers are ignored.
@@ -9,7 +9,7 @@ final class PendingAnswer<Value: Sendable>: Sendable {
         var resumed = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Resumes `continuation` with the answer: at once when it has been given, else when it is.
     func wait(with continuation: CheckedContinuation<Value, Never>) {

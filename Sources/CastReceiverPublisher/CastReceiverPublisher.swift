@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 /// Publishes simulated Cast receivers through a daemon (``ReceiverPublishingBackend``) and
 /// applies changes to them as the devices would announce them, until ``close()`` withdraws
@@ -38,7 +37,7 @@ public final class CastReceiverPublisher: Sendable {
 
     private let publisher: any ServicePublisher
     private let options: Options
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Prepares `receivers` for `publisher`; nothing is published before ``start()``.
     ///
@@ -49,7 +48,7 @@ public final class CastReceiverPublisher: Sendable {
         let published = receivers.map { $0.published(exactNames: options.exactNames) }
         self.publisher = publisher
         self.options = options
-        state = Mutex(State(receivers: published))
+        state = LockedValue(State(receivers: published))
     }
 
     /// What becomes of the registrations (ids are receiver indexes). Ends after ``close()``.

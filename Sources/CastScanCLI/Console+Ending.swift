@@ -1,5 +1,5 @@
+import CastDiscovery
 import Dispatch
-import Synchronization
 
 /// How the process ends with text still queued: it waits for a slow reader, unless a
 /// termination signal comes; then what standard output still holds is dropped (and said).
@@ -62,10 +62,10 @@ extension Console {
 
 /// A continuation resumed by whichever of its resumers comes first; the others do nothing.
 private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+    private let continuation: LockedValue<CheckedContinuation<Bool, Never>?>
 
     init(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = LockedValue(continuation)
     }
 
     func resume(returning value: Bool) {

@@ -6,7 +6,7 @@ import Glibc
 
 /// The running libmicrohttpd daemon: the C calls of ``HTTPServer``, each wrapped once.
 struct Daemon: @unchecked Sendable {
-    // The daemon handle is used only to stop it, once (HTTPServer's Mutex sees to that).
+    // The daemon handle is used only to stop it, once (HTTPServer's lock sees to that).
     private let handle: OpaquePointer
     let port: UInt16
 

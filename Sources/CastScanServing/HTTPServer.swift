@@ -1,4 +1,4 @@
-import Synchronization
+import CastDiscovery
 
 /// An HTTP/1.1 server on one address, answering each request with a handler: GNU
 /// libmicrohttpd with its own polling thread. Requests are answered one at a time on that
@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
     /// The address the server listens on, with the port the system chose when 0 was asked.
     public let address: HTTPListenAddress
 
-    private let daemon: Mutex<Daemon?>
+    private let daemon: LockedValue<Daemon?>
     private let context: RequestContext
 
     /// Starts listening on `address` and answering requests with `handler`.
@@ -37,7 +37,7 @@ public final class HTTPServer: Sendable {
         context = RequestContext(handler: handler)
         let started = try Daemon.start(address, limits: limits, context: context)
         self.address = HTTPListenAddress(host: address.host, port: started.port)
-        daemon = Mutex(started)
+        daemon = LockedValue(started)
     }
 
     /// Stops listening and closes every connection; waits for a request being answered.

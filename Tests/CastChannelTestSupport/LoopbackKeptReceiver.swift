@@ -1,7 +1,7 @@
+import CastDiscovery
 import CastChannel
 import COpenSSL
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +13,7 @@ import Glibc
 /// listening (connections refused) and listen again on the same port, or stop answering PINGs.
 package final class LoopbackKeptReceiver: @unchecked Sendable {
     package let port: UInt16
-    private let state = Mutex<State>(State())
+    private let state = LockedValue<State>(State())
 
     private struct State {
         var status: String

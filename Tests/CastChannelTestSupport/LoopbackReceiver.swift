@@ -1,3 +1,4 @@
+import CastDiscovery
 import CastChannel
 import COpenSSL
 import Foundation
@@ -41,7 +42,7 @@ package final class LoopbackReceiver: @unchecked Sendable {
     /// Whether the listener is still open: its thread closes it once `accept` returns, and
     /// `stop()` shuts it down only while it is open (a closed descriptor's number may already
     /// be another test's socket).
-    private let listenerOpen = Mutex(true)
+    private let listenerOpen = LockedValue(true)
 
     package init(_ behaviour: Behaviour) throws {
         signal(SIGPIPE, SIG_IGN)

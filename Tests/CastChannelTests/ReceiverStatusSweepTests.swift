@@ -1,6 +1,5 @@
 import CastChannel
 import CastDiscovery
-import Synchronization
 import CastTestSupport
 import Testing
 
@@ -18,7 +17,7 @@ struct ReceiverStatusSweepTests {
     /// A probe that records what it was asked and answers when `release` is called for the host,
     /// or with `timeout` when its task is cancelled.
     final class Probes: Sendable {
-        private let box = Mutex<(asked: [String], timeouts: [String: Duration], waiting: [String: CheckedContinuation<Void, Never>], released: Set<String>)>(([], [:], [:], []))
+        private let box = LockedValue<(asked: [String], timeouts: [String: Duration], waiting: [String: CheckedContinuation<Void, Never>], released: Set<String>)>(([], [:], [:], []))
 
         var asked: [String] { box.withLock { $0.asked } }
         func timeout(of host: String) -> Duration? { box.withLock { $0.timeouts[host] } }

@@ -1,6 +1,5 @@
 import CastDiscovery
 import Foundation
-import Synchronization
 import Testing
 
 /// The discovery manager over each backend, against the lab's devices.

@@ -1,13 +1,12 @@
 @testable import CastDiscoveryReporting
 import CastDiscovery
 import CastTestSupport
-import Synchronization
 import Testing
 
 /// The reports of an ``EventReporter`` as they come, read by a task of their own, so that a
 /// test can wait for them from a thread (``Eventually``).
 private final class ReportLog: Sendable {
-    private let reports = Mutex<[EventReport]>([])
+    private let reports = LockedValue<[EventReport]>([])
 
     /// Reads `reporter`'s reports until they end (``EventReporter/finish()``), when the task does.
     func read(_ reporter: EventReporter) -> Task<Void, Never> {

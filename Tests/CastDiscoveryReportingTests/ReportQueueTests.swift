@@ -1,7 +1,7 @@
+import CastDiscovery
 @testable import CastDiscoveryReporting
 import CastTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Opens once, for every waiter: what a gated store waits on.
@@ -111,14 +111,14 @@ struct ReportQueueTests {
     @Test("a slow spool makes the feeder wait, with the queue full; once it goes on nothing is lost or reordered")
     func backPressure() async throws {
         let gate = Gate()
-        let stored = Mutex<[[UInt8]]>([])
-        let storing = Mutex(0)
+        let stored = LockedValue<[[UInt8]]>([])
+        let storing = LockedValue(0)
         let queue = ReportQueue<Int>(capacity: 4, batchLimit: 2) { (events) throws(EventReportError) in
             storing.withLock { $0 += 1 }
             await gate.wait()
             stored.withLock { $0 += events }
         }
-        let appended = Mutex(0)
+        let appended = LockedValue(0)
         let feeder = Task {
             for index in 0..<40 {
                 #expect(await queue.append(.init(event: event(index), payload: index)))

@@ -1,6 +1,5 @@
 import CastDiscovery
 import CastReceiverPublisher
-import Synchronization
 import Testing
 
 /// A daemon that records what it was asked.
@@ -12,7 +11,7 @@ final class RecordingPublisher: ServicePublisher, Sendable {
         case close
     }
 
-    let calls = Mutex<[Call]>([])
+    let calls = LockedValue<[Call]>([])
     let events: AsyncStream<PublishingEvent>
     let continuation: AsyncStream<PublishingEvent>.Continuation
     var droppedEvents: Int { 0 }

@@ -1,4 +1,4 @@
-import Synchronization
+import CastDiscovery
 
 /// The Cast channel's state of each device, keyed by the device's unique ID
 /// (``CastDiscovery/CastDevice/uniqueID``): what the last attempt to ask it gave, and how often
@@ -15,7 +15,7 @@ public final class ReceiverStates: Sendable {
 
     /// The most devices held; a device past it is not recorded (and counted in ``dropped``).
     public let capacity: Int
-    private let box = Mutex(State())
+    private let box = LockedValue(State())
 
     private struct State {
         var entries: [String: Entry] = [:]

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 /// Asks each device once for its status, as soon as it is handed over, at most
 /// ``concurrency`` at once, all by one deadline; what each gave goes to a ``ReceiverStates``.
@@ -19,7 +18,7 @@ public final class ReceiverStatusSweep: Sendable {
     public let deadline: ContinuousClock.Instant
     private let clock: any DiscoveryClock
     private let probe: @Sendable (ReceiverEndpoint, Duration) async -> ReceiverProbeResult
-    private let box = Mutex(State())
+    private let box = LockedValue(State())
 
     private struct State {
         var asked: Set<String> = []

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 /// Keeps one Cast channel open to each watched device, with heartbeats both ways, and says
 /// when a device's status changes, when it cannot be reached and when it answers again; each
@@ -52,8 +51,8 @@ public final class ReceiverMonitor: Sendable {
 
     private let continuation: AsyncStream<ReceiverMonitorEvent>.Continuation
     private let loop: PollLoop
-    private let inbox = Mutex<Inbox>(Inbox())
-    private let counters = Mutex<Counters>(Counters())
+    private let inbox = LockedValue<Inbox>(Inbox())
+    private let counters = LockedValue<Counters>(Counters())
 
     private struct Inbox {
         var commands: [Command] = []

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +25,7 @@ public final class ReceiverChannelServer: Sendable {
 
     private let context: TLSContext
     private let loop: PollLoop
-    private let shared = Mutex<Shared>(Shared())
+    private let shared = LockedValue<Shared>(Shared())
 
     private struct Shared {
         var statuses: [Int: String] = [:]

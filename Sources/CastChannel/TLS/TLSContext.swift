@@ -1,5 +1,5 @@
+import CastDiscovery
 internal import COpenSSL
-import Synchronization
 
 /// OpenSSL's settings for a kind of TLS session (an `SSL_CTX`), made once and shared by every
 /// session of that kind; OpenSSL lets threads share a context once it is set up.
@@ -14,7 +14,7 @@ final class TLSContext: @unchecked Sendable {
         SSL_CTX_free(pointer)
     }
 
-    private static let shared = Mutex<TLSContext?>(nil)
+    private static let shared = LockedValue<TLSContext?>(nil)
 
     /// The sender's context, made on first use.
     ///

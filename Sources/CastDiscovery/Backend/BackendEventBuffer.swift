@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The bounded buffer between a backend and the consumer of its events: what every backend's
 /// ``DiscoveryBackend/events(for:)`` stream reads from.
@@ -39,7 +38,7 @@ public final class BackendEventBuffer: Sendable {
     public let capacity: Int
 
     private let queue: WaitableQueue<BackendEventQueue>
-    private let termination = Mutex<Termination>(Termination())
+    private let termination = LockedValue<Termination>(Termination())
 
     private struct Termination {
         var handler: (@Sendable () -> Void)?

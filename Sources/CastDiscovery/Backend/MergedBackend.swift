@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Several backends run as one: the mDNS querier beside avahi-daemon, or a multicast backend
 /// and the known hosts. Each service is reported once, however many sources see it, with the
@@ -176,7 +175,7 @@ final class MergedEventStream: Sendable {
         case merged, waiting, ended, closed
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     /// The merged view's buffer, where a slow consumer's events are folded.
     private let buffer: BackendEventBuffer
     /// The sources' buffers, in the merge's order.
@@ -184,7 +183,7 @@ final class MergedEventStream: Sendable {
     private let ledger: ResolutionLedger?
 
     private init(merger: BackendMerger, buffer: BackendEventBuffer, sources: [BackendEventBuffer], ledger: ResolutionLedger?) {
-        state = Mutex(State(merger: merger))
+        state = LockedValue(State(merger: merger))
         self.buffer = buffer
         self.sources = sources
         self.ledger = ledger

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Which services a merge's asking sources have resolved: what a daemon read for its cache beside
 /// them (``MergedBackend/Role/cache``) consults before it resolves a copy itself, so that each
@@ -46,7 +45,7 @@ public final class ResolutionLedger: Sendable, Hashable {
     /// says all-for-now); 2 s, more than twice the querier's first round at 500 devices (measured
     /// 0.75-1.0 s on two loaded cores).
     public let firstRoundLimit: Duration
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates an open ledger with nothing resolved, in the asking sources' first round.
     public init(deferral: Duration, firstRoundLimit: Duration = .seconds(2)) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension DiscoveryManager {
     /// Runs one scan: starts discovery unless it runs, waits until the scan is complete (see
@@ -88,10 +87,10 @@ final class ScanMirror: Sendable {
         var statistics: BackendStatistics?
     }
 
-    private let box: Mutex<State>
+    private let box: LockedValue<State>
 
     init(devices: [CastDevice]) {
-        box = Mutex(State(devices: devices))
+        box = LockedValue(State(devices: devices))
     }
 
     var state: State { box.withLock { $0 } }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a ``DiscoveryManager`` shows the world: the state its loop last published, the event
 /// streams of its subscribers, and its delegate. The loop is its only writer; the manager's
@@ -27,7 +26,7 @@ final class DiscoveryOutlet: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let capacity: Int
 
     /// An outlet whose subscribers each have `capacity` events waiting at most.

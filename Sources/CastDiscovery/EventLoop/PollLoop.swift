@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +51,7 @@ package final class PollLoop: @unchecked Sendable {
     private var registrations: [Token: Registration] = [:]
     private var nextToken = 0
     /// The thread running the loop, while it runs.
-    private let loopThread = Mutex<pthread_t?>(nil)
+    private let loopThread = LockedValue<pthread_t?>(nil)
     /// For tests: the loop fails as if `poll` had failed at its first round from this instant.
     private var injectedFailure: ContinuousClock.Instant?
     /// When the last `poll` returned (on the loop's thread): what was readable then is what the

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a ``WaitableQueue`` keeps: its elements and the policy that keeps them (how many, and
 /// what happens when it is full).
@@ -45,10 +44,10 @@ package final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
         }
     }
 
-    private let inner: Mutex<Inner>
+    private let inner: LockedValue<Inner>
 
     package init(_ storage: Storage) {
-        inner = Mutex(Inner(storage: storage))
+        inner = LockedValue(Inner(storage: storage))
     }
 
     /// Changes the storage, then wakes the readers and writers the change lets go on.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock that stands still until it is moved (``advance(by:)``): time as a parameter, for tests
 /// of code that waits. Its instants are the continuous clock's, starting where it is told.
@@ -27,11 +26,11 @@ public final class ManualClock: DiscoveryClock {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a clock that reads `start` until it is moved.
     public init(start: ContinuousClock.Instant = ContinuousClock.now) {
-        state = Mutex(State(now: start))
+        state = LockedValue(State(now: start))
     }
 
     /// The instant the clock was last moved to.

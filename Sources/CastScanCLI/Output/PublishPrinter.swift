@@ -1,20 +1,19 @@
 import CastDiscovery
 import CastReceiverPublisher
-import Synchronization
 
 /// The lines `cast-scan publish` prints: on stdout what is published and changed, one line
 /// each with the time; on stderr name conflicts, the daemon's going and coming, failures.
 final class PublishPrinter: Sendable {
     let console: Console
     /// The instance names as published (an alternative after a conflict), by registration id.
-    private let names: Mutex<[String]>
+    private let names: LockedValue<[String]>
     private let receivers: [SimulatedReceiver]
-    private let daemonAway = Mutex(false)
+    private let daemonAway = LockedValue(false)
 
     init(console: Console, receivers: [SimulatedReceiver]) {
         self.console = console
         self.receivers = receivers
-        names = Mutex(receivers.map(\.instanceName))
+        names = LockedValue(receivers.map(\.instanceName))
     }
 
     private func name(_ id: Int) -> String {

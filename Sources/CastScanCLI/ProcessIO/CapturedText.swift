@@ -1,8 +1,8 @@
-import Synchronization
+import CastDiscovery
 
 /// A sink that keeps what is written, for tests.
 final class CapturedText: TextSink {
-    private let text = Mutex("")
+    private let text = LockedValue("")
 
     /// Creates an empty sink.
     init() {}

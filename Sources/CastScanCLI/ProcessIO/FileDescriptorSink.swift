@@ -7,7 +7,6 @@ import Darwin
 #endif
 import CastDiscovery
 import Dispatch
-import Synchronization
 
 /// Text for an open file descriptor, written by a thread of its own from a bounded
 /// ``OutputQueue``: ``write(_:)`` only queues, so no caller ever waits for a slow or stalled
@@ -50,7 +49,7 @@ final class FileDescriptorSink: TextSink {
     private let noteInterval: Duration
     /// What ``noteInterval`` is kept with.
     private let clock: any DiscoveryClock
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     /// One signal per piece queued: the thread's cue.
     private let queued = DispatchSemaphore(value: 0)
 
@@ -67,7 +66,7 @@ final class FileDescriptorSink: TextSink {
         self.notes = notes
         self.noteInterval = noteInterval
         self.clock = clock
-        state = Mutex(State(queue: OutputQueue(bound: bound), failure: closedAtStart ? .failed(EBADF) : nil))
+        state = LockedValue(State(queue: OutputQueue(bound: bound), failure: closedAtStart ? .failed(EBADF) : nil))
         guard !closedAtStart else { return }
         do throws(LoopThread.Failure) {
             try LoopThread.start { [self] in run() }

@@ -1,5 +1,4 @@
 import CastDiscovery
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +74,7 @@ enum SignalStream {
             var actions: [@Sendable (Int32) -> Void] = []
         }
 
-        private let state = Mutex(State())
+        private let state = LockedValue(State())
 
         init?() {
             var descriptors: [Int32] = [-1, -1]

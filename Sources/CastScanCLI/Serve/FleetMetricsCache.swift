@@ -1,3 +1,4 @@
+import CastDiscovery
 import CastChannel
 import CastScanServing
 import Synchronization
@@ -31,10 +32,10 @@ final class FleetMetricsCache: Sendable {
         var rendered: [ExpositionFormat: Rendered] = [:]
     }
 
-    private let entry = Mutex<Entry?>(nil)
+    private let entry = LockedValue<Entry?>(nil)
     /// The channel's families (`serve --status`), rendered once per revision of the fleet and
     /// of the receivers' states, and format.
-    private let channelEntry = Mutex<(key: ChannelKey, text: String)?>(nil)
+    private let channelEntry = LockedValue<(key: ChannelKey, text: String)?>(nil)
 
     private struct ChannelKey: Hashable {
         var fleet: Fleet.Revision

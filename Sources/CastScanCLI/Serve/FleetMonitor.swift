@@ -1,11 +1,11 @@
-import Synchronization
+import CastDiscovery
 
 /// The one owner of the ``Fleet``: the discovery loop changes it, and the server's thread
 /// reads copies of it for each request.
 final class FleetMonitor: Sendable {
-    private let state: Mutex<Fleet>
+    private let state: LockedValue<Fleet>
 
-    init(_ fleet: Fleet) { state = Mutex(fleet) }
+    init(_ fleet: Fleet) { state = LockedValue(fleet) }
 
     /// A copy of the fleet as it is now.
     var snapshot: Fleet { state.withLock { $0 } }

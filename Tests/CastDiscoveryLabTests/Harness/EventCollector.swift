@@ -1,12 +1,11 @@
 import CastDiscovery
 import Foundation
-import Synchronization
 
 /// Iterates a backend's event stream in a task and keeps every event, so tests can wait for
 /// a condition on what has arrived so far.
 final class EventCollector: Sendable {
-    private let events = Mutex<[BackendEvent]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let events = LockedValue<[BackendEvent]>([])
+    private let task = LockedValue<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<BackendEvent>) {
         let iteration = Task { [weak self] in

@@ -1,7 +1,6 @@
 import CastDiscovery
 import CastTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("BackendEventBuffer: bounded, and no state lost", .timeLimit(.minutes(10)))
@@ -155,7 +154,7 @@ struct BackendEventBufferTests {
 
     @Test("onTermination runs once: when the producer finishes, or when the consumer lets go or is cancelled")
     func termination() async throws {
-        let runs = Mutex(0)
+        let runs = LockedValue(0)
         // Let go without reading.
         let abandoned: BackendEventBuffer = {
             let (stream, buffer) = BackendEventBuffer.makeStream()
@@ -171,9 +170,9 @@ struct BackendEventBufferTests {
 
         // Cancelled while waiting: once it has read the one event there is, its next read waits.
         let (stream, buffer) = BackendEventBuffer.makeStream()
-        let cancelled = Mutex(false)
+        let cancelled = LockedValue(false)
         buffer.onTermination = { cancelled.withLock { $0 = true } }
-        let read = Mutex(0)
+        let read = LockedValue(0)
         let consumer = Task {
             var events: [BackendEvent] = []
             for await event in stream {
@@ -190,7 +189,7 @@ struct BackendEventBufferTests {
 
         // Finished: runs at once, the consumer still reads what waits.
         let (finishedStream, finished) = BackendEventBuffer.makeStream()
-        let ended = Mutex(0)
+        let ended = LockedValue(0)
         finished.onTermination = { ended.withLock { $0 += 1 } }
         finished.yield(.resolvesPending(3))
         finished.finish()
@@ -202,7 +201,7 @@ struct BackendEventBufferTests {
     @Test("read directly: events in order; with none waiting the reader is told once, when one comes or the producer finishes; then the end")
     func takenDirectly() {
         let buffer = BackendEventBuffer(capacity: 2)
-        let told = Mutex(0)
+        let told = LockedValue(0)
         let notify: @Sendable () -> Void = { told.withLock { $0 += 1 } }
         buffer.yield(.resolvesPending(1))
         #expect(buffer.take(orNotify: notify) == .event(.resolvesPending(1)))
@@ -224,8 +223,8 @@ struct BackendEventBufferTests {
     @Test("a reader that lets go: the producer's events are let go, onTermination runs once, a waiting notice is dropped")
     func letGo() {
         let buffer = BackendEventBuffer()
-        let ended = Mutex(0)
-        let told = Mutex(0)
+        let ended = LockedValue(0)
+        let told = LockedValue(0)
         buffer.onTermination = { ended.withLock { $0 += 1 } }
         #expect(buffer.take(orNotify: { told.withLock { $0 += 1 } }) == .waiting)
         buffer.letGo()

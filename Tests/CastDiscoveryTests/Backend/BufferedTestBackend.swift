@@ -1,13 +1,12 @@
 import CastDiscovery
 import Foundation
-import Synchronization
 
 /// A backend that yields a fixed list of events into its ``BackendEventBuffer`` the moment it
 /// is started (never waiting, as a backend's thread does), then finishes or holds open.
 final class BufferedTestBackend: BufferedDiscoveryBackend {
     let script: [BackendEvent]
     let finishes: Bool
-    private let buffers = Mutex<[BackendEventBuffer]>([])
+    private let buffers = LockedValue<[BackendEventBuffer]>([])
 
     init(_ script: [BackendEvent], finishes: Bool = true) {
         self.script = script
@@ -69,7 +68,7 @@ enum StartupScript {
     }
 
     /// The services made so far (making one is slow in a debug build).
-    private static let made = Mutex<[String: DiscoveredService]>([:])
+    private static let made = LockedValue<[String: DiscoveredService]>([:])
 
     private static func make(_ index: Int, ipv6: Bool, ipv4Net: UInt8) -> DiscoveredService {
         let uuid = TestService.uuid(index)

@@ -1,5 +1,4 @@
 @testable import CastDiscovery
-import Synchronization
 import Testing
 
 @Suite("MergedBackend")
@@ -234,7 +233,7 @@ struct MergedBackendTests {
     }
 
     final class StartLog: Sendable {
-        let started = Mutex<[String]>([])
+        let started = LockedValue<[String]>([])
     }
 
     @Test("the daemons read for their cache are started before the sources that ask, each buffer in its source's place")

@@ -1,5 +1,4 @@
 @testable import CastDiscovery
-import Synchronization
 import Testing
 
 @Suite("ResolutionLedger")
@@ -9,7 +8,7 @@ struct ResolutionLedgerTests {
 
     /// Every notice an observer of `ledger` hears.
     final class Heard: Sendable {
-        let notices = Mutex<[ResolutionLedger.Notice]>([])
+        let notices = LockedValue<[ResolutionLedger.Notice]>([])
         var all: [ResolutionLedger.Notice] { notices.withLock { $0 } }
     }
 
@@ -151,7 +150,7 @@ struct ResolutionLedgerTests {
 /// A backend that keeps the requests it is started with and reports nothing.
 final class RequestRecordingBackend: DiscoveryBackend {
     let queryRound: Duration
-    private let started = Mutex<[BrowseRequest]>([])
+    private let started = LockedValue<[BrowseRequest]>([])
 
     init(round: Duration) { queryRound = round }
 

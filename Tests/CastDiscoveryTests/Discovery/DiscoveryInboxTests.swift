@@ -1,5 +1,4 @@
 @testable import CastDiscovery
-import Synchronization
 import Testing
 
 @Suite("DiscoveryInbox: the loop's inputs, bounded without dropping any")

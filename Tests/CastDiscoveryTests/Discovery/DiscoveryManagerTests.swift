@@ -1,6 +1,5 @@
 @testable import CastDiscovery
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("DiscoveryManager", .timeLimit(.minutes(10)))
@@ -149,7 +148,7 @@ struct DiscoveryManagerTests {
     }
 
     final class RecordingDelegate: DiscoveryManagerDelegate {
-        let calls = Mutex<[String]>([])
+        let calls = LockedValue<[String]>([])
         let done: AsyncStream<Void>.Continuation
         let doneStream: AsyncStream<Void>
 

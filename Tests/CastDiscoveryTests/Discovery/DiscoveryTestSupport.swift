@@ -1,6 +1,5 @@
 import CastDiscovery
 import Foundation
-import Synchronization
 
 /// Services and browse types for discovery tests.
 enum TestService {
@@ -32,7 +31,7 @@ final class ScriptedBackend: DiscoveryBackend {
         var terminations = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// The browse types of every start, in order.
     var browses: [[String]] { state.withLock { $0.browses } }

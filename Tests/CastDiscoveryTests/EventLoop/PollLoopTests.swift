@@ -1,5 +1,4 @@
 @testable import CastDiscovery
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -94,7 +93,7 @@ struct PollLoopTests {
         let loop = try PollLoop()
         let owner = Owner(loop)
         let pipe = try Pipe()
-        let calls = Mutex<[String]>([])
+        let calls = LockedValue<[String]>([])
         loop.register(pipe.read, name: "the test pipe") { events in
             loop.assertOnLoop()
             #expect(events & Int16(POLLIN) != 0)
@@ -166,7 +165,7 @@ struct PollLoopTests {
         let loop = try PollLoop()
         let owner = Owner(loop)
         let first = try Pipe(), second = try Pipe()
-        let secondCalls = Mutex(0)
+        let secondCalls = LockedValue(0)
         var secondToken: PollLoop.Token?
         loop.register(first.read, name: "first") { _ in
             first.drain()

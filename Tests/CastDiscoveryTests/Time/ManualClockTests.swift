@@ -1,12 +1,11 @@
 @testable import CastDiscovery
-import Synchronization
 import Testing
 
 @Suite("ManualClock", .timeLimit(.minutes(10)))
 struct ManualClockTests {
     /// The deadlines of the sleepers that woke.
     final class Woken: Sendable {
-        let list = Mutex<[Int]>([])
+        let list = LockedValue<[Int]>([])
     }
 
     @Test("sleepers wake when the clock reaches their deadline, in deadline order, and not before")

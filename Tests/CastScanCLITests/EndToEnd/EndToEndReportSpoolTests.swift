@@ -1,6 +1,6 @@
+import CastDiscovery
 @testable import CastScanCLI
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -313,7 +313,7 @@ struct EndToEndReportSpoolTests {
     static func disturbMidway(
         _ watch: RunningProcess, once ready: @escaping @Sendable () -> Bool = { true }, by disturb: @escaping @Sendable () throws -> Void
     ) async throws -> Int? {
-        let outcome = Mutex<(printed: Int, failure: (any Error)?)>((0, nil))
+        let outcome = LockedValue<(printed: Int, failure: (any Error)?)>((0, nil))
         let done = await watch.run(when: { inserted(watch) >= events / 3 && ready() }) {
             watch.send(SIGSTOP)
             let printed = inserted(watch)
@@ -342,9 +342,9 @@ struct EndToEndReportSpoolTests {
     /// watch's end.
     static func keepHeaderOverwritten(_ spool: String, under watch: RunningProcess, saying said: String) async throws {
         let database = spool + "/events.sqlite"
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = LockedValue<(any Error)?>(nil)
         for _ in 0..<5 {
-            let healed = Mutex(false)
+            let healed = LockedValue(false)
             let ran = await watch.run(when: { watch.currentStderr().contains(said) || headerIsWhole(database) }) {
                 guard !watch.currentStderr().contains(said) else { return }
                 healed.withLock { $0 = true }

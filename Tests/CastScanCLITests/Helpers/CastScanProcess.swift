@@ -1,6 +1,6 @@
+import CastDiscovery
 import CastTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -218,13 +218,13 @@ final class RunningProcess: Sendable {
     let directory: TestDirectory
     let processIdentifier: pid_t
     private let started: ContinuousClock.Instant
-    private let exit = Mutex<Exit?>(nil)
-    private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
-    private let timedOut = Mutex(false)
+    private let exit = LockedValue<Exit?>(nil)
+    private let waiters = LockedValue<[CheckedContinuation<Void, Never>]>([])
+    private let timedOut = LockedValue(false)
     /// The read end of the standard output pipe (-1 when standard output is a file), and what
     /// the test has read from it.
     private let pipeReadEnd: Int32
-    private let piped = Mutex<(bytes: Data, open: Bool)>((Data(), true))
+    private let piped = LockedValue<(bytes: Data, open: Bool)>((Data(), true))
 
     var stdoutURL: URL { directory.url.appendingPathComponent("stdout") }
     var stderrURL: URL { directory.url.appendingPathComponent("stderr") }
@@ -376,7 +376,7 @@ final class RunningProcess: Sendable {
     /// once. Returns when, or nil if the child ended or `timeout` passed first.
     func send(_ signal: Int32, onceWriteBlocksWithin timeout: Duration) async -> ContinuousClock.Instant? {
         guard await waitForFullPipe(timeout: timeout) else { return nil }
-        let seen = Mutex(0)
+        let seen = LockedValue(0)
         return await Eventually.when({ [self] in
             let writing = isWritingStandardOutput
             return seen.withLock { seen in

@@ -1,3 +1,4 @@
+import CastDiscovery
 import Foundation
 import Synchronization
 import Testing
@@ -81,7 +82,7 @@ struct FileDescriptorSinkTests {
     /// Whether `sink` has nothing left to write, or gets there within `time`.
     static func isIdle(_ sink: FileDescriptorSink, within time: DispatchTimeInterval) async -> Bool {
         await withCheckedContinuation { continuation in
-            let once = Mutex<CheckedContinuation<Bool, Never>?>(continuation)
+            let once = LockedValue<CheckedContinuation<Bool, Never>?>(continuation)
             sink.whenWritten { once.withLock { $0.take() }?.resume(returning: true) }
             DispatchQueue.global().asyncAfter(deadline: .now() + time) { once.withLock { $0.take() }?.resume(returning: false) }
         }
