@@ -97,9 +97,9 @@ def malformed() -> list[tuple[str, bytes]]:
         ("name runs past the end", header(qd=1) + b"\x0aabc"),
         ("name longer than 255 bytes", header(qd=1) + (b"\x3f" + b"a" * 63) * 5 + b"\x00\x00\x0c\x00\x01"),
         ("pointer to itself", header(qd=1) + b"\xc0\x0c\x00\x0c\x00\x01"),
-        ("pointer ahead of itself", header(qd=2) + b"\xc0\x12\x00\x0c\x00\x01" + ptr_q),
+        ("pointer past the end", header(qd=1) + b"\xc0\xff\x00\x0c\x00\x01"),
         ("pointer back into its own name", header(qd=1) + b"\x03abc\xc0\x0c\x00\x0c\x00\x01"),
-        ("pointer into the middle of a label", header(qd=2) + ptr_q + b"\xc0\x0e\x00\x0c\x00\x01"),
+        ("pointer ahead into the middle of a label", header(qd=2) + b"\xc0\x13\x00\x0c\x00\x01" + ptr_q),
         ("SRV of 3 bytes", header(an=1) + good_name + struct.pack("!HHIH", T_SRV, 1, 120, 3) + b"\x00\x00\x00"),
         ("A of 5 bytes", header(an=1) + good_name + struct.pack("!HHIH", T_A, 1, 120, 5) + b"\x0a\x00\x00\x01\x00"),
         ("AAAA of 4 bytes", header(an=1) + good_name + struct.pack("!HHIH", T_AAAA, 1, 120, 4) + b"\x0a\x00\x00\x01"),
@@ -108,6 +108,9 @@ def malformed() -> list[tuple[str, bytes]]:
         ("message larger than 9000 bytes", header(an=1) + name(SERVICE) + struct.pack("!HHIH", T_TXT, 1, 120, 9100)
          + (b"\xff" + b"a" * 255) * 35 + b"\x00" * 140),
     ]
+    # Read record by record: the bad record is skipped (malformedRecords), the good one kept.
+    cases.append(("A of 5 bytes beside a good A", header(an=2) + good_name + struct.pack("!HHIH", T_A, 1, 120, 5)
+                  + b"\x0a\x00\x00\x01\x00" + good_name + struct.pack("!HHIH", T_A, 1, 120, 4) + b"\x0a\x00\x00\x01"))
     rng = random.Random(1)
     for i in range(8):
         cases.append((f"random bytes #{i}", header(qd=rng.randrange(4), an=rng.randrange(8))

@@ -169,13 +169,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             statistics.ignoredPackets += 1
             return
         }
-        let message: DNSMessage
-        do throws(DNSDecodingError) {
-            message = try DNSMessage(decoding: datagram.bytes)
-        } catch {
-            statistics.malformedPackets += 1
-            return
-        }
+        guard let message = statistics.read(datagram.bytes) else { return }
         // The host is the one asked at that address whose round this answer's id belongs to.
         guard message.isResponse, message.opcode == 0, message.responseCode == 0,
               let index = hosts.firstIndex(where: {

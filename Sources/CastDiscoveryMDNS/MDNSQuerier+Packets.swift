@@ -17,13 +17,7 @@ extension MDNSQuerier {
             return
         }
         statistics.packetsReceived += 1
-        let message: DNSMessage
-        do throws(DNSDecodingError) {
-            message = try DNSMessage(decoding: datagram.bytes)
-        } catch {
-            statistics.malformedPackets += 1
-            return
-        }
+        guard let message = statistics.read(datagram.bytes) else { return }
         guard message.opcode == 0, message.responseCode == 0 else {
             statistics.ignoredPackets += 1
             return

@@ -52,11 +52,13 @@ struct MDNSQuerierTests {
     }
 
     static func counts(
-        received: Int = 0, malformed: Int = 0, offLink: Int = 0, ignored: Int = 0, dropped: Int = 0, queries: Int
+        received: Int = 0, malformed: Int = 0, malformedRecords: Int = 0, offLink: Int = 0, ignored: Int = 0, dropped: Int = 0,
+        queries: Int
     ) -> BackendStatistics {
         var counts = BackendStatistics()
         counts.packetsReceived = received
         counts.malformedPackets = malformed
+        counts.malformedRecords = malformedRecords
         counts.offLinkPackets = offLink
         counts.ignoredPackets = ignored
         counts.droppedRecords = dropped
@@ -320,6 +322,10 @@ struct MDNSQuerierTests {
         let capacity = MDNSCache().capacity
         let cpu = Self.threadCPUTime()
         var malformed = 0
+        var cut = 0
+        // The records of cut packets (PTR, SRV, TXT) for instances the full cache cannot take.
+        var cutDropped = 0
+        let kept = capacity / 4
         for index in 0..<instances {
             let hex = String(index, radix: 16)
             let uuid = String(repeating: "0", count: 32 - hex.count) + hex
@@ -329,18 +335,24 @@ struct MDNSQuerierTests {
             harness.deliver(bytes: bytes, from: Self.fromDevice, on: 2, legacy: false, at: at)
             if index % 3 == 0 {
                 harness.deliver(bytes: Self.malformed(bytes, index / 3), from: Self.fromDevice, on: 2, legacy: false, at: at)
-                malformed += 1
+                // A packet cut in its last record gives the records before it.
+                if index / 3 % 4 == 1 {
+                    cut += 1
+                    if index >= kept { cutDropped += 3 }
+                } else {
+                    malformed += 1
+                }
             }
         }
         let spent = Self.threadCPUTime() - cpu
         #expect(spent < .seconds(10), "the flood took \(spent) of CPU")
         let link = try #require(harness.querier.links[MDNSLink.ID(interface: 2, ipv6: false)])
         // Four records an instance (PTR, SRV, TXT, A): the first instances fill the cache.
-        let kept = capacity / 4
         #expect(link.cache.count == capacity)
         #expect(link.copies.count == kept)
         #expect(harness.querier.statistics == Self.counts(
-            received: instances + malformed, malformed: malformed, dropped: (instances - kept) * 4, queries: 2))
+            received: instances + malformed + cut, malformed: malformed, malformedRecords: cut, dropped: (instances - kept) * 4 + cutDropped,
+            queries: 2))
         let events = await harness.events()
         #expect(events.filter { if case .found = $0 { true } else { false } }.count == kept)
         #expect(events.count == 2 * kept)
@@ -355,7 +367,8 @@ struct MDNSQuerierTests {
         await harness.expectEvents([.allForNow(browseType: Self.type)])
     }
 
-    /// A packet that is not a well-formed DNS message, of one of four kinds, made from `valid`.
+    /// A packet that is not a well-formed DNS message, of one of four kinds, made from `valid`:
+    /// all but the second give nothing.
     static func malformed(_ valid: [UInt8], _ kind: Int) -> [UInt8] {
         switch kind % 4 {
         case 0: return Array(valid.prefix(7))                          // shorter than a header

@@ -257,6 +257,7 @@ struct BackendMerger: Sendable {
         for counts in all {
             total.packetsReceived += counts.packetsReceived
             total.malformedPackets += counts.malformedPackets
+            total.malformedRecords += counts.malformedRecords
             total.offLinkPackets += counts.offLinkPackets
             total.ignoredPackets += counts.ignoredPackets
             total.droppedRecords += counts.droppedRecords

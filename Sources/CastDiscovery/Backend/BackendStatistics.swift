@@ -4,8 +4,12 @@
 public struct BackendStatistics: Sendable, Hashable, Codable {
     /// Datagrams received on the links the backend uses.
     public var packetsReceived = 0
-    /// Datagrams that were not well-formed DNS messages (dropped).
+    /// Datagrams that gave nothing: no DNS header, or nothing readable after it (dropped).
     public var malformedPackets = 0
+    /// Records skipped in datagrams that gave something else: a record whose data was
+    /// malformed, or the one where reading had to stop (its owner name or fields broken); the
+    /// records around it were taken (RFC 6762 section 18).
+    public var malformedRecords = 0
     /// Datagrams whose source is not on the link they arrived on (dropped, RFC 6762 section 11).
     public var offLinkPackets = 0
     /// Well-formed datagrams not taken: a response from a port other than 5353, another opcode,
@@ -33,13 +37,14 @@ public struct BackendStatistics: Sendable, Hashable, Codable {
     /// Creates the counts, all zero.
     public init() {}
 
-    /// Reads the counts; ``suppressedQueries`` and ``coalescedEvents`` may be missing (counts
+    /// Reads the counts; ``suppressedQueries``, ``malformedRecords`` and ``coalescedEvents`` may be missing (counts
     /// written before they existed, as in older replay files) and are then 0. Every other count is
     /// required, as always.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         packetsReceived = try container.decode(Int.self, forKey: .packetsReceived)
         malformedPackets = try container.decode(Int.self, forKey: .malformedPackets)
+        malformedRecords = try container.decodeIfPresent(Int.self, forKey: .malformedRecords) ?? 0
         offLinkPackets = try container.decode(Int.self, forKey: .offLinkPackets)
         ignoredPackets = try container.decode(Int.self, forKey: .ignoredPackets)
         droppedRecords = try container.decode(Int.self, forKey: .droppedRecords)
@@ -47,5 +52,19 @@ public struct BackendStatistics: Sendable, Hashable, Codable {
         suppressedQueries = try container.decodeIfPresent(Int.self, forKey: .suppressedQueries) ?? 0
         unansweredHosts = try container.decodeIfPresent([String].self, forKey: .unansweredHosts)
         coalescedEvents = try container.decodeIfPresent(Int.self, forKey: .coalescedEvents) ?? 0
+    }
+}
+
+extension BackendStatistics {
+    /// Reads a datagram record by record (``DNSMessage/decodingLeniently(_:)``), counting a
+    /// datagram that gave nothing in ``malformedPackets`` (and returning nil) and the records
+    /// skipped in one that gave something in ``malformedRecords``.
+    package mutating func read(_ datagram: [UInt8]) -> DNSMessage? {
+        guard let decoding = try? DNSMessage.decodingLeniently(datagram), decoding.isComplete || !decoding.gaveNothing else {
+            malformedPackets += 1
+            return nil
+        }
+        malformedRecords += decoding.malformedRecordCount
+        return decoding.message
     }
 }

@@ -1,5 +1,5 @@
-/// Why a DNS message could not be read: the problem and the byte offset where it was found.
-/// A malformed message gives no partial result.
+/// Why a DNS message, or a record of one, could not be read: the problem and the byte offset
+/// where it was found.
 public struct DNSDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public enum Kind: Sendable, Hashable {
@@ -14,12 +14,14 @@ public struct DNSDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case labelTooLong(length: Int)
         /// A name longer than 255 bytes once decompressed.
         case nameTooLong
-        /// A compression pointer to itself or to a point ahead of it.
-        case forwardPointer(target: Int)
-        /// A compression pointer back into the name it is part of.
+        /// A compression pointer past the end of the message.
+        case pointerOutsideMessage(target: Int)
+        /// A name that visits more than ``DNSMessage/maximumNameSteps`` labels and pointers:
+        /// its pointers loop.
         case pointerLoop(target: Int)
-        /// A compression pointer to something that is not the start of a label read earlier.
-        case pointerNotToLabel(target: Int)
+        /// The message costs more than its work bound (``DNSMessage/decodingLeniently(_:)``): a
+        /// compression bomb.
+        case workBoundExceeded(bound: Int)
         /// A record whose data length does not fit its type (an A record that is not 4 bytes, a
         /// name that does not end at the end of the data, an NSEC bitmap out of order).
         case badRecordData(type: DNSRecordType, reason: String)
@@ -46,9 +48,10 @@ public struct DNSDecodingError: Error, Sendable, Hashable, CustomStringConvertib
             case .nameRunsPastEnd: "a name runs past the end of the message"
             case .labelTooLong(let length): "length byte \(length) is neither a label of 1-63 bytes nor a pointer"
             case .nameTooLong: "a name is longer than 255 bytes"
-            case .forwardPointer(let target): "a compression pointer points at or ahead of itself (to \(target))"
-            case .pointerLoop(let target): "a compression pointer points back into its own name (to \(target))"
-            case .pointerNotToLabel(let target): "a compression pointer points to \(target), which starts no earlier label"
+            case .pointerOutsideMessage(let target): "a compression pointer points past the end of the message (to \(target))"
+            case .pointerLoop(let target):
+                "a name visits more than \(DNSMessage.maximumNameSteps) labels and pointers: its pointers loop (to \(target))"
+            case .workBoundExceeded(let bound): "the message costs more than \(bound) labels and pointers to read"
             case .badRecordData(let type, let reason): "bad \(type) record data: \(reason)"
             case .recordDataPastEnd: "a record's data runs past the end of the message"
             }

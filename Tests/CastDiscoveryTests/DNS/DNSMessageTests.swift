@@ -60,15 +60,15 @@ struct DNSMessageTests {
     }
 
     @Test("malformed names are typed errors carrying the offset", arguments: [
-        // A pointer to itself, and one ahead of itself.
-        (query(name: [0xC0, 12]), DNSDecodingError(.forwardPointer(target: 12), at: 12)),
-        (query(name: [0xC0, 40]), DNSDecodingError(.forwardPointer(target: 40), at: 12)),
+        // A pointer to itself: a loop, ended by the steps a name may take.
+        (query(name: [0xC0, 12]), DNSDecodingError(.pointerLoop(target: 12), at: 12)),
+        // A pointer past the end of the message.
+        (query(name: [0xC0, 40]), DNSDecodingError(.pointerOutsideMessage(target: 40), at: 12)),
         // A label, then a pointer back into the same name: a loop.
         (query(name: [1, 0x61, 0xC0, 12]), DNSDecodingError(.pointerLoop(target: 12), at: 14)),
-        // A pointer into the middle of a label of the question before.
-        (query(name: [0xC0, 13], prefix: [3, 0x61, 0x62, 0x63, 0, 0, 12, 0, 1]), DNSDecodingError(.pointerNotToLabel(target: 13), at: 21)),
-        // A pointer to the header.
-        (query(name: [0xC0, 2]), DNSDecodingError(.pointerNotToLabel(target: 2), at: 12)),
+        // A pointer into the middle of a label of the question before, whose byte there is no
+        // length.
+        (query(name: [0xC0, 13], prefix: [3, 0x61, 0x62, 0x63, 0, 0, 12, 0, 1]), DNSDecodingError(.labelTooLong(length: 0x61), at: 13)),
         // A length byte of 64 (an extended label type).
         (query(name: [0x40] + [UInt8](repeating: 0x61, count: 64) + [0]), DNSDecodingError(.labelTooLong(length: 64), at: 12)),
         // A label that runs past the end.
