@@ -210,7 +210,6 @@ private final class MonitorLoop: PollLoopOwner {
     private unowned let monitor: ReceiverMonitor
     private let loop: PollLoop
     private var watched: [String: Watched] = [:]
-    private var random = SystemRandomNumberGenerator()
 
     init(monitor: ReceiverMonitor) {
         self.monitor = monitor
@@ -300,7 +299,7 @@ private final class MonitorLoop: PollLoopOwner {
         case .failed(let result):
             let failures = (watched[id]?.failures ?? 0) + 1
             watched[id]?.failures = failures
-            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures, using: &random)
+            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures)
             record(result, of: id, reachable: false)
         }
     }
