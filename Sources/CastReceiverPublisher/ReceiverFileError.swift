@@ -1,3 +1,5 @@
+import CastDiscovery
+
 /// Why a device file cannot be published: the file, the entry and what is wrong.
 public struct ReceiverFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file's path, as given.
@@ -11,7 +13,10 @@ public struct ReceiverFileError: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The path, quoted and escaped when it holds a control or format character, and the message.
+    public var description: String {
+        "\(SafeText.containsUnsafeScalars(path) ? SafeText.quoted(path, limit: .max) : path): \(message)"
+    }
 
     /// What is wrong with one entry, before the file's path and the entry's index are known.
     struct Reason: Error {

@@ -90,7 +90,9 @@ public struct ReceiverScript: Sendable {
         }
         let action = String(word)
         guard let device = nextWord() else { throw .init("\(action): no device (its id or instance name)") }
-        let argument = String(rest.drop { $0 == " " || $0 == "\t" })
+        // Blanks around the argument separate it; a tab inside it (a name, a value) would be kept.
+        let argument = String(rest.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard !argument.contains("\t") else { throw .init("contains a tab inside its argument") }
         func needsArgument(_ what: String) throws(ReceiverFileError.Reason) -> String {
             guard !argument.isEmpty else { throw .init("\(action) needs \(what)") }
             return argument

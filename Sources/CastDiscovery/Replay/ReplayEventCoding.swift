@@ -15,7 +15,7 @@ struct ReplayEventCoding: Codable, Sendable {
 
         func error(path: String) throws(DiscoveryError) -> DiscoveryError {
             guard let errorKind = DiscoveryError.Kind(rawValue: kind) else {
-                throw ReplayRecording.badInput("\(path).kind: unknown error kind \"\(kind)\"")
+                throw ReplayRecording.badInput("\(path).kind: unknown error kind \(SafeText.quoted(kind))")
             }
             return DiscoveryError(kind: errorKind, message: message, fix: fix, code: code)
         }
@@ -136,8 +136,8 @@ struct ReplayEventCoding: Codable, Sendable {
     /// The copy the fields name.
     private func copyKey(path: String) throws(DiscoveryError) -> ServiceCopyKey {
         let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
-        guard let instance else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"instance\"") }
-        guard let interfaceIndex else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"interfaceIndex\"") }
+        guard let instance else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"instance\"") }
+        guard let interfaceIndex else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"interfaceIndex\"") }
         let key = ServiceKey(name: instance, type: serviceType, domain: domain ?? "local")
         return ServiceCopyKey(service: key, interfaceIndex: interfaceIndex, transport: family)
     }
@@ -149,7 +149,7 @@ struct ReplayEventCoding: Codable, Sendable {
                 "\(path).at: \(at) is not a time in seconds from 0 to \(Int(ReplayRecording.maximumTime)) (a year)")
         }
         func required<T>(_ value: T?, _ field: String) throws(DiscoveryError) -> T {
-            guard let value else { throw ReplayRecording.badInput("\(path): kind \"\(kind)\" needs \"\(field)\"") }
+            guard let value else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"\(field)\"") }
             return value
         }
         let event: BackendEvent
@@ -163,7 +163,7 @@ struct ReplayEventCoding: Codable, Sendable {
                 event = .stateChanged(.failed(try required(error, "error").error(path: "\(path).error")))
             case let other:
                 throw ReplayRecording.badInput(
-                    "\(path).state: unknown state \"\(other)\" (expected one of \(ReplayEvent.states.joined(separator: ", ")))")
+                    "\(path).state: unknown state \(SafeText.quoted(other)) (expected one of \(ReplayEvent.states.joined(separator: ", ")))")
             }
         case "browseStarted":
             event = .browseStarted(browseType: try required(browseType, "browseType"))
@@ -218,7 +218,7 @@ struct ReplayEventCoding: Codable, Sendable {
                 milestone: try required(milestone, "milestone"), services: count))
         default:
             throw ReplayRecording.badInput(
-                "\(path).kind: unknown event kind \"\(kind)\" (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))")
+                "\(path).kind: unknown event kind \(SafeText.quoted(kind)) (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))")
         }
         return ReplayEvent(time: at, event: event)
     }

@@ -93,18 +93,20 @@ public struct ReplayRecording: Sendable, Hashable {
     ///   with the path).
     public init(contentsOf url: URL) throws(DiscoveryError) {
         let path = url.path
+        // The path as said in a message: quoted and escaped when it holds a control character.
+        let shown = SafeText.containsUnsafeScalars(path) ? SafeText.quoted(path, limit: .max) : path
         let data: Data
         do throws(BoundedFile.Failure) {
             data = try BoundedFile.read(path: path, limit: Self.maximumFileSize)
         } catch {
-            throw Self.badInput("\(path): \(error)", fix: error == .missing ? "check the path of the replay file" : nil)
+            throw Self.badInput("\(shown): \(error)", fix: error == .missing ? "check the path of the replay file" : nil)
         }
         do throws(DiscoveryError) {
             try self.init(json: data)
         } catch {
             let message = error.message.hasPrefix(Self.messagePrefix)
                 ? String(error.message.dropFirst(Self.messagePrefix.count)) : error.message
-            throw Self.badInput("\(path): \(message)", fix: error.fix)
+            throw Self.badInput("\(shown): \(message)", fix: error.fix)
         }
     }
 

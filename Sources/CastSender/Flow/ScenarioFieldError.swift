@@ -1,3 +1,5 @@
+import CastDiscovery
+
 /// A problem at one field of a scenario file, thrown while it is decoded; ``SenderScenario``
 /// adds the file's name (``SenderScenarioError``).
 struct ScenarioFieldError: Error, Sendable, Hashable {
@@ -30,7 +32,9 @@ struct ScenarioFieldError: Error, Sendable, Hashable {
     }
 
     /// `location.key`, or `key` at the top.
+    /// A key that holds a control or format character is quoted and escaped: it comes from the file.
     static func join(_ location: String, _ key: String) -> String {
-        location.isEmpty ? key : "\(location).\(key)"
+        let key = SafeText.containsUnsafeScalars(key) ? SafeText.quoted(key) : key
+        return location.isEmpty ? key : "\(location).\(key)"
     }
 }
