@@ -109,6 +109,19 @@ var targets: [Target] = [
     // defines malloc and its kin over glibc's); only cast-bench links it.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery", "CMallocCounter"], path: "Benchmarks/cast-bench"),
+
+    // Layer 5: fuzzing. The properties each parser of untrusted input must keep, one file per
+    // parser; Scripts/fuzz links them into libFuzzer targets (Fuzz/Targets, built with
+    // -sanitize=fuzzer,address outside SwiftPM, which has no fuzzer build), and the tests
+    // check them over the fixtures and every finding kept in Fixtures/fuzz.
+    .target(
+        name: "FuzzProperties",
+        dependencies: [
+            "CastDiscovery", "CastChannel", "CastSender", "CastReceiverPublisher", "CastDiscoveryReporting",
+            "CastScanServing", "CastScanCLI",
+        ],
+        path: "Fuzz/Properties"),
+    .testTarget(name: "FuzzFindingsTests", dependencies: ["FuzzProperties"]),
 ]
 
 #if os(Linux)

@@ -8,7 +8,7 @@ import Foundation
 
 /// One device in `cast-scan`'s JSON output (schema version 1). Every field of the device is
 /// here, whole: names are not cut or escaped (JSON escapes control characters itself).
-struct DeviceReport: Encodable, Sendable {
+package struct DeviceReport: Encodable, Sendable {
     struct Address: Encodable, Sendable {
         var address: String
         var family: String
@@ -47,7 +47,7 @@ struct DeviceReport: Encodable, Sendable {
     /// What the device said over the Cast channel, or why it said nothing (`--status`).
     var receiver: ReceiverStatusReport.Receiver?
 
-    init(_ device: CastDevice, receiver: ReceiverProbeResult? = nil) {
+    package init(_ device: CastDevice, receiver: ReceiverProbeResult? = nil) {
         self.receiver = receiver.map(ReceiverStatusReport.Receiver.init)
         uniqueID = device.uniqueID
         deviceID = device.id.rawValue

@@ -3,7 +3,7 @@ import CastDiscovery
 
 /// The device table of `cast-scan`: untrusted names made safe, long cells cut, wide and
 /// combining characters kept aligned.
-enum DeviceTable {
+package enum DeviceTable {
     static let formatter = TableFormatter(columns: [
         .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
         .init("STATUS", maxWidth: 24), .init("CAPABILITIES", maxWidth: 40), .init("ID"),
@@ -46,7 +46,7 @@ enum DeviceTable {
     }
 
     /// The table as text, ending with a newline; with `states`, with the Cast channel's columns.
-    static func render(_ devices: [CastDevice], states: ReceiverStates? = nil) -> String {
+    package static func render(_ devices: [CastDevice], states: ReceiverStates? = nil) -> String {
         (states == nil ? formatter : statusFormatter).render(rows(devices, states: states))
     }
 }

@@ -19,9 +19,9 @@ import Foundation
 /// characters, U+2028/U+2029) is written as a `\uXXXX` escape too, so `cat` or `jq -r` never
 /// puts one raw on a terminal. The value is unchanged: JSON output stays data, not display
 /// text, and device names are not passed through `TerminalText`.
-enum JSONOutput {
+package enum JSONOutput {
     /// The layout of the encoded text.
-    enum Format: Sendable, Hashable {
+    package enum Format: Sendable, Hashable {
         /// Indented, one key per line; for a single document.
         case pretty
         /// One value per line, no line breaks inside (JSON Lines); for streams of events.
@@ -59,7 +59,7 @@ enum JSONOutput {
     }
 
     /// `value` encoded as text in `format`, ending with a newline.
-    static func string(_ value: some Encodable, format: Format) throws -> String {
+    package static func string(_ value: some Encodable, format: Format) throws -> String {
         try text(bytes(value, format: format))
     }
 

@@ -2,11 +2,11 @@ import CastChannel
 
 /// `cast-scan status --json`: each receiver asked, with its status or the reason it gave none.
 /// Keys are named as the Cast protocol names them.
-struct ReceiverStatusReport: Encodable {
+package struct ReceiverStatusReport: Encodable {
     let schemaVersion = 1
     let receivers: [Receiver]
 
-    init(_ results: [ReceiverProbeResult]) {
+    package init(_ results: [ReceiverProbeResult]) {
         receivers = results.map(Receiver.init)
     }
 
@@ -41,14 +41,14 @@ struct ReceiverStatusReport: Encodable {
 }
 
 /// `cast-scan status`'s table: one line per receiver, its app, volume and whether it answered.
-struct ReceiverStatusTable {
+package struct ReceiverStatusTable {
     static let formatter = TableFormatter(
         columns: [.init("RECEIVER"), .init("REACHABLE"), .init("APP"), .init("VOLUME"), .init("DETAIL")],
         trimsTrailingSpaces: true)
 
-    let lines: [String]
+    package let lines: [String]
 
-    init(_ results: [ReceiverProbeResult]) {
+    package init(_ results: [ReceiverProbeResult]) {
         let rows = results.map { result in
             let endpoint = ReceiverEndpoint(host: result.host, port: result.port).description
             let app = Self.application(result.status)

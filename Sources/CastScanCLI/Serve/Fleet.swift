@@ -13,7 +13,7 @@ import Foundation
 /// The listed devices mirror the discovery manager's list by its changes (``apply(_:generation:at:)``),
 /// each one generation after the last; a gap, or a list the manager gives whole (at the start,
 /// or after missed events), is taken with ``list(_:generation:at:)``.
-struct Fleet: Sendable {
+package struct Fleet: Sendable {
     /// What the members' series depend on: the list generation mirrored, and how many changes
     /// came from elsewhere (a device forgotten, a list taken whole). Equal revisions, equal
     /// members.
@@ -42,7 +42,7 @@ struct Fleet: Sendable {
     /// When serving began.
     let started: Date
     /// The backend's last state; nil before it said one.
-    var backendState: BackendState?
+    package var backendState: BackendState?
     /// Why discovery stopped, when it did.
     var stopped: String?
     /// The devices by unique ID.
@@ -66,7 +66,7 @@ struct Fleet: Sendable {
     /// The generation of the manager's list that ``order`` mirrors.
     var generation: Int { revision.generation }
 
-    init(backend: String, reason: String, started: Date, forgetAfter: Duration, goneLimit: Int) {
+    package init(backend: String, reason: String, started: Date, forgetAfter: Duration, goneLimit: Int) {
         self.backend = backend
         backendReason = reason
         self.started = started
@@ -102,7 +102,7 @@ struct Fleet: Sendable {
     /// Takes the manager's list of `generation` (nil: the one mirrored) as what is listed now:
     /// new devices are added, listed ones updated, and the ones missing from it marked gone at
     /// `now`.
-    mutating func list(_ devices: [CastDevice], generation: Int? = nil, at now: Date) {
+    package mutating func list(_ devices: [CastDevice], generation: Int? = nil, at now: Date) {
         var seen = Set<String>()
         var newOrder: [String] = []
         newOrder.reserveCapacity(devices.count)

@@ -2,10 +2,10 @@ import CastDiscovery
 
 /// The one owner of the ``Fleet``: the discovery loop changes it, and the server's thread
 /// reads copies of it for each request.
-final class FleetMonitor: Sendable {
+package final class FleetMonitor: Sendable {
     private let state: LockedValue<Fleet>
 
-    init(_ fleet: Fleet) { state = LockedValue(fleet) }
+    package init(_ fleet: Fleet) { state = LockedValue(fleet) }
 
     /// A copy of the fleet as it is now.
     var snapshot: Fleet { state.withLock { $0 } }

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// What `cast-scan serve` answers: `/metrics`, `/devices`, `/healthz` and the status page `/`.
-struct ServeRoutes: Sendable {
+package struct ServeRoutes: Sendable {
     /// The body of `GET /devices`.
     struct DevicesDocument: Encodable {
         var schemaVersion = 1
@@ -29,8 +29,16 @@ struct ServeRoutes: Sendable {
     /// The `/metrics` body's members' part, rendered once per revision of the fleet.
     let metrics = FleetMetricsCache()
 
+    /// The routes over `monitor`'s fleet (what the memberwise initializer was, reachable from
+    /// the fuzz targets of `Fuzz/`).
+    package init(monitor: FleetMonitor, maxDevices: Int, channel: ReceiverStates? = nil) {
+        self.monitor = monitor
+        self.maxDevices = maxDevices
+        self.channel = channel
+    }
+
     /// The response to `request` at `now`.
-    func respond(to request: HTTPRequest, at now: Date = Date()) -> HTTPResponse {
+    package func respond(to request: HTTPRequest, at now: Date = Date()) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "method not allowed: only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }

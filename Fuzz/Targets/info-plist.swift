@@ -1,0 +1,12 @@
+// libFuzzer target: info-plist (Fuzz/Properties, FuzzTarget.infoPlist). Built and run by Scripts/fuzz.
+import FuzzProperties
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    LibFuzzerEntry.initialize(.infoPlist)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    LibFuzzerEntry.run(.infoPlist, data, size)
+}

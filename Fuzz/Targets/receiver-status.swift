@@ -1,0 +1,12 @@
+// libFuzzer target: receiver-status (Fuzz/Properties, FuzzTarget.receiverStatus). Built and run by Scripts/fuzz.
+import FuzzProperties
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    LibFuzzerEntry.initialize(.receiverStatus)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    LibFuzzerEntry.run(.receiverStatus, data, size)
+}

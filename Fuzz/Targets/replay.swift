@@ -1,0 +1,12 @@
+// libFuzzer target: replay (Fuzz/Properties, FuzzTarget.replay). Built and run by Scripts/fuzz.
+import FuzzProperties
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    LibFuzzerEntry.initialize(.replay)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    LibFuzzerEntry.run(.replay, data, size)
+}

@@ -1,0 +1,12 @@
+// libFuzzer target: state-file (Fuzz/Properties, FuzzTarget.stateFile). Built and run by Scripts/fuzz.
+import FuzzProperties
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    LibFuzzerEntry.initialize(.stateFile)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    LibFuzzerEntry.run(.stateFile, data, size)
+}
