@@ -13,9 +13,11 @@ public struct ReceiverFileError: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
     }
 
-    /// The path, quoted and escaped when it holds a control or format character, and the message.
+    /// The path (a byte that is not UTF-8 as `\xHH`; quoted and escaped when it holds a control
+    /// or format character), and the message.
     public var description: String {
-        "\(SafeText.containsUnsafeScalars(path) ? SafeText.quoted(path, limit: .max) : path): \(message)"
+        let display = RawPath.display(path)
+        return "\(SafeText.containsUnsafeScalars(display) ? SafeText.quoted(display, limit: .max) : display): \(message)"
     }
 
     /// What is wrong with one entry, before the file's path and the entry's index are known.

@@ -93,8 +93,10 @@ public struct ReplayRecording: Sendable, Hashable {
     ///   with the path).
     public init(contentsOf url: URL) throws(DiscoveryError) {
         let path = url.path
-        // The path as said in a message: quoted and escaped when it holds a control character.
-        let shown = SafeText.containsUnsafeScalars(path) ? SafeText.quoted(path, limit: .max) : path
+        // The path as said in a message: a byte that is not UTF-8 as \xHH, and the whole quoted
+        // and escaped when it holds a control character.
+        let display = RawPath.display(path)
+        let shown = SafeText.containsUnsafeScalars(display) ? SafeText.quoted(display, limit: .max) : display
         let data: Data
         do throws(BoundedFile.Failure) {
             data = try BoundedFile.read(path: path, limit: Self.maximumFileSize)
