@@ -53,15 +53,8 @@ public enum ReceiverFileProperties {
         } catch {
             throw property.fail("a loaded receiver's TXT record cannot be written: \(error)")
         }
-        let service = ResolvedService(
-            instanceName: receiver.instanceName, hostName: "fuzz.local", port: receiver.port,
-            addresses: [ServiceAddress("192.168.1.20", interfaceName: "eth0")!], txt: record)
-        let device: CastDevice
-        do {
-            device = try CastDevice(service: service, policy: .lenient)
-        } catch {
-            throw property.fail("the lenient device parse threw \(error)")
-        }
+        let device = try TXTRecordProperties.lenientDevice(
+            TXTRecordProperties.service(instanceName: receiver.instanceName, port: receiver.port, txt: record), property: property)
         try DeviceOutputProperties.check(device, property: property)
         let status = receiver.receiverStatus
         let json = "{\"type\":\"RECEIVER_STATUS\",\"requestId\":0,\"status\":\(status.jsonText)}"

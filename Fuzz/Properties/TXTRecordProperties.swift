@@ -78,17 +78,26 @@ public enum TXTRecordProperties {
         try property.require(encodedAgain == encoded, "writing is not stable: \(encoded) then \(encodedAgain ?? [])")
     }
 
-    /// The device the lenient policy makes (never throwing), checked against the strict one.
-    static func checkDevice(_ record: TXTRecord, instanceName: String) throws(PropertyFailure) -> CastDevice {
-        let service = ResolvedService(
-            instanceName: instanceName, hostName: "fuzz.local", port: 8009,
-            addresses: [ServiceAddress("192.168.1.20", interfaceName: "eth0")!], txt: record)
-        let device: CastDevice
+    /// A resolved service of `instanceName` with `txt`, on one fixed address.
+    static func service(instanceName: String, port: UInt16, txt: TXTRecord) -> ResolvedService {
+        ResolvedService(
+            instanceName: instanceName, hostName: "fuzz.local", port: port,
+            addresses: [ServiceAddress("192.168.1.20", interfaceName: "eth0")!], txt: txt)
+    }
+
+    /// The device the lenient policy makes of `service`: that it throws is a failure of `property`.
+    static func lenientDevice(_ service: ResolvedService, property: Property) throws(PropertyFailure) -> CastDevice {
         do {
-            device = try CastDevice(service: service, policy: .lenient)
+            return try CastDevice(service: service, policy: .lenient)
         } catch {
             throw property.fail("the lenient device parse threw \(error)")
         }
+    }
+
+    /// The device the lenient policy makes (never throwing), checked against the strict one.
+    static func checkDevice(_ record: TXTRecord, instanceName: String) throws(PropertyFailure) -> CastDevice {
+        let service = Self.service(instanceName: instanceName, port: 8009, txt: record)
+        let device = try lenientDevice(service, property: property)
         let broken = device.problems.filter(\.violatesReceiverRules)
         do {
             let strict = try CastDevice(service: service, policy: .strict)
