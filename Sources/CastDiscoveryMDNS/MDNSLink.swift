@@ -41,6 +41,8 @@ struct MDNSLink {
     /// What other queriers asked here, and the querier's own recent queries, for duplicate
     /// question suppression.
     var questions = MDNSQuestionHistory()
+    /// The queries heard here, made whole across their packets (TC), for both of those.
+    var queries = MDNSQueryAssembly()
     var copies: [DNSName: Copy] = [:]
     /// The hosts the link's instances live on (their SRV targets), with the instances on each:
     /// the address records to keep, and whom a new address concerns.

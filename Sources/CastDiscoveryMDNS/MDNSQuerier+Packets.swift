@@ -70,24 +70,28 @@ extension MDNSQuerier {
         reconcile(id, touched, at: now)
     }
 
-    /// Notes the questions of a multicast query from port 5353 and the known answers it lists:
-    /// each for passive observation of failure (the querier's own echo too, as before), and,
-    /// unless it is the querier's own echo, as another querier's asking, which may stand in
-    /// for the querier's next query (``MDNSQuestionHistory``).
+    /// Notes the questions of a multicast query from port 5353 and the known answers it lists,
+    /// once the query is whole (its known answers may go on in packets with TC): each question
+    /// for passive observation of failure (the querier's own echo too), and, unless it is the
+    /// querier's own echo, as another querier's asking, which may stand in for the querier's
+    /// next query (``MDNSQuestionHistory``).
     private func note(_ message: DNSMessage, _ datagram: MDNSSocket.Datagram, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
         guard var link = links.removeValue(forKey: id) else { return }
-        for question in message.questions where !question.unicastResponse {
-            let known = message.answers.filter { $0.name == question.name && ($0.type == question.type || question.type == .any) }
-            link.cache.noteQuery(question.name, question.type, listing: known.map(\.data), at: now)
-        }
         // The echo comes from one of the link's own addresses (as would any other stack's on
-        // this host); a packet from another host is never taken for it.
+        // this host); a packet from another host is never taken for it. Each packet of the
+        // querier's own query is its echo once, the packets with known answers only too.
         let own = (id.ipv6 ? link.interface.ipv6 : link.interface.ipv4).contains { $0.address == datagram.source.bytes }
-        if !(own && link.questions.isEcho(datagram.bytes, at: now)) {
-            let copies = link.copies
-            let hosts = link.hostInstances
-            link.questions.heard(message, from: datagram.source, at: now) { question in
-                isSuppressible(question, copies: copies, hosts: hosts)
+        let echo = own && link.questions.isEcho(datagram.bytes, at: now)
+        if let query = link.queries.add(message, from: datagram.source, isEcho: echo, at: now) {
+            for question in query.questions where !question.unicastResponse {
+                link.cache.noteQuery(question.name, question.type, listing: query.knownAnswers(question.name, question.type).map(\.data), at: now)
+            }
+            if !query.isEcho {
+                let copies = link.copies
+                let hosts = link.hostInstances
+                link.questions.heard(query, at: now) { question in
+                    isSuppressible(question, copies: copies, hosts: hosts)
+                }
             }
         }
         links[id] = link

@@ -8,7 +8,7 @@ import CastDiscovery
 ///
 /// Per question (a name and a type) it keeps the last time another querier asked it, with the
 /// known answers that query listed, including those that follow in packets with the TC bit
-/// (section 7.2): such a query counts only once its last packet came. The querier decides the
+/// (section 7.2): it hears whole queries (``MDNSQueryAssembly``). The querier decides the
 /// window and compares the known answers with its cache (``standsIn(for:since:holding:at:)``).
 ///
 /// The querier's own multicast queries come back to it (`IP_MULTICAST_LOOP`), from the same
@@ -30,35 +30,20 @@ struct MDNSQuestionHistory {
         var knownAnswers: Set<DNSRecordData>
     }
 
-    /// A query whose known answers go on in the packets that follow from its source (TC).
-    private struct Pending {
-        var questions: Set<Question>
-        var knownAnswers: [Question: Set<DNSRecordData>] = [:]
-        /// When its first packet (the one with the questions) came.
-        var at: ContinuousClock.Instant
-        /// When its latest packet came.
-        var last: ContinuousClock.Instant
-    }
-
     /// How long a query the querier sent is kept to recognize its echo: the echo comes within
     /// milliseconds, but a busy loop may read it later. Were the echo lost, an identical query
     /// from another stack on the host in this span would be taken for it, which only costs a
     /// suppression.
     static let echoWindow: Duration = .seconds(2)
-    /// How long the next packet of a query with TC is waited for (responders wait 400-500 ms,
-    /// section 7.2); a query whose rest does not come in time never counts.
-    static let continuationWait: Duration = .seconds(1)
     /// The most questions remembered (as many as a link's cache holds records).
     static let capacity = 4096
-    /// The most queries with TC waited on at once, and the most sent packets kept.
-    static let pendingLimit = 64
+    /// The most sent packets kept.
     static let sentLimit = 256
     /// No query stands in for one due more than this later (the longest continuous interval).
     static let maximumAge: Duration = .seconds(3600)
 
     /// The last time another querier asked each question.
     private(set) var asked: [Question: Asked] = [:]
-    private var pending: [SocketAddress: Pending] = [:]
     /// The multicast packets the querier sent in the last ``echoWindow``, oldest first.
     private var sentPackets: [(bytes: [UInt8], at: ContinuousClock.Instant)] = []
 
@@ -78,39 +63,19 @@ struct MDNSQuestionHistory {
         return true
     }
 
-    /// Takes a query another querier sent from port 5353 (not the querier's echo), heard at
-    /// `now` from `source`: its QM questions of class IN that `wanted` accepts, with the known
-    /// answers it lists for each. A query with TC waits for the rest of its known answers, in
-    /// the packets without questions that follow from the same source; a QU question, which
-    /// may be answered by unicast to the asker alone, is not taken.
-    mutating func heard(
-        _ message: DNSMessage, from source: SocketAddress, at now: ContinuousClock.Instant, wanted: (Question) -> Bool
-    ) {
-        pending = pending.filter { now - $0.value.last <= Self.continuationWait }
-        var query: Pending
-        if message.questions.isEmpty {
-            guard let started = pending.removeValue(forKey: source) else { return }
-            query = started
-        } else {
-            pending[source] = nil
-            let questions = message.questions
-                .filter { !$0.unicastResponse && $0.recordClass == DNSQuestion.internetClass }
-                .map { Question(name: $0.name, type: $0.type) }
-                .filter(wanted)
-            guard !questions.isEmpty else { return }
-            query = Pending(questions: Set(questions), at: now, last: now)
-        }
-        for record in message.answers {
-            let question = Question(name: record.name, type: record.type)
-            if query.questions.contains(question) { query.knownAnswers[question, default: []].insert(record.data) }
-        }
-        query.last = now
-        if message.isTruncated {
-            if pending.count < Self.pendingLimit { pending[source] = query }
-            return
-        }
-        for question in query.questions {
-            remember(question, Asked(at: query.at, knownAnswers: query.knownAnswers[question] ?? []), at: now)
+    /// Takes a whole query another querier sent from port 5353 (not the querier's echo; its
+    /// known answers from all its packets, ``MDNSQueryAssembly``), completed at `now`: its QM
+    /// questions of class IN that `wanted` accepts, each with the known answers the query lists
+    /// for it, asked when its first packet came. A QU question, which may be answered by unicast
+    /// to the asker alone, is not taken.
+    mutating func heard(_ query: MDNSQueryAssembly.Query, at now: ContinuousClock.Instant, wanted: (Question) -> Bool) {
+        let questions = query.questions
+            .filter { !$0.unicastResponse && $0.recordClass == DNSQuestion.internetClass }
+            .map { Question(name: $0.name, type: $0.type) }
+            .filter(wanted)
+        for question in Set(questions) {
+            let known = query.knownAnswers(question.name, question.type).map(\.data)
+            remember(question, Asked(at: query.at, knownAnswers: Set(known)), at: now)
         }
     }
 

@@ -126,7 +126,14 @@ struct MDNSHostileLabTests {
         let injected: Set<String> = ["Neighbour", "Marker-1", "Marker-2"]
         #expect(listed - lab.count - injected.count <= 2 * 4096 / 4, "more fake devices listed (\(listed)) than the cache can hold")
         // The fakes expire with their TTL; the real devices, refreshed all along, stay.
-        #expect(await collector.wait(seconds: 20) { Set($0.services.keys) == lab.union(injected) },
-                "after the flood: \(collector.services.count) listed")
+        let expected = lab.union(injected)
+        #expect(await collector.wait(seconds: 20) { Set($0.services.keys) == expected },
+                "after the flood: \(Self.difference(Set(collector.services.keys), expected)); \(String(describing: Self.statistics(collector)))")
+    }
+
+    /// What a listed set lacks and has beyond the expected one, a few names of each.
+    static func difference(_ listed: Set<String>, _ expected: Set<String>) -> String {
+        let missing = expected.subtracting(listed).sorted(), extra = listed.subtracting(expected).sorted()
+        return "\(listed.count) listed; missing \(missing.count) \(missing.prefix(5)); beyond \(extra.count) \(extra.prefix(5))"
     }
 }

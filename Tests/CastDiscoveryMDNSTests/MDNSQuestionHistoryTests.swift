@@ -14,23 +14,20 @@ struct MDNSQuestionHistoryTests {
     static let browse = Question(name: service, type: .ptr)
     static let tv = DNSRecordData.ptr(try! DNSName(parsing: "TV._googlecast._tcp.local"))
     static let radio = DNSRecordData.ptr(try! DNSName(parsing: "Radio._googlecast._tcp.local"))
-    static let other = SocketAddress(bytes: [192, 168, 1, 30], port: 5353)
 
     /// A query for the browse's PTR listing `known`, from port 5353.
-    static func query(_ known: [DNSRecordData], qu: Bool = false, truncated: Bool = false) -> DNSMessage {
+    static func query(_ known: [DNSRecordData], qu: Bool = false) -> DNSMessage {
         DNSMessage(
-            id: 0, flags: truncated ? DNSMessage.truncatedFlag : 0,
+            id: 0, flags: 0,
             questions: [DNSQuestion(name: service, type: .ptr, unicastResponse: qu)],
             answers: known.map { DNSResourceRecord(name: service, ttl: 120, data: $0) })
     }
 
-    /// The packet that goes on a query with TC: known answers, no question.
-    static func continuation(_ known: [DNSRecordData], truncated: Bool = false) -> DNSMessage {
-        DNSMessage(id: 0, flags: truncated ? DNSMessage.truncatedFlag : 0, answers: known.map { DNSResourceRecord(name: service, ttl: 120, data: $0) })
-    }
-
-    static func heard(_ history: inout MDNSQuestionHistory, _ message: DNSMessage, from source: SocketAddress = other, at seconds: Double) {
-        history.heard(message, from: source, at: at(seconds)) { _ in true }
+    /// Hears `message` as a whole query (one packet) at `seconds`.
+    static func heard(_ history: inout MDNSQuestionHistory, _ message: DNSMessage, at seconds: Double) {
+        var query = MDNSQueryAssembly.Query(questions: message.questions, at: at(seconds), isEcho: false)
+        query.add(message.answers)
+        history.heard(query, at: at(seconds)) { _ in true }
     }
 
     @Test("a QM question listing known answers we list too stands in; one listing a record we lack, a QU one, or one before the window does not")
@@ -55,30 +52,8 @@ struct MDNSQuestionHistoryTests {
     func latest() {
         var history = MDNSQuestionHistory()
         Self.heard(&history, Self.query([Self.tv]), at: 10)
-        Self.heard(&history, Self.query([Self.tv, Self.radio]), from: SocketAddress(bytes: [192, 168, 1, 31], port: 5353), at: 11)
+        Self.heard(&history, Self.query([Self.tv, Self.radio]), at: 11)
         #expect(!history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv], at: Self.at(12)))
-    }
-
-    @Test("known answers over several packets (TC): the query counts once its last packet came, with all of them; without it, never")
-    func truncated() {
-        var complete = MDNSQuestionHistory()
-        Self.heard(&complete, Self.query([Self.tv], truncated: true), at: 10)
-        #expect(!complete.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv, Self.radio], at: Self.at(10.1)), "its rest has not come")
-        // A packet from another source does not continue it.
-        Self.heard(&complete, Self.continuation([Self.radio]), from: SocketAddress(bytes: [192, 168, 1, 31], port: 5353), at: 10.2)
-        #expect(complete.asked.isEmpty)
-        Self.heard(&complete, Self.continuation([Self.radio]), at: 10.3)
-        #expect(complete.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv, Self.radio], at: Self.at(11)))
-        #expect(!complete.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv], at: Self.at(11)), "the second packet lists Radio")
-        #expect(complete.asked[Self.browse]?.at == Self.at(10), "asked when its questions came")
-
-        var lost = MDNSQuestionHistory()
-        Self.heard(&lost, Self.query([Self.tv], truncated: true), at: 10)
-        Self.heard(&lost, Self.continuation([Self.radio]), at: 10 + 1.5)    // later than a responder waits
-        #expect(lost.asked.isEmpty)
-        Self.heard(&lost, Self.query([Self.tv], truncated: true), at: 20)
-        Self.heard(&lost, Self.query([]), from: Self.other, at: 20.1)      // a new query: the old one's rest never comes
-        #expect(lost.asked[Self.browse] == .init(at: Self.at(20.1), knownAnswers: []))
     }
 
     @Test("the querier's own echo is recognized once, within the echo window; the same bytes later are another querier's")
@@ -103,7 +78,7 @@ struct MDNSQuestionHistoryTests {
         let capacity = MDNSQuestionHistory.capacity
         for index in 0...capacity {
             let name = try DNSName(parsing: "TV\(index)._googlecast._tcp.local")
-            history.heard(DNSMessage(id: 0, flags: 0, questions: [DNSQuestion(name: name, type: .srv)]), from: Self.other, at: Self.at(1)) { _ in true }
+            Self.heard(&history, DNSMessage(id: 0, flags: 0, questions: [DNSQuestion(name: name, type: .srv)]), at: 1)
         }
         #expect(history.asked.count == capacity)
         let late = 2 + MDNSQuestionHistory.maximumAge.components.seconds
