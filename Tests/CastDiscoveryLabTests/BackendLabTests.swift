@@ -127,7 +127,8 @@ struct BackendLabTests {
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil }, "added device not found")
         // Let the device finish its start-up announcements, as real devices do before an app
         // launches: avahi keeps a TXT record it got less than a second before a newer one
-        // (RFC 6762 section 10.2) and an open resolver then misses the change (README, limits).
+        // (RFC 6762 section 10.2) and an open resolver then misses the change (docs/backends.md,
+        // "The Avahi backend", known limits).
         try await Task.sleep(for: .seconds(3))
 
         try Lab.castlab("set-txt", instance, "rs=YouTube", "st=1")
@@ -137,7 +138,7 @@ struct BackendLabTests {
         #expect(collector.services[instance]?.service.txt.string(forKey: "st") == "1")
 
         // dns_sd keeps only a TXT query open per instance (each ref costs a thread and a D-Bus
-        // connection): it does not follow a move (README, the dns_sd backend).
+        // connection): it does not follow a move (docs/backends.md, "The dns_sd backend").
         if backend != .dnssd {
             try Lab.castlab("move", instance, "--host", leader.host, "--port", "42999")
             #expect(await collector.wait(seconds: 15) { c in

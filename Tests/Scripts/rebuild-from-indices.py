@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """rebuild-from-indices.py: a client of `cast-scan watch --jsonl` that keeps its copy of the list
-from the indices alone, as the README's contract says it can, and checks the copy.
+from the indices alone, as docs/library.md ("The discovery manager") says it can, and checks
+the copy.
 
     rebuild-from-indices.py WATCH.jsonl [--scan SCAN.json [--scan-addresses exact|subset]]
                             [--like UNFILTERED.jsonl] [--family ipv4|ipv6] [--interface NAME]

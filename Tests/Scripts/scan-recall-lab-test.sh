@@ -81,7 +81,7 @@ scenario() {
   if [ "$misses" = 0 ]; then
     ok "$name: both devices in all $RUNS runs (subtype browse settled after ${times[*]} s)"
   elif [ "${known_limit:-0}" = 1 ]; then
-    echo "ok - $name: a device was missed in $misses of $RUNS runs # TODO known limit, see the README"
+    echo "ok - $name: a device was missed in $misses of $RUNS runs # TODO known limit, see docs/backends.md, \"Scan completion\""
   else
     notok "$name: a device was missed in $misses of $RUNS runs"
   fi
@@ -119,7 +119,7 @@ if ! want loss; then
 elif "$castlab" loss 20 >"$tmp/loss.err" 2>&1; then
   # Through avahi-daemon a one-shot scan ends at avahi's all-for-now, a second after the browse;
   # avahi asks again only later, so a lost answer is a missed device (measured: 1 to 3 of 20 runs; the default beside the daemon: 0).
-  # A known limit (README, Scan completion), reported here with its count, not counted.
+  # A known limit (docs/backends.md, "Scan completion"), reported here with its count, not counted.
   known_limit=1 scenario "20% packet loss through avahi-daemon" 0 base_first
   backend_args=()
   scenario "default, 20% packet loss" 0 base_first

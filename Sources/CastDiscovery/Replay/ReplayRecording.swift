@@ -6,8 +6,8 @@ import Foundation
 
 /// A recorded stream of backend events with their timings: what a ``ReplayBackend`` plays.
 ///
-/// Read from and written to JSON (`{"version": 1, "description": ..., "events": [...]}`); see the
-/// README for the format. Times never go backwards.
+/// Read from and written to JSON (`{"version": 1, "description": ..., "events": [...]}`); see
+/// docs/library.md, "Replay files", for the format. Times never go backwards.
 public struct ReplayRecording: Sendable, Hashable {
     /// The only file format version.
     public static let version = 1

@@ -1,7 +1,8 @@
 import CastDiscovery
 import CastSender
 
-/// The JSON document `cast-scan --json` prints (schema version 1, documented in the README).
+/// The JSON document `cast-scan --json` prints (schema version 1, documented in docs/cli.md,
+/// "JSON output").
 struct ScanReport: Encodable {
     struct Scan: Encodable {
         var complete: Bool

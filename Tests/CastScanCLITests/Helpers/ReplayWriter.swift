@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builds replay files (the `--replay` format of the README) for one test.
+/// Builds replay files (the `--replay` format of docs/library.md, "Replay files") for one test.
 struct ReplayWriter {
     /// One device announced by the replay.
     struct Device {
