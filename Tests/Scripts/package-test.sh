@@ -254,6 +254,30 @@ else
   notok "the packaged Prometheus examples (promtool missing or failing)"; diag <"$tmp/promtool.log"
 fi
 
+# --- The documentation: the README, the changelog and every page of docs/, each as in the tree,
+# and every relative link of the README and the pages resolves inside the installed folder.
+docdir="$tmp/x/usr/share/doc/cast-scan"
+missing=""
+for f in README.md CHANGELOG.md docs/*.md; do
+  cmp -s "$here/$f" "$docdir/$f" || missing="$missing $f"
+done
+broken=$("$PY" - "$docdir" <<'PY'
+import pathlib, re, sys
+root = pathlib.Path(sys.argv[1])
+for page in [root / "README.md", root / "CHANGELOG.md", *sorted((root / "docs").glob("*.md"))]:
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        if not (page.parent / target).exists():
+            print(f"{page.relative_to(root)} -> {target}")
+PY
+)
+if [ -z "$missing" ] && [ -z "$broken" ] && [ -d "$docdir/docs" ]; then
+  ok "the docs in /usr/share/doc/cast-scan: README.md, CHANGELOG.md and $(cd "$docdir/docs" && ls *.md | wc -l) pages of docs/, every relative link resolving"
+else
+  notok "the packaged docs: missing or different:${missing:- none}; broken links: ${broken:-none}"
+fi
+
 # --- The man page.
 man="$tmp/x/usr/share/man/man1/cast-scan.1.gz"
 if zcat "$man" | groff -man -ww -z 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err" ] &&
