@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: test build setup demo lab-test bench deb install package-test example sanitize
+.PHONY: test build setup demo lab-test bench deb install package-test example sanitize docs
 
 # Everything the tests need: build headers, the lab's daemons and tools, its python venv.
 setup:
@@ -77,6 +77,13 @@ package-test: setup
 example: setup
 	swift build --package-path Examples/list-devices
 	swift run --package-path Examples/list-devices list-devices Fixtures/replay/living-room.json
+
+# The documentation site (Scripts/docs): a DocC archive for each library in .build/docs and an
+# index.html linking them, from the symbols of the debug build (built first when missing or older
+# than the sources); DocC's warnings, such as a broken link, fail it. Serve it with, e.g.,
+# python3 -m http.server --bind 127.0.0.1 --directory .build/docs
+docs: setup
+	Scripts/docs
 
 # Coverage-guided fuzzing of every parser of untrusted input (Fuzz/, Scripts/fuzz): the targets
 # built with -sanitize=fuzzer,address, each run for FUZZ_SECONDS, two at a time. A crash, a leak,

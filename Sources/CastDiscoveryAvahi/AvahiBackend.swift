@@ -22,9 +22,9 @@ public struct AvahiBackend: DiscoveryBackend {
     /// interface is the one browsed; its families are left to the manager, since a copy heard
     /// over one protocol may resolve to an address of the other.
     ///
-    /// The stream is bounded (``BackendEventBuffer``): the poll thread never waits for the
+    /// The stream is bounded (`BackendEventBuffer`): the poll thread never waits for the
     /// consumer; events that come while 8,192 wait unread are folded into the newest state of
-    /// each service, count and milestone, counted in ``BackendStatistics/coalescedEvents``.
+    /// each service, count and milestone, counted in `BackendStatistics.coalescedEvents`.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         try eventBuffer(for: request).stream()
     }
@@ -51,7 +51,7 @@ public struct AvahiBackend: DiscoveryBackend {
     private static let teardownQueue = DispatchQueue(label: "cast-discovery.avahi.teardown")
 
     /// Why avahi-daemon cannot be used now (no D-Bus, no daemon), or nil when it holds its name
-    /// on the bus: the bus is asked (``AvahiBusName``), not the daemon, so the answer does not
+    /// on the bus: the bus is asked (`AvahiBusName`), not the daemon, so the answer does not
     /// wait for a daemon that is busy. A daemon that holds its name but then refuses a client
     /// is told by the browse's start.
     public static func unavailability() -> DiscoveryError? {

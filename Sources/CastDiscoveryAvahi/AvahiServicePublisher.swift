@@ -6,7 +6,7 @@ import Synchronization
 /// each interface chosen and its subtypes), on one client with its own poll thread.
 ///
 /// A name conflict is resolved the way avahi-daemon resolves its own: the next alternative name
-/// (`Name #2`), said as ``PublishingEvent/renamed(id:from:to:)``. When the daemon restarts (or
+/// (`Name #2`), said as `PublishingEvent.renamed(id:from:to:)`. When the daemon restarts (or
 /// the host name changes) every registration is made again once it runs.
 ///
 /// Thread rules: the registrations, groups and client are touched on the poll thread

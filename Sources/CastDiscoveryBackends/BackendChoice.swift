@@ -12,22 +12,22 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     /// querier can share port 5353 with it (`mdns+avahi`); the daemon alone when the port cannot
     /// be shared; the querier alone without a daemon.
     case auto
-    /// avahi-daemon over D-Bus (``AvahiBackend``).
+    /// avahi-daemon over D-Bus (`AvahiBackend`).
     case avahi
-    /// The package's own mDNS querier (``MDNSBackend``), which needs no daemon.
+    /// The package's own mDNS querier (`MDNSBackend`), which needs no daemon.
     case mdns
-    /// Apple's DNS Service Discovery API (``DNSSDBackend``): Avahi's compatibility library
+    /// Apple's DNS Service Discovery API (`DNSSDBackend`): Avahi's compatibility library
     /// over avahi-daemon on Linux, mDNSResponder on Apple platforms.
     case dnssd
-    /// Only the known hosts (``KnownHostsBackend``): no multicast at all.
+    /// Only the known hosts (`KnownHostsBackend`): no multicast at all.
     case hosts
 
     /// The backend this choice gives on this machine now, with its name and why it was chosen.
     ///
-    /// With `knownHosts`, those hosts are asked as well (merged with ``MergedBackend``);
+    /// With `knownHosts`, those hosts are asked as well (merged with `MergedBackend`);
     /// `.hosts` asks only them.
     ///
-    /// - Throws: the ``DiscoveryError`` of avahi-daemon when `.avahi` was asked for and it cannot
+    /// - Throws: the `DiscoveryError` of avahi-daemon when `.avahi` was asked for and it cannot
     ///   be used (`.auto` then falls back instead); `.badInput` for `.hosts` without hosts.
     public func select(
         interfaceName: String? = nil, families: Set<ServiceAddress.Family> = [.ipv4, .ipv6],

@@ -54,7 +54,7 @@ public struct DNSSDBackend: DiscoveryBackend {
 
     /// A first report waits 50 ms for copies not heard of yet (dns_sd reports an instance once
     /// per interface, the IP protocols a few milliseconds apart), and up to
-    /// ``firstReportHold`` for its copies and addresses still resolving.
+    /// `firstReportHold` for its copies and addresses still resolving.
     public var firstReportWait: FirstReportWait { FirstReportWait(grace: .milliseconds(50), longest: firstReportHold) }
 
     /// Why the backend cannot run here now (no daemon behind dns_sd), or nil: it opens one
@@ -71,9 +71,9 @@ public struct DNSSDBackend: DiscoveryBackend {
     }
 
     /// Browses through the dns_sd session until the iteration ends. The stream is bounded
-    /// (``BackendEventBuffer``): the session's thread never waits for the consumer; events that
+    /// (`BackendEventBuffer`): the session's thread never waits for the consumer; events that
     /// come while 8,192 wait unread are folded into the newest state of each service, count and
-    /// milestone, counted in ``BackendStatistics/coalescedEvents``.
+    /// milestone, counted in `BackendStatistics.coalescedEvents`.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         try eventBuffer(for: request).stream()
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// `DNSServiceUpdateRecord`.
 ///
 /// The daemon renames a registration whose name is taken (`Name #2` with Avahi,
-/// `Name (2)` with mDNSResponder), said as ``PublishingEvent/renamed(id:from:to:)``. When the
+/// `Name (2)` with mDNSResponder), said as `PublishingEvent.renamed(id:from:to:)`. When the
 /// daemon goes, every registration is made again, once a second, until it is back.
 ///
 /// One thread owns the refs: the poll loop's. Calls from other threads are handed to it.

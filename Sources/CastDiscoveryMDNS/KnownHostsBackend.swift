@@ -16,7 +16,7 @@ import Foundation
 /// anything the codec rejects. A scan is all-for-now once every host answered or used up its
 /// tries. A watch asks each host again every ``interval``; a host that leaves two rounds
 /// unanswered has its devices removed, and they come back when it answers again. Hosts that
-/// did not answer their last round are listed in ``BackendStatistics/unansweredHosts``.
+/// did not answer their last round are listed in `BackendStatistics.unansweredHosts`.
 public struct KnownHostsBackend: DiscoveryBackend {
     /// The hosts, as the user gave them: addresses or names.
     public let hosts: [String]
@@ -64,9 +64,9 @@ public struct KnownHostsBackend: DiscoveryBackend {
     public var queryRound: Duration { KnownHostsQuerier.answerWait }
 
     /// Asks the known hosts until the iteration ends. The stream is bounded
-    /// (``BackendEventBuffer``): the querier's thread never waits for the consumer; events that
+    /// (`BackendEventBuffer`): the querier's thread never waits for the consumer; events that
     /// come while 8,192 wait unread are folded into the newest state of each service, count and
-    /// milestone, counted in ``BackendStatistics/coalescedEvents`` of its statistics.
+    /// milestone, counted in `BackendStatistics.coalescedEvents` of its statistics.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         try eventBuffer(for: request).stream()
     }

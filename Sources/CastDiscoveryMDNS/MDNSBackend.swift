@@ -90,9 +90,9 @@ public struct MDNSBackend: DiscoveryBackend {
     }
 
     /// Runs the querier until the iteration ends. The stream is bounded
-    /// (``BackendEventBuffer``): the querier's thread never waits for the consumer; events that
+    /// (`BackendEventBuffer`): the querier's thread never waits for the consumer; events that
     /// come while 8,192 wait unread are folded into the newest state of each service, count and
-    /// milestone, counted in ``BackendStatistics/coalescedEvents`` of its statistics.
+    /// milestone, counted in `BackendStatistics.coalescedEvents` of its statistics.
     public func events(for request: BrowseRequest) throws(DiscoveryError) -> AsyncStream<BackendEvent> {
         try eventBuffer(for: request).stream()
     }

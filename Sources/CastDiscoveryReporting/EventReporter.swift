@@ -22,7 +22,7 @@ import Foundation
 ///   the batch, down to one event; an event the collector refuses even alone is set aside in
 ///   the spool (``SpoolStatus/refused``) so that it never blocks the others.
 /// - ``startSending()`` sends by itself as events come, retrying failures on a
-///   ``RetrySchedule`` (exponential backoff with jitter, capped).
+///   `RetrySchedule` (exponential backoff with jitter, capped).
 ///
 /// Delivery is at least once: a batch whose answer is lost is sent again, so a collector drops
 /// duplicates by `id`. Processes that share a spool send one at a time (a lock beside the
@@ -105,7 +105,7 @@ public actor EventReporter {
 
     /// Opens the spool (setting a damaged one aside) and prepares the collector; the reporter
     /// waits (retries, gathering events, reporting drops, a flush's time limit) on `clock`, a
-    /// ``ManualClock`` in tests.
+    /// `ManualClock` in tests.
     ///
     /// - Throws: ``EventReportError`` when the spool cannot be used.
     public init(configuration: Configuration, clock: any DiscoveryClock = ContinuousClock()) throws(EventReportError) {

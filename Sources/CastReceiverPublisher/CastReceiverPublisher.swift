@@ -41,7 +41,7 @@ public final class CastReceiverPublisher: Sendable {
 
     /// Prepares `receivers` for `publisher`; nothing is published before ``start()``.
     ///
-    /// - Throws: ``DiscoveryError`` of kind `badInput` when a receiver cannot be published as
+    /// - Throws: `DiscoveryError` of kind `badInput` when a receiver cannot be published as
     ///   it would be (a friendly name too long for its TXT string with the suffix, say).
     public init(receivers: [SimulatedReceiver], publisher: any ServicePublisher, options: Options = Options()) throws(DiscoveryError) {
         try Self.validate(receivers, options: options)
@@ -70,7 +70,7 @@ public final class CastReceiverPublisher: Sendable {
     /// Applies `change` now: a TXT update for a rename, an app's start or stop or `set`; a
     /// withdrawal (goodbyes) or a new registration for `withdraw` and `return`.
     ///
-    /// - Throws: ``DiscoveryError`` of kind `badInput` for a device no receiver is, a withdrawn
+    /// - Throws: `DiscoveryError` of kind `badInput` for a device no receiver is, a withdrawn
     ///   one changed or withdrawn again, a published one returned, a TXT record made too long;
     ///   the daemon's refusal otherwise.
     public func apply(_ change: ReceiverChange) throws(DiscoveryError) -> Applied {
@@ -91,7 +91,7 @@ public final class CastReceiverPublisher: Sendable {
     /// changes or withdraws a withdrawn one or returns a published one, and every TXT record it
     /// makes is valid.
     ///
-    /// - Throws: ``DiscoveryError`` of kind `badInput`, naming the change (from 1) that fails.
+    /// - Throws: `DiscoveryError` of kind `badInput`, naming the change (from 1) that fails.
     public static func check(_ changes: [ReceiverChange], receivers: [SimulatedReceiver], options: Options = Options()) throws(DiscoveryError) {
         var state = State(receivers: receivers.map { $0.published(exactNames: options.exactNames) })
         for (index, change) in changes.enumerated() {
@@ -105,7 +105,7 @@ public final class CastReceiverPublisher: Sendable {
 
     /// Checks that every receiver can be published with `options` (the suffix, the interfaces).
     ///
-    /// - Throws: ``DiscoveryError`` of kind `badInput` naming the receiver.
+    /// - Throws: `DiscoveryError` of kind `badInput` naming the receiver.
     public static func validate(_ receivers: [SimulatedReceiver], options: Options = Options()) throws(DiscoveryError) {
         for receiver in receivers.map({ $0.published(exactNames: options.exactNames) }) {
             try receiver.registration(interfaceIndexes: options.interfaceIndexes).validate()

@@ -23,7 +23,7 @@ public enum ReceiverPublishingBackend: String, Sendable, Hashable, CaseIterable 
 
     /// A publisher connected to the daemon.
     ///
-    /// - Throws: ``DiscoveryError`` when the daemon (or D-Bus) cannot be reached, with the fix.
+    /// - Throws: `DiscoveryError` when the daemon (or D-Bus) cannot be reached, with the fix.
     public func makePublisher() throws(DiscoveryError) -> any ServicePublisher {
         switch self {
         case .avahi:

@@ -131,7 +131,7 @@ public struct ReceiverScript: Sendable {
         return ReceiverChange(at: at, device: String(device), action: change)
     }
 
-    /// One line read from standard input, as ``parse(_:)`` reads it.
+    /// One line read from standard input, read as a script file's lines are.
     public static func change(fromLine line: String) throws(ReceiverFileError) -> ReceiverChange? {
         do throws(ReceiverFileError.Reason) {
             return try parse(line)

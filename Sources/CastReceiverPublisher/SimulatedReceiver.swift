@@ -38,6 +38,14 @@ public struct SimulatedReceiver: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - id: 32 hex digits for a device, a UUID for a group, 12 hex digits for an emulator.
+    ///   - friendlyName: the name people see (`fn`).
+    ///   - model: the model name (`md`), which also names the instance.
+    ///   - capabilities: the capability bits (`ca`, see `CastCapabilities`).
+    ///   - isGroup: whether the receiver is a speaker group.
+    ///   - busy: whether an app runs (`st` 1), with `statusText` as its status (`rs`).
+    ///   - statusText: what a busy receiver says it plays (`rs`); ignored when idle.
+    ///   - appIDs: the application IDs whose subtypes the receiver is published under.
+    ///   - port: the Cast channel's port; nil for a device's 8009 or a group's own.
     ///   - extra: values for the keys real devices carry without documenting (`cd`, `rm`,
     ///     `bs`, `nf`) or to override `ve` and `ic`.
     public init(

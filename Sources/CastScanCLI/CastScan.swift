@@ -19,7 +19,7 @@ public enum CastScan {
     /// error and returns ``ExitCode/ioError`` (74).
     ///
     /// A command's output waits for a slow reader before the process ends; `SIGINT` or
-    /// `SIGTERM` ends it within ``signalGracePeriod`` whatever standard output is doing, the
+    /// `SIGTERM` ends it within `signalGracePeriod` (half a second) whatever standard output is doing, the
     /// output still queued dropped and said (130 or 143; 0 for `watch`). Call it from the
     /// process's main code, with the console of ``Console/standard(environment:)``: it catches
     /// the signals from its first line on, and may end the process itself.

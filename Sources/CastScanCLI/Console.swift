@@ -14,8 +14,8 @@ import Darwin
 /// command ends as ``CastScan/run(arguments:environment:console:)`` documents.
 ///
 /// Writing never waits for a reader: the process's standard output and error are each written
-/// by a thread of their own from a bounded queue (``FileDescriptorSink``), and how the process
-/// ends with text still queued is ``finish()``'s part.
+/// by a thread of their own from a bounded queue (`FileDescriptorSink`), and how the process
+/// ends with text still queued is `finish()`'s part.
 public struct Console: Sendable {
     let output: any TextSink
     let error: any TextSink
@@ -49,7 +49,7 @@ public struct Console: Sendable {
     /// Call it before the process opens any file: a standard descriptor that is closed is taken
     /// by `/dev/null`, so no file opened later can land on it and receive the tool's output,
     /// and writing to it counts as a failure (`EBADF`). `SIGPIPE` is ignored, so a reader that
-    /// went away shows as ``OutputFailure/closed``.
+    /// went away shows as `OutputFailure.closed`.
     public static func standard(environment: [String: String]) -> Console {
         signal(SIGPIPE, SIG_IGN)
         let closed = (0...2).map { fcntl(Int32($0), F_GETFD) < 0 }

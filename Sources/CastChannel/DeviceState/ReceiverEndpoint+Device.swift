@@ -1,7 +1,7 @@
 import CastDiscovery
 
 extension ReceiverEndpoint {
-    /// The endpoint a sender connects to for `device`: its ``CastDevice/networkAddress`` (an
+    /// The endpoint a sender connects to for `device`: its `CastDevice.networkAddress` (an
     /// IPv6 link-local one with its interface as the zone) and the port its SRV record gives;
     /// nil when the device has no address.
     public init?(device: CastDevice) {

@@ -1,7 +1,7 @@
 import CastDiscovery
 
 /// The Cast channel's state of each device, keyed by the device's unique ID
-/// (``CastDiscovery/CastDevice/uniqueID``): what the last attempt to ask it gave, and how often
+/// (`CastDevice.uniqueID`): what the last attempt to ask it gave, and how often
 /// asking it failed, by reason. The one store of channel state: listings, watches and `serve`
 /// read it here, beside the discovery list, which holds the devices themselves.
 public final class ReceiverStates: Sendable {

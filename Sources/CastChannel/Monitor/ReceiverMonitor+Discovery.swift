@@ -3,7 +3,7 @@ import CastDiscovery
 extension ReceiverMonitor {
     /// Keeps the watched devices those of a discovery list: a device listed or changed is
     /// watched (at its address now), a device removed is forgotten; after missed events
-    /// (``DiscoveryEvent/eventsDropped(_:)``) the watched devices become those then listed.
+    /// (`DiscoveryEvent.eventsDropped(_:)`) the watched devices become those then listed.
     /// Other events change nothing.
     public func follow(_ event: DiscoveryEvent) {
         switch event {

@@ -16,7 +16,7 @@ public struct ReceiverEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `text`; nil when it is not a host with an optional port: empty, a port that is not
     /// 1 to 65535, brackets that do not close, a host with spaces or a character the package's
-    /// text rules call unsafe (``TextSafety``: controls, bidirectional and invisible ones), or a
+    /// text rules call unsafe (`TextSafety`: controls, bidirectional and invisible ones), or a
     /// host over 253 bytes (a DNS name's limit).
     public init?(parsing text: String) {
         var host = Substring(text)

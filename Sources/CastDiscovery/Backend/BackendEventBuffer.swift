@@ -22,7 +22,7 @@
 /// The producer calls ``yield(_:)`` from any thread (it never waits), or ``send(_:)`` from a task
 /// that may wait for room instead (nothing is then folded), and ``finish()`` at the end. The
 /// consumer reads the stream (``makeStream(capacity:)``), or, inside this package, takes the
-/// events directly (``take(orNotify:)``): a ``DiscoveryManager`` reads its sources' buffers so,
+/// events directly (`take(orNotify:)`): a ``DiscoveryManager`` reads its sources' buffers so,
 /// with no queue between them and its loop.
 public final class BackendEventBuffer: Sendable {
     /// The default ``capacity``: 8,192 events, 16 for each of 500 devices. A source reports

@@ -25,7 +25,7 @@ extension DNSMessage {
     ///
     /// A record whose data is malformed is skipped (``DNSLenientDecoding/skippedRecords``) and
     /// the records around it are kept; a broken question or owner name, a field that runs past
-    /// the end, or more work than ``workBound(forSize:)`` ends the message there, keeping what
+    /// the end, or more work than `workBound(forSize:)` ends the message there, keeping what
     /// came before (``DNSLenientDecoding/stoppedBy``). Compression pointers may point anywhere
     /// in the message, ahead as well as back, as python-zeroconf and Android TVs' responders
     /// do; a name visits at most ``maximumNameSteps`` labels and pointers and is at most 255

@@ -1,4 +1,4 @@
-/// What one scan (``DiscoveryManager/scan(timeout:progress:)``) found, and how it went.
+/// What one scan (``DiscoveryManager/scan(timeout:progress:listed:)``) found, and how it went.
 public struct ScanResult: Sendable, Hashable {
     /// The listed devices when the scan ended, in order.
     public var devices: [CastDevice]

@@ -27,7 +27,7 @@ public struct InfoPlistSnippet: Sendable, Hashable, Codable {
     /// Creates the snippet for `criteria`.
     ///
     /// - Parameters:
-    ///   - criteria: gives the required entries, ``DiscoveryCriteria/bonjourServices``.
+    ///   - criteria: gives the required entries, `DiscoveryCriteria.bonjourServices`.
     ///   - keepingServices: other entries to keep after the required ones; duplicates and
     ///     strings with control or invisible characters are dropped.
     ///   - localNetworkUsageDescription: the text to use; `nil`, blank or unsafe text gives

@@ -1,6 +1,6 @@
 /// The Cast state a sender app sees, like the SDK's `GCKCastState`, with the same raw values.
 ///
-/// In JSON it is its name (`"notConnected"`); ``rawValue`` is the SDK's number (Android uses
+/// In JSON it is its name (`"notConnected"`); `rawValue` is the SDK's number (Android uses
 /// 1-4 for the same states).
 public enum CastState: Int, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// No device is available (`GCKCastStateNoDevicesAvailable`, 0).

@@ -9,7 +9,7 @@ extension SenderFlow {
     /// A well-formed Cast device for a model: a Chromecast-like record with this friendly
     /// name, id (the name when nil) and model name.
     ///
-    /// - Throws: ``DeviceRejection`` when the values make an invalid device (an empty name).
+    /// - Throws: `DeviceRejection` when the values make an invalid device (an empty name).
     public static func simulatedDevice(
         name: String, id: String? = nil, modelName: String? = nil,
         address: ServiceAddress = ServiceAddress(.v4(IPv4Address(192, 168, 1, 20)))
@@ -28,7 +28,7 @@ extension SenderFlow {
     /// The devices a discovery manager lists once a replay file has played to its end (as fast
     /// as possible), looking for `criteria`: the network a sender app would see.
     ///
-    /// - Throws: ``DiscoveryError`` when the file is bad or discovery cannot start.
+    /// - Throws: `DiscoveryError` when the file is bad or discovery cannot start.
     public static func networkDevices(
         replaying url: URL, criteria: DiscoveryCriteria
     ) async throws(DiscoveryError) -> [CastDevice] {
@@ -40,7 +40,7 @@ extension SenderFlow {
     /// stopped): for a manager over a replay that finishes. The list is kept from the manager's
     /// events, so it is the one at the end of the run.
     ///
-    /// - Throws: ``DiscoveryError`` when discovery fails to start.
+    /// - Throws: `DiscoveryError` when discovery fails to start.
     public static func networkDevices(of manager: DiscoveryManager) async throws(DiscoveryError) -> [CastDevice] {
         var (devices, events) = manager.subscribe()
         manager.startDiscovery()
