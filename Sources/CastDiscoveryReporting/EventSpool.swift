@@ -584,7 +584,7 @@ final class EventSpool {
         while true {
             do {
                 return try database.execute("PRAGMA journal_mode = WAL")
-            } catch where error.isBusy && ContinuousClock.now < deadline {
+            } catch let error where error.isBusy && ContinuousClock.now < deadline {
                 usleep(10_000)
             }
         }
@@ -729,8 +729,9 @@ final class EventSpool {
 
     /// Copies into `target` (inside its transaction), oldest first, every event `source` can
     /// read that `target` does not hold (by id), with the events kept aside as refused, adds
-    /// `source`'s drop counter and takes its last send when `target` has none. Rows `source` cannot read are stepped over (further
-    /// sequence numbers are tried), so a damaged page loses only its own rows. Returns how many
+    /// `source`'s drop counter and takes its last send when `target` has none. Rows `source`
+    /// cannot read are stepped over (further sequence numbers are tried), so a damaged page loses
+    /// only its own rows. Returns how many
     /// events were copied and whether every one could be read. Only `target`'s errors throw.
     static func copyEvents(from source: SQLiteDatabase, into target: SQLiteDatabase) throws(SQLiteError) -> (copied: Int, complete: Bool) {
         let insert = try target.prepare("INSERT OR IGNORE INTO events (id, recorded, body) VALUES (?, ?, ?)")

@@ -68,8 +68,9 @@ struct DeviceRows: Sendable {
         chunks.insert(tail, at: chunk + 1)
     }
 
-    /// Removes the row at `index` (0..<count; any other index changes nothing). A chunk left small joins a neighbour when both
-    /// fit in one, so the table stays near `count / chunkCapacity` chunks.
+    /// Removes the row at `index` (0..<count; any other index changes nothing). A chunk left small
+    /// joins a neighbour when both fit in one, so the table stays near `count / chunkCapacity`
+    /// chunks.
     mutating func remove(at index: Int) {
         guard let (chunk, offset) = locate(index) else { return }
         count -= 1

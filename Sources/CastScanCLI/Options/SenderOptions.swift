@@ -88,7 +88,7 @@ struct SenderOptions {
     func checkStateFile() throws(CommandFailure) {
         do throws(DiscoveryStartStoreError) {
             try SenderFlowStore(url: stateFile).checkUsable()
-        } catch where error.kind == .refused {
+        } catch let error where error.kind == .refused {
             throw CommandFailure(message: error.description, exitCode: .cannotCreate)
         } catch {
             // Anything else (no permission to look) is reported when the file is used.
@@ -108,7 +108,7 @@ struct SenderOptions {
             let loaded = try store.load()
             state = loaded.state
             if let problem = loaded.problem { warnings.append("\(problem); starting from a fresh install") }
-        } catch where error.kind == .refused {
+        } catch let error where error.kind == .refused {
             throw CommandFailure(message: error.description, exitCode: .cannotCreate)
         } catch {
             warnings.append("\(error); starting from a fresh install")
@@ -126,7 +126,7 @@ struct SenderOptions {
         }
         do throws(DiscoveryStartStoreError) {
             try store.save(flow.state)
-        } catch where error.kind == .refused {
+        } catch let error where error.kind == .refused {
             throw CommandFailure(message: error.description, exitCode: .cannotCreate)
         } catch {
             warnings.append("\(error); the app's state was not kept")

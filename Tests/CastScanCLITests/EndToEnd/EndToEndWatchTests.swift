@@ -31,7 +31,8 @@ struct EndToEndWatchTests {
         #expect(events == [
             "backendChosen",  // which backend, and why
             "backend", "backend",
-            "inserted", "inserted", "inserted", "updated", "inserted",  // TV, Nest Mini, group, group's 2nd name, emulator
+            // TV, Nest Mini, group, group's 2nd name, emulator
+            "inserted", "inserted", "inserted", "updated", "inserted",
             "scanCompleted",
             "updated",  // the TV starts YouTube
             "moved",  // Kitchen speaker renamed Attic speaker
