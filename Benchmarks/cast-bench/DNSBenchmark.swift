@@ -12,12 +12,16 @@ enum DNSBenchmark {
         var arguments = arguments
         var count = 200_000
         if let i = arguments.firstIndex(of: "--count") {
-            guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else { fail("--count wants a positive number") }
+            guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else {
+                fail("--count wants a positive number")
+            }
             count = n
             arguments.removeSubrange(i...(i + 1))
         }
         guard arguments.count == 1 else { fail("usage: cast-bench dns PACKETS-FILE [--count N]") }
-        guard let text = try? String(contentsOfFile: arguments[0], encoding: .utf8) else { fail("cannot read \(arguments[0])") }
+        guard let text = try? String(contentsOfFile: arguments[0], encoding: .utf8) else {
+            fail("cannot read \(arguments[0])")
+        }
         let packets = text.split(separator: "\n").filter { !$0.isEmpty }.map { line -> [UInt8] in
             guard let bytes = hexBytes(line) else { fail("bad line: \(line.prefix(80))") }
             return bytes
@@ -41,7 +45,9 @@ enum DNSBenchmark {
     static func decode(_ n: Int, _ packets: [[UInt8]]) -> Int {
         var records = 0
         for i in 0..<n {
-            guard let message = try? DNSMessage(decoding: packets[i % packets.count]) else { fail("packet \(i % packets.count) does not decode") }
+            guard let message = try? DNSMessage(decoding: packets[i % packets.count]) else {
+                fail("packet \(i % packets.count) does not decode")
+            }
             records &+= message.answers.count &+ message.additionals.count
             for record in message.additionals { records &+= Int(record.ttl & 1) }
         }

@@ -49,7 +49,9 @@ enum ListBenchmark {
             switch option {
             case "--sizes":
                 let parsed = value.split(separator: ",").compactMap { Int($0) }
-                guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else { fail("--sizes wants positive numbers, e.g. 50,500,5000") }
+                guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else {
+                    fail("--sizes wants positive numbers, e.g. 50,500,5000")
+                }
                 sizes = parsed
             case "--count":
                 guard let n = Int(value), n > 0 else { fail("--count wants a positive number") }
@@ -65,12 +67,15 @@ enum ListBenchmark {
             let (update, insert, remove) = measure(size: size, count: count)
             return ["devices": size, "update": update.json, "insert": insert.json, "remove": remove.json]
         }
-        guard let json = try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .prettyPrinted]) else {
+        guard let json = try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .prettyPrinted])
+        else {
             fail("cannot write the result as JSON")
         }
         print(String(decoding: json, as: UTF8.self))
         if let out {
-            do { try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: out)) } catch { fail("cannot write \(out): \(error)") }
+            do { try (json + Data("\n".utf8)).write(to: URL(fileURLWithPath: out)) } catch {
+                fail("cannot write \(out): \(error)")
+            }
         }
         exit(0)
     }
@@ -85,7 +90,9 @@ enum ListBenchmark {
         let afterArray = cast_bench_allocations()
         withExtendedLifetime((box, array)) {}
         let calibration = ["classInstance": Int(afterBox - before), "array": Int(afterArray - afterBox)]
-        guard calibration.values.allSatisfy({ $0 >= 1 }) else { fail("the allocation counter does not see the runtime's allocations: \(calibration)") }
+        guard calibration.values.allSatisfy({ $0 >= 1 }) else {
+            fail("the allocation counter does not see the runtime's allocations: \(calibration)")
+        }
         return calibration
     }
 
@@ -100,11 +107,18 @@ enum ListBenchmark {
     /// A device event: device `number`, named by `name`, with TXT status `status`.
     static func service(_ number: Int, name: Int, status: Int) -> DiscoveredService {
         let id = String(format: "%032x", number)
-        let txt = TXTRecord(strings: ["id=\(id)", "fn=Bench Device \(String(format: "%06d", name))", "md=Chromecast", "ve=05", "ca=4101", "st=\(status)"]
+        let txt = TXTRecord(
+            strings: [
+                "id=\(id)", "fn=Bench Device \(String(format: "%06d", name))", "md=Chromecast", "ve=05", "ca=4101",
+                "st=\(status)",
+            ]
             .map { Array($0.utf8) })
         let resolved = ResolvedService(
             instanceName: "Chromecast-\(id)", hostName: "\(id).local", port: 8009,
-            addresses: [ServiceAddress("10.0.\(number / 250 % 250).\(number % 250 + 1)", interfaceName: "eth0", interfaceIndex: 2)].compactMap { $0 },
+            addresses: [
+                ServiceAddress(
+                    "10.0.\(number / 250 % 250).\(number % 250 + 1)", interfaceName: "eth0", interfaceIndex: 2)
+            ].compactMap { $0 },
             txt: txt)
         return DiscoveredService(service: resolved, browseTypes: [base])
     }
@@ -148,8 +162,11 @@ enum ListBenchmark {
             snapshot = list.snapshot
             let elapsed = clock.now - start
             let allocations = Int(cast_bench_allocations() - allocationsBefore)
-            guard changes.count == 1, Self.kind(of: changes[0]) == kind else { fail("expected one \(kind), got \(changes)") }
-            measure.nanoseconds.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+            guard changes.count == 1, Self.kind(of: changes[0]) == kind else {
+                fail("expected one \(kind), got \(changes)")
+            }
+            measure.nanoseconds.append(
+                Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
             measure.allocations.append(allocations)
         }
         for step in 0..<count {
@@ -157,7 +174,9 @@ enum ListBenchmark {
             timed(inserts[step], into: &insert, expecting: "inserted")
             timed(removals[step], into: &remove, expecting: "removed")
         }
-        guard snapshot.count == size, snapshot.generation == list.generation else { fail("the list ended with \(snapshot.count) devices") }
+        guard snapshot.count == size, snapshot.generation == list.generation else {
+            fail("the list ended with \(snapshot.count) devices")
+        }
         return (update, insert, remove)
     }
 }

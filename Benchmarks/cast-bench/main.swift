@@ -76,7 +76,9 @@ func decode(_ n: Int, _ records: [Record], _ addresses: [ServiceAddress]) -> Int
             instanceName: record.instance, hostName: record.host, port: record.port,
             addresses: addresses, txt: TXTRecord(wireFormat: record.wire))
         if let device = try? CastDevice(service: service) {
-            checksum &+= device.friendlyName.utf8.count &+ Int(truncatingIfNeeded: device.capabilities.rawValue) &+ device.problems.count
+            checksum &+=
+                device.friendlyName.utf8.count &+ Int(truncatingIfNeeded: device.capabilities.rawValue)
+                &+ device.problems.count
         }
     }
     return checksum

@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "list-devices",
     dependencies: [
-        .package(name: "cast-discovery", path: "../.."),
+        .package(name: "cast-discovery", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -16,8 +16,8 @@ let package = Package(
                 // The core: devices, criteria, the discovery manager, the replay backend. Add
                 // "CastDiscoveryBackends" (avahi-daemon, dns_sd, the mDNS querier, known hosts)
                 // to ask the network, and "CastSender" for the iOS sender model.
-                .product(name: "CastDiscovery", package: "cast-discovery"),
-            ]),
+                .product(name: "CastDiscovery", package: "cast-discovery")
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

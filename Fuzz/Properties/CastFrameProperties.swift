@@ -39,7 +39,8 @@ public enum CastFrameProperties {
         let again = try read(reframed, chunk: reframed.count + 1)
         try property.require(
             again.messages == whole.messages && again.failure == nil,
-            "re-framed messages read back as \(again.messages.count) messages, failure \(String(describing: again.failure))")
+            "re-framed messages read back as \(again.messages.count) messages, failure \(String(describing: again.failure))"
+        )
         // The input as one frame's body.
         do {
             let message = try CastMessage(decoding: stream)
@@ -95,7 +96,8 @@ public enum CastFrameProperties {
                 try property.require(
                     reading.failure != nil && reading.messages.count == frames,
                     "frame \(frames) has length \(length) (the bound is 1...\(CastFrameDecoder.maximumLength)) "
-                        + "but the decoder gave \(reading.messages.count) messages, failure \(String(describing: reading.failure))")
+                        + "but the decoder gave \(reading.messages.count) messages, failure \(String(describing: reading.failure))"
+                )
                 return
             }
             guard stream.count - offset - 4 >= length else { break }
@@ -113,7 +115,8 @@ public enum CastFrameProperties {
         try property.require(
             reading.failure == nil && reading.messages.count == frames && reading.buffered == stream.count - offset,
             "\(frames) whole frames and \(stream.count - offset) bytes after them, but the decoder gave "
-                + "\(reading.messages.count) messages, failure \(String(describing: reading.failure)), \(reading.buffered) bytes waiting")
+                + "\(reading.messages.count) messages, failure \(String(describing: reading.failure)), \(reading.buffered) bytes waiting"
+        )
     }
 
     private static func checkRoundTrip(_ message: CastMessage) throws(PropertyFailure) {
@@ -122,7 +125,8 @@ public enum CastFrameProperties {
         do {
             decoded = try CastMessage(decoding: encoded)
         } catch {
-            throw property.fail("an encoded message cannot be decoded: \(error); bytes \(RawControl.escaped(bytes: encoded))")
+            throw property.fail(
+                "an encoded message cannot be decoded: \(error); bytes \(RawControl.escaped(bytes: encoded))")
         }
         try property.require(decoded == message, "decode(encode(m)) != m: \(decoded) vs \(message)")
         try property.require(decoded.encoded() == encoded, "encoding is not stable")

@@ -30,7 +30,8 @@ public enum DNSMessageProperties {
         }
         let bound = DNSMessage.workBound(forSize: bytes.count)
         try property.require(
-            decoding.work <= bound, "decoding \(bytes.count) bytes took \(decoding.work) steps, over the bound \(bound)")
+            decoding.work <= bound, "decoding \(bytes.count) bytes took \(decoding.work) steps, over the bound \(bound)"
+        )
         for error in decoding.skippedRecords + (decoding.stoppedBy.map { [$0] } ?? []) {
             try property.requireNoRawControl(error.description, in: "the error")
         }
@@ -42,10 +43,13 @@ public enum DNSMessageProperties {
         let expected = decoding.skippedRecords.first ?? decoding.stoppedBy
         do {
             let strict = try DNSMessage(decoding: bytes)
-            try property.require(expected == nil, "the strict decode read a message the lenient one stopped in (\(expected!))")
+            try property.require(
+                expected == nil, "the strict decode read a message the lenient one stopped in (\(expected!))")
             try property.require(strict == decoding.message, "the strict and lenient decodes give different messages")
         } catch let error as DNSDecodingError {
-            try property.require(error == expected, "the strict decode threw \(error), the lenient one met \(String(describing: expected))")
+            try property.require(
+                error == expected,
+                "the strict decode threw \(error), the lenient one met \(String(describing: expected))")
         } catch {
             throw error as! PropertyFailure
         }
@@ -63,17 +67,21 @@ public enum DNSMessageProperties {
         do {
             decoded = try DNSMessage(decoding: encoded)
         } catch {
-            throw property.fail("the encoding of a decoded message does not decode strictly: \(error); \(RawControl.escaped(bytes: encoded))")
+            throw property.fail(
+                "the encoding of a decoded message does not decode strictly: \(error); \(RawControl.escaped(bytes: encoded))"
+            )
         }
         // What a lenient read found wrong in a TXT record (a string cut short) is how it was
         // read, not what it holds: the re-encoded record is whole, so only the rest compares.
         try property.require(
-            withoutTXTIssues(decoded) == withoutTXTIssues(message), "decode(encode(m)) != m:\n\(decoded)\nvs\n\(message)")
+            withoutTXTIssues(decoded) == withoutTXTIssues(message),
+            "decode(encode(m)) != m:\n\(decoded)\nvs\n\(message)")
         let again = try? decoded.encoded()
         try property.require(again == encoded, "encoding is not stable")
         if let work = try? DNSMessage.decodingLeniently(encoded).work {
             try property.require(
-                work <= DNSMessage.workBound(forSize: encoded.count), "an encoded message costs \(work) steps, over its bound")
+                work <= DNSMessage.workBound(forSize: encoded.count),
+                "an encoded message costs \(work) steps, over its bound")
         }
     }
 

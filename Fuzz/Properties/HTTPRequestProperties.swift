@@ -26,8 +26,14 @@ public enum HTTPRequestProperties {
 
     /// Two devices of the fixtures' kind.
     static let fixedDevices: [CastDevice] = [
-        ["id=0123456789abcdef0123456789abcdef", "fn=Living Room TV", "md=Chromecast", "ca=4101", "st=1", "rs=YouTube", "ve=05"],
-        ["id=fedcba9876543210fedcba9876543210", "fn=Kitchen <speaker> & co", "md=Google Nest Mini", "ca=2052", "st=0", "ve=05"],
+        [
+            "id=0123456789abcdef0123456789abcdef", "fn=Living Room TV", "md=Chromecast", "ca=4101", "st=1",
+            "rs=YouTube", "ve=05",
+        ],
+        [
+            "id=fedcba9876543210fedcba9876543210", "fn=Kitchen <speaker> & co", "md=Google Nest Mini", "ca=2052",
+            "st=0", "ve=05",
+        ],
     ].enumerated().map { index, strings in
         let service = ResolvedService(
             instanceName: "Fixed-\(index)", hostName: "fixed-\(index).local", port: 8009,
@@ -40,7 +46,9 @@ public enum HTTPRequestProperties {
         let (request, body) = parse(bytes)
         let device = try TXTRecordProperties.checkDevice(TXTRecord(wireFormat: body), instanceName: "Fuzz-HTTP")
         for running in [true, false] {
-            var fleet = Fleet(backend: "mdns", reason: "fuzz", started: now.addingTimeInterval(-60), forgetAfter: .seconds(600), goneLimit: 10)
+            var fleet = Fleet(
+                backend: "mdns", reason: "fuzz", started: now.addingTimeInterval(-60), forgetAfter: .seconds(600),
+                goneLimit: 10)
             fleet.list(fixedDevices + [device], at: now)
             if running { fleet.backendState = .running }
             let routes = ServeRoutes(monitor: FleetMonitor(fleet), maxDevices: 10)
@@ -84,7 +92,8 @@ public enum HTTPRequestProperties {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 out.append(high << 4 | low)
                 index += 3
             } else {
@@ -104,7 +113,9 @@ public enum HTTPRequestProperties {
         }
     }
 
-    private static func checkResponse(_ response: HTTPResponse, to request: HTTPRequest, running: Bool, device: CastDevice)
+    private static func checkResponse(
+        _ response: HTTPResponse, to request: HTTPRequest, running: Bool, device: CastDevice
+    )
         throws(PropertyFailure)
     {
         let what = "\(request.method) \(RawControl.escaped(request.path, around: 0)) (\(running ? "running" : "down"))"
@@ -112,7 +123,8 @@ public enum HTTPRequestProperties {
             try property.requireNoRawControl(name + value, in: "a header of \(what)")
         }
         let text = String(decoding: response.body, as: UTF8.self)
-        try property.require(String(validating: response.body, as: UTF8.self) != nil, "the body of \(what) is not UTF-8")
+        try property.require(
+            String(validating: response.body, as: UTF8.self) != nil, "the body of \(what) is not UTF-8")
         try property.requireNoRawControl(text, allowing: ["\n"], in: "the body of \(what)")
         guard request.method == "GET" || request.method == "HEAD" else {
             try property.require(
@@ -125,12 +137,15 @@ public enum HTTPRequestProperties {
             let format = ExpositionFormat(accept: request.accept)
             try property.require(
                 response.status == 200 && response.contentType == format.contentType,
-                "\(what) answered \(response.status) \(response.contentType) for Accept \(String(describing: request.accept))")
+                "\(what) answered \(response.status) \(response.contentType) for Accept \(String(describing: request.accept))"
+            )
             if format == .openMetrics {
                 try property.require(text.hasSuffix("# EOF\n"), "an OpenMetrics body does not end with # EOF")
             }
         case "/devices":
-            try property.require(response.status == 200 && response.contentType == "application/json", "\(what) answered \(response.status)")
+            try property.require(
+                response.status == 200 && response.contentType == "application/json",
+                "\(what) answered \(response.status)")
             do {
                 try JSONSyntax.check(response.body)
             } catch {
@@ -139,7 +154,9 @@ public enum HTTPRequestProperties {
         case "/healthz":
             try property.require(response.status == (running ? 200 : 503), "\(what) answered \(response.status)")
         case "/":
-            try property.require(response.status == 200 && response.contentType.hasPrefix("text/html"), "\(what) answered \(response.status)")
+            try property.require(
+                response.status == 200 && response.contentType.hasPrefix("text/html"),
+                "\(what) answered \(response.status)")
             let name = device.friendlyName
             // Looked for in its cell: a short name ("<b") is also a piece of the page's own markup.
             if name.contains("<") {

@@ -81,6 +81,7 @@ public enum InfoPlistProperties {
         let left = fixed.findings.filter { !remaining.contains($0.code) }
         try property.require(left.isEmpty, "the snippet as an Info.plist still has findings \(left.map(\.description))")
         try property.require(
-            fixed.snippet == report.snippet, "the snippet as an Info.plist gives another snippet: \(fixed.snippet) vs \(report.snippet)")
+            fixed.snippet == report.snippet,
+            "the snippet as an Info.plist gives another snippet: \(fixed.snippet) vs \(report.snippet)")
     }
 }

@@ -37,7 +37,9 @@ struct Property {
         throws(PropertyFailure)
     {
         if let offset = RawControl.firstOffset(in: text, allowing: allowing) {
-            throw fail("\(what()) holds a raw control character at scalar \(offset): \(RawControl.escaped(text, around: offset))")
+            throw fail(
+                "\(what()) holds a raw control character at scalar \(offset): \(RawControl.escaped(text, around: offset))"
+            )
         }
     }
 
@@ -77,7 +79,8 @@ enum RawControl {
     /// `bytes` as text for a message: printable ASCII as is, the rest `\xHH`; cut at 200 bytes.
     static func escaped(bytes: some Collection<UInt8>) -> String {
         let shown = bytes.prefix(200).map { byte in
-            (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "\\") ? String(UnicodeScalar(byte)) : "\\x" + hex(UInt32(byte), 2)
+            (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "\\")
+                ? String(UnicodeScalar(byte)) : "\\x" + hex(UInt32(byte), 2)
         }.joined()
         return "\"" + shown + (bytes.count > 200 ? "…" : "") + "\""
     }

@@ -54,13 +54,16 @@ public enum ReceiverFileProperties {
             throw property.fail("a loaded receiver's TXT record cannot be written: \(error)")
         }
         let device = try TXTRecordProperties.lenientDevice(
-            TXTRecordProperties.service(instanceName: receiver.instanceName, port: receiver.port, txt: record), property: property)
+            TXTRecordProperties.service(instanceName: receiver.instanceName, port: receiver.port, txt: record),
+            property: property)
         try DeviceOutputProperties.check(device, property: property)
         let status = receiver.receiverStatus
         let json = "{\"type\":\"RECEIVER_STATUS\",\"requestId\":0,\"status\":\(status.jsonText)}"
         do {
             let message = try ReceiverMessage(json: json)
-            try property.require(message.status == status, "the receiver's status reads back as \(String(describing: message.status)), not \(status)")
+            try property.require(
+                message.status == status,
+                "the receiver's status reads back as \(String(describing: message.status)), not \(status)")
         } catch let failure as PropertyFailure {
             throw failure
         } catch {

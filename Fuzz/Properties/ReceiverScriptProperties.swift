@@ -20,7 +20,8 @@ public enum ReceiverScriptProperties {
 
     /// The receivers the changes are checked against (none when the fixture cannot be read).
     static let receivers: [SimulatedReceiver] =
-        (try? ReceiverFile(path: Fixtures.directory.appendingPathComponent("publish/receivers.json").path))?.receivers ?? []
+        (try? ReceiverFile(path: Fixtures.directory.appendingPathComponent("publish/receivers.json").path))?.receivers
+        ?? []
 
     public static func check(_ bytes: [UInt8]) throws(PropertyFailure) {
         let script: ReceiverScript
@@ -58,7 +59,9 @@ public enum ReceiverScriptProperties {
         var changes: [ReceiverChange] = []
         for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             do {
-                if let change = try ReceiverScript.change(fromLine: String(decoding: line, as: UTF8.self)) { changes.append(change) }
+                if let change = try ReceiverScript.change(fromLine: String(decoding: line, as: UTF8.self)) {
+                    changes.append(change)
+                }
             } catch {
                 try property.requireNoRawControl(error.description, in: "a line's error")
                 try property.require(file == nil, "the file loads but a line alone is refused: \(error)")

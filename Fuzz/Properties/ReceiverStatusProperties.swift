@@ -62,7 +62,8 @@ public enum ReceiverStatusProperties {
         do {
             again = try ReceiverMessage(json: json)
         } catch {
-            throw property.fail("the message written back (\(RawControl.escaped(json, around: 0))) cannot be read: \(error)")
+            throw property.fail(
+                "the message written back (\(RawControl.escaped(json, around: 0))) cannot be read: \(error)")
         }
         try property.require(again == message, "the message written back reads as \(again), not \(message)")
     }
@@ -86,7 +87,8 @@ public enum ReceiverStatusProperties {
         for line in lines { try property.requireNoRawControl(line, in: "the status table") }
         // The row of a device whose channel gave this status.
         let device = try TXTRecordProperties.checkDevice(
-            TXTRecord(strings: [Array("id=0123456789abcdef0123456789abcdef".utf8), Array("fn=Fuzz".utf8)]), instanceName: "Fuzz")
+            TXTRecord(strings: [Array("id=0123456789abcdef0123456789abcdef".utf8), Array("fn=Fuzz".utf8)]),
+            instanceName: "Fuzz")
         let deviceJSON: String
         do {
             deviceJSON = try JSONOutput.string(DeviceReport(device, receiver: result), format: .lines)

@@ -29,7 +29,8 @@ public enum ReplayProperties {
         do {
             again = try ReplayRecording(json: written)
         } catch {
-            throw property.fail("the written recording cannot be read: \(error)\n\(String(decoding: written, as: UTF8.self))")
+            throw property.fail(
+                "the written recording cannot be read: \(error)\n\(String(decoding: written, as: UTF8.self))")
         }
         try property.require(again == recording, "the written recording reads as another recording")
         try property.require(again.json() == written, "writing is not stable")

@@ -21,7 +21,8 @@ public enum ReportURLProperties {
         try checkRedacted(url, redacted)
         do {
             let collector = try EventCollector(url: url, credentials: credentials)
-            try property.require(collector.url == url && collector.credentials == credentials, "the collector keeps other values")
+            try property.require(
+                collector.url == url && collector.credentials == credentials, "the collector keeps other values")
             try property.require(redacted == url, "an accepted URL redacts to \(redacted)")
             if let credentials {
                 try property.require(
@@ -47,7 +48,8 @@ public enum ReportURLProperties {
                 // Nothing of the user information shows: the same error with other.
                 try property.require(
                     collectorError(url: hidden, credentials: credentials) == error,
-                    "the error shows the URL's user information: \(error), with other user information \(String(describing: collectorError(url: hidden, credentials: credentials)))")
+                    "the error shows the URL's user information: \(error), with other user information \(String(describing: collectorError(url: hidden, credentials: credentials)))"
+                )
             }
         } catch {
             throw property.fail("the collector check threw \(error)")
@@ -65,7 +67,9 @@ public enum ReportURLProperties {
     }
 
     /// The reasons credentials are refused for (they are never shown).
-    static let credentialReasons: Set = ["it is empty", "it is not UTF-8 text", "it holds a line break", "it holds a control character"]
+    static let credentialReasons: Set = [
+        "it is empty", "it is not UTF-8 text", "it holds a line break", "it holds a control character",
+    ]
 
     /// `url` with its user information replaced by other text of the same length (`x`s, or
     /// `y`s); nil when it has none.
@@ -90,8 +94,10 @@ public enum ReportURLProperties {
             try property.require(redacted == url, "a URL with no user information redacts to \(redacted)")
             return
         }
-        try property.require(userInformation(redacted) == "…", "\(url) redacts to \(redacted), keeping user information")
         try property.require(
-            EventCollector.redacted(other) == redacted, "\(url) redacts to \(redacted), with other user information to \(EventCollector.redacted(other))")
+            userInformation(redacted) == "…", "\(url) redacts to \(redacted), keeping user information")
+        try property.require(
+            EventCollector.redacted(other) == redacted,
+            "\(url) redacts to \(redacted), with other user information to \(EventCollector.redacted(other))")
     }
 }

@@ -43,7 +43,9 @@ enum ScratchFiles {
     }
 
     /// Writes `bytes` to a new file named `name`, runs `body` with its path, then removes it.
-    static func withFile<T, E: Error>(_ bytes: [UInt8], named name: String, _ body: (String) throws(E) -> T) throws(E) -> T {
+    static func withFile<T, E: Error>(_ bytes: [UInt8], named name: String, _ body: (String) throws(E) -> T) throws(E)
+        -> T
+    {
         let path = path(name)
         precondition(write(bytes, to: path), "cannot write the scratch file \(path)")
         defer { remove(path) }

@@ -30,7 +30,9 @@ public enum Seeds {
         switch target {
         case .dnsMessage:
             for (name, json) in jsonFiles(in: "packets") {
-                if let hex = json["hex"]?.string, let bytes = bytes(hex: hex) { inputs.append(FuzzInput(name: name, bytes: bytes)) }
+                if let hex = json["hex"]?.string, let bytes = bytes(hex: hex) {
+                    inputs.append(FuzzInput(name: name, bytes: bytes))
+                }
             }
         case .txtRecord:
             inputs += txtWires().map { FuzzInput(name: $0.name, bytes: $0.wire) }
@@ -41,7 +43,8 @@ public enum Seeds {
                     guard let hex = vector["bytes"]?.string, let body = bytes(hex: hex) else { continue }
                     let frame = lengthPrefix(body.count) + body
                     // The first byte cuts the stream into reads: 64 whole, 3 mid-frame.
-                    inputs.append(FuzzInput(name: "\(name)#vectors[\(index)]", bytes: [UInt8(index % 2 == 0 ? 63 : 2)] + frame))
+                    inputs.append(
+                        FuzzInput(name: "\(name)#vectors[\(index)]", bytes: [UInt8(index % 2 == 0 ? 63 : 2)] + frame))
                     if index < 8 { all += frame }
                 }
             }
@@ -126,7 +129,9 @@ public enum Seeds {
         }
         for (name, json) in jsonFiles(in: "devices") { add(name, json["service"]) }
         for (name, json) in jsonFiles(in: "lab") + jsonFiles(in: "publish") {
-            for (index, device) in (json["devices"]?.array ?? []).enumerated() { add("\(name)#devices[\(index)]", device) }
+            for (index, device) in (json["devices"]?.array ?? []).enumerated() {
+                add("\(name)#devices[\(index)]", device)
+            }
         }
         return wires
     }
@@ -146,7 +151,9 @@ public enum Seeds {
         out.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else {
+                return nil
+            }
             out.append(byte)
             index += 2
         }
@@ -226,7 +233,9 @@ enum JSONValue: Decodable {
             return out + "\""
         case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
         case .object(let object, let keys):
-            return "{" + keys.compactMap { key in object[key].map { JSONValue.string(key).json + ":" + $0.json } }.joined(separator: ",") + "}"
+            return "{"
+                + keys.compactMap { key in object[key].map { JSONValue.string(key).json + ":" + $0.json } }.joined(
+                    separator: ",") + "}"
         }
     }
 }

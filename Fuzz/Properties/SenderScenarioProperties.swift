@@ -21,7 +21,8 @@ public enum SenderScenarioProperties {
         let scenario: SenderScenario
         do {
             scenario = try await SenderScenario(
-                parsing: Data(bytes), file: "fuzz.json", directory: Fixtures.directory.appendingPathComponent("scenarios"))
+                parsing: Data(bytes), file: "fuzz.json",
+                directory: Fixtures.directory.appendingPathComponent("scenarios"))
         } catch {
             try property.requireNoRawControl(error.description, in: "the error")
             return
@@ -29,9 +30,13 @@ public enum SenderScenarioProperties {
         let run = scenario.run()
         if let mismatch = run.mismatch {
             try property.requireNoRawControl(mismatch.description, allowing: ["\n"], in: "the mismatch")
-            try property.require(run.steps.count == mismatch.stepIndex + 1, "the run stopped after \(run.steps.count) steps at a mismatch in step \(mismatch.stepIndex)")
+            try property.require(
+                run.steps.count == mismatch.stepIndex + 1,
+                "the run stopped after \(run.steps.count) steps at a mismatch in step \(mismatch.stepIndex)")
         } else {
-            try property.require(run.steps.count == scenario.steps.count, "a passing run gave \(run.steps.count) snapshots for \(scenario.steps.count) steps")
+            try property.require(
+                run.steps.count == scenario.steps.count,
+                "a passing run gave \(run.steps.count) snapshots for \(scenario.steps.count) steps")
         }
     }
 }

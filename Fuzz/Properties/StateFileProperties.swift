@@ -30,14 +30,20 @@ public enum StateFileProperties {
                 throw property.fail("loading a regular file threw \(error)")
             }
             if let problem = loaded.problem {
-                try property.require(problem.kind == .corrupt, "a regular file's problem is \(problem.kind), not corrupt")
-                try property.require(loaded.state == SenderFlowState() && loaded.version == nil, "a corrupt file gave state \(loaded.state)")
+                try property.require(
+                    problem.kind == .corrupt, "a regular file's problem is \(problem.kind), not corrupt")
+                try property.require(
+                    loaded.state == SenderFlowState() && loaded.version == nil,
+                    "a corrupt file gave state \(loaded.state)")
                 try property.requireNoRawControl(problem.description, in: "the problem")
             } else {
-                try property.require(loaded.version == 1 || loaded.version == 2, "a usable file has version \(String(describing: loaded.version))")
+                try property.require(
+                    loaded.version == 1 || loaded.version == 2,
+                    "a usable file has version \(String(describing: loaded.version))")
             }
             try property.require(
-                start.discoveryHasStartedOnce == loaded.state.discoveryHasStartedOnce && start.problem == loaded.problem,
+                start.discoveryHasStartedOnce == loaded.state.discoveryHasStartedOnce
+                    && start.problem == loaded.problem,
                 "the start view reads \(start), the state store \(loaded)")
             try checkSaved(loaded.state)
         }
@@ -58,7 +64,9 @@ public enum StateFileProperties {
             var expected = state
             expected.discoveryHasStartedOnce = flipped
             let viewed = try store.load()
-            try property.require(viewed.state == expected, "saving the start fact changed the rest: \(viewed.state), expected \(expected)")
+            try property.require(
+                viewed.state == expected,
+                "saving the start fact changed the rest: \(viewed.state), expected \(expected)")
         } catch let failure as PropertyFailure {
             throw failure
         } catch {

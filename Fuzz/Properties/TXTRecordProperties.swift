@@ -33,7 +33,8 @@ public enum TXTRecordProperties {
     private static func checkAgainstStrings(_ record: TXTRecord, _ bytes: [UInt8]) throws(PropertyFailure) {
         // Empty input and a single zero byte are the empty record (documented).
         if bytes.isEmpty || bytes == [0] {
-            try property.require(record.entries.isEmpty && record.issues.isEmpty, "\(bytes) is not the empty record: \(record)")
+            try property.require(
+                record.entries.isEmpty && record.issues.isEmpty, "\(bytes) is not the empty record: \(record)")
             return
         }
         var strings: [[UInt8]] = []
@@ -69,7 +70,9 @@ public enum TXTRecordProperties {
         let again = TXTRecord(wireFormat: encoded)
         try property.require(again.entries == record.entries, "re-read entries \(again.entries) != \(record.entries)")
         try property.require(
-            !again.issues.contains { if case .emptyString = $0 { true } else if case .truncated = $0 { true } else { false } },
+            !again.issues.contains {
+                if case .emptyString = $0 { true } else if case .truncated = $0 { true } else { false }
+            },
             "the written record reads with issues \(again.issues)")
         try property.require(
             again.issues == TXTRecord(entries: record.entries).issues,
@@ -154,6 +157,7 @@ enum DeviceOutputProperties {
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false)
         try property.require(
             lines.count == 3 && lines[2].isEmpty,
-            "the device table is not a header and one row ending with a line end: \(RawControl.escaped(table, around: 0))")
+            "the device table is not a header and one row ending with a line end: \(RawControl.escaped(table, around: 0))"
+        )
     }
 }

@@ -89,7 +89,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 connectTimer = try AvahiTimer(poll: poll, callback: connectCallback, userdata: userdata)
                 connectTimer?.arm(milliseconds: 0)
             } else {
-                client = try AvahiClient(poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
+                client = try AvahiClient(
+                    poll: poll, waitForDaemon: waitForDaemon, callback: clientCallback, userdata: userdata)
             }
             try poll.start()
         } catch {
@@ -101,7 +102,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     fileprivate func connect() {
         guard client == nil, !finished else { return }
         do throws(AvahiError) {
-            client = try AvahiClient(poll: poll, waitForDaemon: connectWaitsForDaemon, callback: clientCallback, userdata: userdata)
+            client = try AvahiClient(
+                poll: poll, waitForDaemon: connectWaitsForDaemon, callback: clientCallback, userdata: userdata)
         } catch {
             fail(AvahiDiagnosis.error(for: error))
         }
@@ -272,7 +274,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     private func armLateAnswerTimer() {
         guard let due = lateAnswers.nextDue() else { return }
-        lateAnswerTimer?.arm(milliseconds: UInt32(clamping: max(ContinuousClock.now.duration(to: due), .zero).roundedUpMilliseconds))
+        lateAnswerTimer?.arm(
+            milliseconds: UInt32(clamping: max(ContinuousClock.now.duration(to: due), .zero).roundedUpMilliseconds))
     }
 
     /// Frees the resolver of `key`, if one is open.
@@ -320,7 +323,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// are taken back (no longer left).
     private func takeBackCopies(of services: Set<ServiceKey>? = nil) -> [ServiceCopyKey] {
         let left = copies.filter { $0.value.isLeftToOthers && (services?.contains($0.key.service) ?? true) }.map(\.key)
-            .sorted { ($0.service, $0.interfaceIndex, $0.transport == .ipv6 ? 1 : 0) < ($1.service, $1.interfaceIndex, $1.transport == .ipv6 ? 1 : 0) }
+            .sorted {
+                ($0.service, $0.interfaceIndex, $0.transport == .ipv6 ? 1 : 0) < (
+                    $1.service, $1.interfaceIndex, $1.transport == .ipv6 ? 1 : 0
+                )
+            }
         for key in left { copies[key]?.isLeftToOthers = false }
         return left
     }
@@ -387,7 +394,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         for type in browseTypes {
             do {
                 let browser = try AvahiServiceBrowser(
-                    client: pointer, browseType: type, interface: interface, callback: browserCallback, userdata: userdata)
+                    client: pointer, browseType: type, interface: interface, callback: browserCallback,
+                    userdata: userdata)
                 browsers[browser.pointer] = browser
                 emit(.browseStarted(browseType: type))
             } catch {
@@ -404,7 +412,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
             let resolver = try AvahiServiceResolver(
                 client: pointer, copy: key, interface: key.interfaceIndex,
                 protocol: key.transport?.avahiProtocol ?? AvahiConstant.protocolUnspecified, name: key.service.name,
-                type: key.service.type.description, domain: key.service.domain, callback: resolverCallback, userdata: userdata)
+                type: key.service.type.description, domain: key.service.domain, callback: resolverCallback,
+                userdata: userdata)
             resolvers[key] = resolver
             resolversByPointer[resolver.pointer] = resolver
         } catch {

@@ -34,20 +34,23 @@ enum AvahiDiagnosis {
     /// running; the fix is the one `services` gives (`busPresent`: whether the system bus
     /// socket exists, ``systemBusPresent`` unless a test says).
     static func error(
-        for error: AvahiError, browsing type: String? = nil, services: SystemServices = .current, busPresent: Bool? = nil
+        for error: AvahiError, browsing type: String? = nil, services: SystemServices = .current,
+        busPresent: Bool? = nil
     ) -> DiscoveryError {
         switch error {
         case .noDaemon, .disconnected, .badState:
             if !(busPresent ?? systemBusPresent) {
                 return DiscoveryError(
                     kind: .discoveryServiceUnreachable,
-                    message: "the D-Bus system bus is not running (no socket at \(socketPath(of: systemBusAddress) ?? systemBusAddress))",
+                    message:
+                        "the D-Bus system bus is not running (no socket at \(socketPath(of: systemBusAddress) ?? systemBusAddress))",
                     fix: "\(services.fix(.dbus)) (or point DBUS_SYSTEM_BUS_ADDRESS at a running bus)",
                     code: error.code)
             }
             return DiscoveryError(
                 kind: .discoveryServiceMissing,
-                message: services.isInstalled(.avahi) ? "avahi-daemon is not running (\(error.message))" : "avahi-daemon is not installed",
+                message: services.isInstalled(.avahi)
+                    ? "avahi-daemon is not running (\(error.message))" : "avahi-daemon is not installed",
                 fix: services.fix(.avahi),
                 code: error.code)
         case .invalidServiceType, .invalidServiceSubtype:

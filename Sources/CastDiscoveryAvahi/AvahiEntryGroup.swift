@@ -9,7 +9,9 @@ final class AvahiEntryGroup {
 
     /// Makes an empty group on the client `client` (the pointer a client callback gets, which
     /// may run before ``AvahiClient``'s initializer returns); its state changes go to `callback`.
-    init(client: OpaquePointer, callback: AvahiEntryGroupCallback, userdata: UnsafeMutableRawPointer?) throws(AvahiError) {
+    init(client: OpaquePointer, callback: AvahiEntryGroupCallback, userdata: UnsafeMutableRawPointer?)
+        throws(AvahiError)
+    {
         guard let pointer = avahi_entry_group_new(client, callback, userdata) else {
             throw AvahiError(code: avahi_client_errno(client))
         }
@@ -22,21 +24,26 @@ final class AvahiEntryGroup {
 
     /// `avahi_entry_group_add_service_strlst` on one interface (or every one), both families,
     /// on this host's name.
-    func addService(interface: AvahiIfIndex, name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(AvahiError) {
+    func addService(interface: AvahiIfIndex, name: String, type: String, port: UInt16, txt: [[UInt8]])
+        throws(AvahiError)
+    {
         guard let pointer else { throw .badState }
         let list = AvahiTXTList(txt)
         defer { list.free() }
-        try check(avahi_entry_group_add_service_strlst(
-            pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0),
-            name, type, nil, nil, port, list.pointer))
+        try check(
+            avahi_entry_group_add_service_strlst(
+                pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0),
+                name, type, nil, nil, port, list.pointer))
     }
 
     /// `avahi_entry_group_add_service_subtype`: `subtype` is the full name
     /// (`_CC1AD845._sub._googlecast._tcp`).
     func addSubtype(interface: AvahiIfIndex, name: String, type: String, subtype: String) throws(AvahiError) {
         guard let pointer else { throw .badState }
-        try check(avahi_entry_group_add_service_subtype(
-            pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0), name, type, nil, subtype))
+        try check(
+            avahi_entry_group_add_service_subtype(
+                pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0), name, type, nil,
+                subtype))
     }
 
     /// `avahi_entry_group_update_service_txt_strlst`: the new TXT is announced at once.
@@ -44,8 +51,10 @@ final class AvahiEntryGroup {
         guard let pointer else { throw .badState }
         let list = AvahiTXTList(txt)
         defer { list.free() }
-        try check(avahi_entry_group_update_service_txt_strlst(
-            pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0), name, type, nil, list.pointer))
+        try check(
+            avahi_entry_group_update_service_txt_strlst(
+                pointer, interface, AvahiConstant.protocolUnspecified, AvahiPublishFlags(rawValue: 0), name, type, nil,
+                list.pointer))
     }
 
     /// `avahi_entry_group_commit`: the daemon probes the names, then announces.

@@ -64,7 +64,9 @@ func txtStrings(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [[UInt8]] {
     while let current = node {
         let size = Int(current.pointee.size)
         let bytes = withUnsafePointer(to: &current.pointee.text) { pointer in
-            pointer.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
+            pointer.withMemoryRebound(to: UInt8.self, capacity: size) {
+                Array(UnsafeBufferPointer(start: $0, count: size))
+            }
         }
         strings.append(bytes)
         node = current.pointee.next

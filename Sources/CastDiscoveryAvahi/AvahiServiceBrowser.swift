@@ -11,9 +11,10 @@ final class AvahiServiceBrowser {
         client: OpaquePointer, browseType: String, interface: AvahiIfIndex,
         callback: AvahiServiceBrowserCallback, userdata: UnsafeMutableRawPointer
     ) throws(AvahiError) {
-        guard let pointer = avahi_service_browser_new(
-            client, interface, AvahiConstant.protocolUnspecified,
-            browseType, nil, AvahiConstant.noLookupFlags, callback, userdata)
+        guard
+            let pointer = avahi_service_browser_new(
+                client, interface, AvahiConstant.protocolUnspecified,
+                browseType, nil, AvahiConstant.noLookupFlags, callback, userdata)
         else { throw AvahiError(code: avahi_client_errno(client)) }
         self.pointer = pointer
         self.browseType = browseType

@@ -49,7 +49,8 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
             throw AvahiDiagnosis.error(for: error)
         }
         do throws(AvahiError) {
-            client = try AvahiClient(poll: poll, waitForDaemon: true, callback: publisherClientCallback, userdata: userdata)
+            client = try AvahiClient(
+                poll: poll, waitForDaemon: true, callback: publisherClientCallback, userdata: userdata)
             try poll.start()
         } catch {
             client?.free()
@@ -93,7 +94,8 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
             guard let group = entry.group else { return nil }  // published with it when the daemon returns
             do throws(AvahiError) {
                 for interface in interfaces(of: changed) {
-                    try group.updateTXT(interface: interface, name: entry.name, type: changed.serviceType, txt: txt.map(\.bytes))
+                    try group.updateTXT(
+                        interface: interface, name: entry.name, type: changed.serviceType, txt: txt.map(\.bytes))
                 }
                 return nil
             } catch {
@@ -170,7 +172,11 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
                 } catch .collision {
                     group.reset()
                     guard rename(entry, id: id) else {
-                        return DiscoveryError(kind: .daemonError, message: "no free name for \(SafeText.quoted(entry.registration.instanceName)) after \(Self.maximumRenames) tries")
+                        return DiscoveryError(
+                            kind: .daemonError,
+                            message:
+                                "no free name for \(SafeText.quoted(entry.registration.instanceName)) after \(Self.maximumRenames) tries"
+                        )
                     }
                 }
             }
@@ -181,7 +187,8 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
                 return DiscoveryError(
                     kind: .daemonError,
                     message: "avahi-daemon refused \(SafeText.quoted(entry.name)): \(error.message)",
-                    fix: "publish fewer services, or raise objects-per-client-max and entries-per-entry-group-max in avahi-daemon.conf",
+                    fix:
+                        "publish fewer services, or raise objects-per-client-max and entries-per-entry-group-max in avahi-daemon.conf",
                     code: error.code)
             }
             return AvahiDiagnosis.error(for: error)
@@ -192,10 +199,13 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
         let registration = entry.registration
         let txt = registration.txt.map(\.bytes)
         for interface in interfaces(of: registration) {
-            try group.addService(interface: interface, name: entry.name, type: registration.serviceType, port: registration.port, txt: txt)
+            try group.addService(
+                interface: interface, name: entry.name, type: registration.serviceType, port: registration.port,
+                txt: txt)
             for subtype in registration.subtypes {
-                try group.addSubtype(interface: interface, name: entry.name, type: registration.serviceType,
-                                     subtype: registration.subtypeBrowseType(subtype))
+                try group.addSubtype(
+                    interface: interface, name: entry.name, type: registration.serviceType,
+                    subtype: registration.subtypeBrowseType(subtype))
             }
         }
     }
@@ -239,7 +249,8 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
             }
             emit(.daemonLost(reason: error.message))
             do throws(AvahiError) {
-                client = try AvahiClient(poll: poll, waitForDaemon: true, callback: publisherClientCallback, userdata: userdata)
+                client = try AvahiClient(
+                    poll: poll, waitForDaemon: true, callback: publisherClientCallback, userdata: userdata)
             } catch {
                 emit(.stopped(error: AvahiDiagnosis.error(for: error)))
             }
@@ -258,7 +269,14 @@ public final class AvahiServicePublisher: ServicePublisher, @unchecked Sendable 
             // Another host has the name (seen while probing, or later).
             current.reset()
             guard rename(entry, id: id) else {
-                emit(.failed(id: id, error: DiscoveryError(kind: .daemonError, message: "no free name for \(SafeText.quoted(entry.registration.instanceName)) after \(Self.maximumRenames) tries")))
+                emit(
+                    .failed(
+                        id: id,
+                        error: DiscoveryError(
+                            kind: .daemonError,
+                            message:
+                                "no free name for \(SafeText.quoted(entry.registration.instanceName)) after \(Self.maximumRenames) tries"
+                        )))
                 return
             }
             guard let pointer = client?.pointer else { return }

@@ -20,9 +20,10 @@ final class AvahiServiceResolver {
         callback: AvahiServiceResolverCallback, userdata: UnsafeMutableRawPointer
     ) throws(AvahiError) {
         self.copy = copy
-        guard let pointer = avahi_service_resolver_new(
-            client, interface, `protocol`, name, type, domain, `protocol`,
-            AvahiConstant.noLookupFlags, callback, userdata)
+        guard
+            let pointer = avahi_service_resolver_new(
+                client, interface, `protocol`, name, type, domain, `protocol`,
+                AvahiConstant.noLookupFlags, callback, userdata)
         else { throw AvahiError(code: avahi_client_errno(client)) }
         self.pointer = pointer
     }

@@ -6,7 +6,8 @@ final class AvahiTimer {
     private let api: UnsafePointer<AvahiPoll>
     private let pointer: OpaquePointer
 
-    init(poll: AvahiThreadedPoll, callback: AvahiTimeoutCallback, userdata: UnsafeMutableRawPointer) throws(AvahiError) {
+    init(poll: AvahiThreadedPoll, callback: AvahiTimeoutCallback, userdata: UnsafeMutableRawPointer) throws(AvahiError)
+    {
         api = poll.api
         guard let pointer = api.pointee.timeout_new(api, nil, callback, userdata) else { throw .noMemory }
         self.pointer = pointer

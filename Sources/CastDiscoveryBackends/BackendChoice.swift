@@ -35,11 +35,13 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     ) throws(DiscoveryError) -> BackendSelection {
         if self == .hosts {
             guard let knownHosts else {
-                throw DiscoveryError(kind: .badInput, message: "--backend hosts asks only the known hosts, and none was given",
-                                     fix: "give --host ADDRESS (repeatable)")
+                throw DiscoveryError(
+                    kind: .badInput, message: "--backend hosts asks only the known hosts, and none was given",
+                    fix: "give --host ADDRESS (repeatable)")
             }
             return BackendSelection(
-                backend: knownHosts, name: "hosts", reason: "asked for with --backend hosts: only \(Self.count(knownHosts.hosts))")
+                backend: knownHosts, name: "hosts",
+                reason: "asked for with --backend hosts: only \(Self.count(knownHosts.hosts))")
         }
         var selection = try multicast(interfaceName: interfaceName, families: families)
         guard let knownHosts else { return selection }
@@ -47,7 +49,9 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
         if let merged = selection.backend as? MergedBackend {
             selection.backend = MergedBackend(merged.sources + [hosts])
         } else {
-            selection.backend = MergedBackend([MergedBackend.Source(selection.name, selection.backend, role: .asks), hosts])
+            selection.backend = MergedBackend([
+                MergedBackend.Source(selection.name, selection.backend, role: .asks), hosts,
+            ])
         }
         selection.name += "+hosts"
         selection.reason += "; and \(Self.count(knownHosts.hosts)) asked directly with --host"
@@ -58,7 +62,9 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
         hosts.count == 1 ? "1 known host" : "\(hosts.count) known hosts"
     }
 
-    private func multicast(interfaceName: String?, families: Set<ServiceAddress.Family>) throws(DiscoveryError) -> BackendSelection {
+    private func multicast(interfaceName: String?, families: Set<ServiceAddress.Family>) throws(DiscoveryError)
+        -> BackendSelection
+    {
         let mdns = MDNSBackend(interfaceName: interfaceName, families: families)
         switch self {
         case .hosts, .mdns:
@@ -73,21 +79,26 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
             return BackendSelection(backend: AvahiBackend(), name: "avahi", reason: "asked for with --backend avahi")
         case .auto:
             if let error = AvahiBackend.unavailability() {
-                return BackendSelection(backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
+                return BackendSelection(
+                    backend: mdns, name: "mdns", reason: "\(error.message); the built-in mDNS querier needs no daemon")
             }
             if let error = mdns.sharingUnavailability() {
                 return BackendSelection(
                     backend: AvahiBackend(), name: "avahi",
-                    reason: "avahi-daemon answers on D-Bus, but the mDNS querier cannot run beside it: \(error.message)")
+                    reason: "avahi-daemon answers on D-Bus, but the mDNS querier cannot run beside it: \(error.message)"
+                )
             }
             return Self.beside(mdns, daemon: AvahiBackend(), named: "avahi", reason: "avahi-daemon answers on D-Bus")
         #else
         case .avahi:
-            throw DiscoveryError(kind: .discoveryServiceMissing, message: "the Avahi backend exists on Linux only", fix: "use --backend dnssd or mdns")
+            throw DiscoveryError(
+                kind: .discoveryServiceMissing, message: "the Avahi backend exists on Linux only",
+                fix: "use --backend dnssd or mdns")
         case .auto:
             let dnssd = DNSSDBackend(interfaceName: interfaceName, families: families)
             if dnssd.unavailability() != nil || mdns.sharingUnavailability() != nil {
-                return BackendSelection(backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
+                return BackendSelection(
+                    backend: mdns, name: "mdns", reason: "the built-in mDNS querier needs no daemon")
             }
             return Self.beside(mdns, daemon: dnssd, named: "dnssd", reason: "the dns_sd daemon answers")
         #endif

@@ -86,7 +86,8 @@ public struct DNSSDBackend: DiscoveryBackend {
         let session = try DNSSDSession(
             configuration: .init(
                 browseTypes: request.browseTypes, serviceTypes: request.serviceTypesByName,
-                interfaceName: interfaceName ?? request.filter.interfaceName, families: families.intersection(request.filter.families),
+                interfaceName: interfaceName ?? request.filter.interfaceName,
+                families: families.intersection(request.filter.families),
                 maximumInFlight: maximumInFlight, maximumMonitors: maximumMonitors),
             buffer: buffer)
         buffer.onTermination = { session.stop() }

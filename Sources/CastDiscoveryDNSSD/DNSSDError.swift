@@ -23,7 +23,8 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
     static let noAuth = DNSSDError(code: Int32(kDNSServiceErr_NoAuth))
 
     private static let names: [DNSSDError: String] = [
-        .unknown: "kDNSServiceErr_Unknown", .noSuchName: "kDNSServiceErr_NoSuchName", .nameConflict: "kDNSServiceErr_NameConflict",
+        .unknown: "kDNSServiceErr_Unknown", .noSuchName: "kDNSServiceErr_NoSuchName",
+        .nameConflict: "kDNSServiceErr_NameConflict",
         .noMemory: "kDNSServiceErr_NoMemory", .badParam: "kDNSServiceErr_BadParam",
         .badReference: "kDNSServiceErr_BadReference", .badState: "kDNSServiceErr_BadState",
         .badFlags: "kDNSServiceErr_BadFlags", .unsupported: "kDNSServiceErr_Unsupported",
@@ -52,7 +53,9 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
                 kind: .discoveryServiceMissing, message: "mDNSResponder did not answer (\(self))",
                 fix: "mDNSResponder is part of the system; check that discovery is not blocked")
             #else
-            let what = services.isInstalled(.avahi) ? "avahi-daemon is not running, or D-Bus is not" : "avahi-daemon is not installed"
+            let what =
+                services.isInstalled(.avahi)
+                ? "avahi-daemon is not running, or D-Bus is not" : "avahi-daemon is not installed"
             return DiscoveryError(
                 kind: .discoveryServiceMissing,
                 message: "\(what) (\(self) from the dns_sd compatibility library)",
@@ -60,8 +63,9 @@ struct DNSSDError: Error, Hashable, CustomStringConvertible {
             #endif
         }
         if self == .noAuth {
-            return DiscoveryError(kind: .daemonError, message: "the browse was refused (\(self))",
-                                  fix: "on iOS 14 or later, list the service type in NSBonjourServices")
+            return DiscoveryError(
+                kind: .daemonError, message: "the browse was refused (\(self))",
+                fix: "on iOS 14 or later, list the service type in NSBonjourServices")
         }
         return DiscoveryError(kind: .daemonError, message: "dns_sd failed: \(self)")
     }

@@ -111,7 +111,8 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
             return true
         }
         guard accepted else {
-            throw DiscoveryError(kind: .other, message: "\(Self.maximumPendingRequests) requests wait for the dns_sd thread")
+            throw DiscoveryError(
+                kind: .other, message: "\(Self.maximumPendingRequests) requests wait for the dns_sd thread")
         }
         loop.wake()
     }
@@ -185,7 +186,8 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
                     name: entry.name, registrationType: type, interface: interface, port: registration.port, txt: wire
                 ) { [unowned self] reply in self.reply(reply, id: id, interface: interface) }
                 entry.refs.append(ref)
-                tokens[ObjectIdentifier(ref)] = loop.register(ref.descriptor, name: "a dns_sd registration") { [unowned self] _ in
+                tokens[ObjectIdentifier(ref)] = loop.register(ref.descriptor, name: "a dns_sd registration") {
+                    [unowned self] _ in
                     let status = ref.process()
                     if status != 0 { self.failed(id, DNSSDError(code: status)) }
                 }
@@ -235,7 +237,9 @@ public final class DNSSDServicePublisher: ServicePublisher, PollLoopOwner, @unch
         }
         if let entry = entries[id] { closeRefs(of: entry) }
         var reported = error.discoveryError
-        if error == .nameConflict { reported = DiscoveryError(kind: .daemonError, message: "the name is taken (\(error))") }
+        if error == .nameConflict {
+            reported = DiscoveryError(kind: .daemonError, message: "the name is taken (\(error))")
+        }
         emit(.failed(id: id, error: reported))
     }
 

@@ -98,11 +98,14 @@ final class DNSSDServiceRef {
         name: String, registrationType: String, interface: UInt32, port: UInt16, txt: [UInt8],
         _ body: @escaping (Reply) -> Void
     ) throws(DNSSDError) -> DNSSDServiceRef {
-        guard let length = UInt16(exactly: txt.count) else { throw DNSSDError(code: DNSServiceErrorType(kDNSServiceErr_BadParam)) }
+        guard let length = UInt16(exactly: txt.count) else {
+            throw DNSSDError(code: DNSServiceErrorType(kDNSServiceErr_BadParam))
+        }
         return try make(body) { out, context in
             txt.withUnsafeBytes { bytes in
-                DNSServiceRegister(out, 0, interface, name, registrationType, nil, nil, port.bigEndian,
-                                   length, length == 0 ? nil : bytes.baseAddress, registerReply, context)
+                DNSServiceRegister(
+                    out, 0, interface, name, registrationType, nil, nil, port.bigEndian,
+                    length, length == 0 ? nil : bytes.baseAddress, registerReply, context)
             }
         }
     }
@@ -173,8 +176,10 @@ private func string(_ pointer: UnsafePointer<CChar>?) -> String {
 private let browseReply: DNSServiceBrowseReply = { _, flags, interface, error, name, _, domain, context in
     guard let handler = handler(context) else { return }
     guard error == kDNSServiceErr_NoError else { return handler.body(.failure(error)) }
-    handler.body(.browse(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface,
-                         name: string(name), domain: string(domain)))
+    handler.body(
+        .browse(
+            added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface,
+            name: string(name), domain: string(domain)))
 }
 
 private let resolveReply: DNSServiceResolveReply = { _, _, interface, error, _, host, port, txtLength, txt, context in
@@ -185,11 +190,14 @@ private let resolveReply: DNSServiceResolveReply = { _, _, interface, error, _, 
     handler.body(.resolve(interface: interface, host: string(host), port: UInt16(bigEndian: port), txt: bytes))
 }
 
-private let recordReply: DNSServiceQueryRecordReply = { _, flags, interface, error, _, type, _, length, data, _, context in
+private let recordReply: DNSServiceQueryRecordReply = {
+    _, flags, interface, error, _, type, _, length, data, _, context in
     guard let handler = handler(context) else { return }
     guard error == kDNSServiceErr_NoError else { return handler.body(.failure(error)) }
     let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
-    handler.body(.record(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface, type: type, data: bytes))
+    handler.body(
+        .record(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface, type: type, data: bytes)
+    )
 }
 
 private let registerReply: DNSServiceRegisterReply = { _, _, error, name, _, _, context in
@@ -201,15 +209,23 @@ private let registerReply: DNSServiceRegisterReply = { _, _, error, name, _, _, 
 #if canImport(Darwin)
 private let addrInfoReply: DNSServiceGetAddrInfoReply = { _, flags, interface, error, _, address, _, context in
     guard let handler = handler(context) else { return }
-    guard error == DNSServiceErrorType(kDNSServiceErr_NoError), let address else { return handler.body(.failure(error)) }
+    guard error == DNSServiceErrorType(kDNSServiceErr_NoError), let address else {
+        return handler.body(.failure(error))
+    }
     var bytes: [UInt8] = []
     var type = DNSSDServiceRef.typeA
     if address.pointee.sa_family == sa_family_t(AF_INET) {
-        bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) } }
+        bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+            withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) }
+        }
     } else if address.pointee.sa_family == sa_family_t(AF_INET6) {
         type = DNSSDServiceRef.typeAAAA
-        bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) } }
+        bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+            withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+        }
     }
-    handler.body(.record(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface, type: type, data: bytes))
+    handler.body(
+        .record(added: flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, interface: interface, type: type, data: bytes)
+    )
 }
 #endif

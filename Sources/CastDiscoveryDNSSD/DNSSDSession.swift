@@ -164,7 +164,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         closeEverything()
         closeRetired()
         if let failure {
-            emit([.stateChanged(.failed(DiscoveryError(kind: .other, message: "the dns_sd session stopped: \(failure)")))])
+            emit([
+                .stateChanged(.failed(DiscoveryError(kind: .other, message: "the dns_sd session stopped: \(failure)")))
+            ])
         }
         buffer.finish()
     }
@@ -248,7 +250,8 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         var opened: [String: DNSSDServiceRef] = [:]
         for type in configuration.browseTypes {
             guard let serviceType = serviceTypes[type] else { continue }
-            opened[type] = try DNSSDServiceRef.browse(serviceType.dnssdRegistrationType, interface: interfaceIndex) { [weak self] reply in
+            opened[type] = try DNSSDServiceRef.browse(serviceType.dnssdRegistrationType, interface: interfaceIndex) {
+                [weak self] reply in
                 self?.browseReply(type, reply)
             }
         }
@@ -300,7 +303,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
     private func forget(_ key: ServiceCopyKey) {
         copies[key] = nil
         retries[key] = nil
-        for family in [ServiceAddress.Family.ipv4, .ipv6] { addressRetries[AddressQuery(copy: key, family: family)] = nil }
+        for family in [ServiceAddress.Family.ipv4, .ipv6] {
+            addressRetries[AddressQuery(copy: key, family: family)] = nil
+        }
         queue.removeAll { purpose in
             switch purpose {
             case .resolve(let c), .address(let c, _), .monitor(let c): c == key
@@ -336,29 +341,35 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         do throws(DNSSDError) {
             switch purpose {
             case .resolve(let copy):
-                guard copies[copy] != nil, let base = serviceTypes.values.first(where: { $0.base == copy.service.type })?.base else { return }
+                guard copies[copy] != nil,
+                    let base = serviceTypes.values.first(where: { $0.base == copy.service.type })?.base
+                else { return }
                 ref = try DNSSDServiceRef.resolve(
                     name: copy.service.name, registrationType: base.dnssdRegistrationType, domain: copy.service.domain,
-                    interface: copy.dnssdInterface) { [weak self] reply in self?.resolveReply(id, copy, reply) }
+                    interface: copy.dnssdInterface
+                ) { [weak self] reply in self?.resolveReply(id, copy, reply) }
                 deadline = .now + Self.resolveTimeout
             case .address(let copy, let family):
                 guard let host = resolution(of: copy)?.hostName else { return }
                 #if canImport(Darwin)
-                ref = try DNSSDServiceRef.getAddrInfo(host: host, ipv6: family == .ipv6, interface: copy.dnssdInterface) { [weak self] reply in
+                ref = try DNSSDServiceRef.getAddrInfo(host: host, ipv6: family == .ipv6, interface: copy.dnssdInterface)
+                { [weak self] reply in
                     self?.addressReply(id, copy, family, reply)
                 }
                 #else
                 // The compatibility library has no DNSServiceGetAddrInfo: the A or AAAA record.
                 ref = try DNSSDServiceRef.queryRecord(
                     name: host, type: family == .ipv4 ? DNSSDServiceRef.typeA : DNSSDServiceRef.typeAAAA,
-                    interface: copy.dnssdInterface) { [weak self] reply in self?.addressReply(id, copy, family, reply) }
+                    interface: copy.dnssdInterface
+                ) { [weak self] reply in self?.addressReply(id, copy, family, reply) }
                 #endif
                 deadline = .now + Self.addressTimeout
             case .monitor(let copy):
                 guard copies[copy] != nil else { return }
                 ref = try DNSSDServiceRef.queryRecord(
                     name: Self.fullName(copy.service), type: DNSSDServiceRef.typeTXT,
-                    interface: copy.dnssdInterface) { [weak self] reply in self?.monitorReply(copy, reply) }
+                    interface: copy.dnssdInterface
+                ) { [weak self] reply in self?.monitorReply(copy, reply) }
                 deadline = nil
             }
         } catch {
@@ -398,7 +409,9 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         }
     }
 
-    private func addressReply(_ id: Int, _ key: ServiceCopyKey, _ family: ServiceAddress.Family, _ reply: DNSSDServiceRef.Reply) {
+    private func addressReply(
+        _ id: Int, _ key: ServiceCopyKey, _ family: ServiceAddress.Family, _ reply: DNSSDServiceRef.Reply
+    ) {
         guard running[id] != nil else { return }
         switch reply {
         case .record(true, let interface, _, let data):
@@ -573,17 +586,20 @@ final class DNSSDSession: PollLoopOwner, @unchecked Sendable {
         let index = Int32(bitPattern: interface)
         switch (family, data.count) {
         case (.ipv4, 4):
-            return ServiceAddress(.v4(IPv4Address(data[0], data[1], data[2], data[3])), interfaceName: name, interfaceIndex: index)
+            return ServiceAddress(
+                .v4(IPv4Address(data[0], data[1], data[2], data[3])), interfaceName: name, interfaceIndex: index)
         case (.ipv6, 16):
             guard let address = IPv6Address(bytes: data) else { return nil }
-            return ServiceAddress(.v6(address), zone: address.isLinkLocal ? name ?? String(interface) : nil, interfaceName: name, interfaceIndex: index)
+            return ServiceAddress(
+                .v6(address), zone: address.isLinkLocal ? name ?? String(interface) : nil, interfaceName: name,
+                interfaceIndex: index)
         default:
             return nil
         }
     }
 }
 
-private extension ServiceCopyKey {
+extension ServiceCopyKey {
     /// The interface as dns_sd numbers it.
-    var dnssdInterface: UInt32 { UInt32(bitPattern: interfaceIndex) }
+    fileprivate var dnssdInterface: UInt32 { UInt32(bitPattern: interfaceIndex) }
 }

@@ -27,7 +27,7 @@ struct KnownHost: Sendable {
     init(_ text: String, families: Set<ServiceAddress.Family>) throws(DiscoveryError) {
         self.text = text
         guard !text.isEmpty, text.utf8.count <= Self.maximumTextLength,
-              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else {
             throw DiscoveryError(
                 kind: .badInput, message: "\(SafeText.quoted(text)) is not a host address or name",
@@ -40,7 +40,8 @@ struct KnownHost: Sendable {
             let name = String(bare[bare.index(after: percent)...])
             scope = if_nametoindex(name)
             guard scope != 0 else {
-                throw DiscoveryError(kind: .badInput, message: "\(SafeText.quoted(text)): no interface \(SafeText.quoted(name))")
+                throw DiscoveryError(
+                    kind: .badInput, message: "\(SafeText.quoted(text)): no interface \(SafeText.quoted(name))")
             }
             bare = bare[..<percent]
         }
@@ -50,7 +51,8 @@ struct KnownHost: Sendable {
             addresses = families.contains(.ipv6) ? [SocketAddress(bytes: bytes, port: 5353, scope: scope)] : []
         } else if bare.contains(":") || bare.allSatisfy({ $0.isNumber || $0 == "." }) {
             // Looks numeric but is no address (999.1.1.1): never handed to the resolver.
-            throw DiscoveryError(kind: .badInput, message: "\(SafeText.quoted(text)) is not a valid IPv4 or IPv6 address")
+            throw DiscoveryError(
+                kind: .badInput, message: "\(SafeText.quoted(text)) is not a valid IPv4 or IPv6 address")
         } else {
             addresses = try Self.lookUp(String(bare), families: families)
         }
@@ -76,7 +78,9 @@ struct KnownHost: Sendable {
     }
 
     /// The addresses of a host name, from the system resolver, at most ``maximumAddresses``.
-    private static func lookUp(_ name: String, families: Set<ServiceAddress.Family>) throws(DiscoveryError) -> [SocketAddress] {
+    private static func lookUp(_ name: String, families: Set<ServiceAddress.Family>) throws(DiscoveryError)
+        -> [SocketAddress]
+    {
         var hints = addrinfo()
         hints.ai_family = families == [.ipv4] ? AF_INET : families == [.ipv6] ? AF_INET6 : AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)

@@ -39,11 +39,15 @@ public struct KnownHostsBackend: DiscoveryBackend {
         hosts: [String], interval: Duration = .seconds(30), families: Set<ServiceAddress.Family> = [.ipv4, .ipv6]
     ) throws(KnownHostError) {
         guard !hosts.isEmpty else {
-            throw KnownHostError(host: nil, error: DiscoveryError(kind: .badInput, message: "no host to ask", fix: "give at least one --host"))
+            throw KnownHostError(
+                host: nil,
+                error: DiscoveryError(kind: .badInput, message: "no host to ask", fix: "give at least one --host"))
         }
         guard hosts.count <= Self.maximumHosts else {
             throw KnownHostError(
-                host: nil, error: DiscoveryError(kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked"))
+                host: nil,
+                error: DiscoveryError(
+                    kind: .badInput, message: "\(hosts.count) hosts; at most \(Self.maximumHosts) are asked"))
         }
         var parsed: [KnownHost] = []
         for host in hosts where !parsed.contains(where: { $0.text == host }) {

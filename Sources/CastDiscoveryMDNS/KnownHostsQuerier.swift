@@ -84,7 +84,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         // none left cannot be asked at all.
         for host in self.hosts where !host.host.addresses.contains(where: { sockets[$0.isIPv6] != nil }) {
             throw DiscoveryError(
-                kind: .other, message: "cannot ask host \(SafeText.quoted(host.host.text)): no UDP socket (\(failures.joined(separator: "; ")))",
+                kind: .other,
+                message:
+                    "cannot ask host \(SafeText.quoted(host.host.text)): no UDP socket (\(failures.joined(separator: "; ")))",
                 fix: "check that this process may open UDP sockets (a container may forbid it)")
         }
     }
@@ -110,7 +112,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         let failure = loop.run(self)
         sockets = [:]
         if let failure {
-            buffer.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the known-hosts querier stopped: \(failure)"))))
+            buffer.yield(
+                .stateChanged(
+                    .failed(DiscoveryError(kind: .other, message: "the known-hosts querier stopped: \(failure)"))))
         }
         buffer.finish()
     }
@@ -172,9 +176,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         guard let message = statistics.read(datagram.bytes) else { return }
         // The host is the one asked at that address whose round this answer's id belongs to.
         guard message.isResponse, message.opcode == 0, message.responseCode == 0,
-              let index = hosts.firstIndex(where: {
-                  $0.active && $0.host.isAddress(datagram.source) && $0.queryID == message.id
-              })
+            let index = hosts.firstIndex(where: {
+                $0.active && $0.host.isAddress(datagram.source) && $0.queryID == message.id
+            })
         else {
             statistics.ignoredPackets += 1
             return
@@ -250,8 +254,9 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
                 questions.append(DNSQuestion(name: instance, type: .txt))
             }
             if case .srv(_, _, _, let target)? = srv?.data,
-               !records.contains(where: { $0.name == target && ($0.type == .a || $0.type == .aaaa) }),
-               !questions.contains(where: { $0.name == target }) {
+                !records.contains(where: { $0.name == target && ($0.type == .a || $0.type == .aaaa) }),
+                !questions.contains(where: { $0.name == target })
+            {
                 questions.append(DNSQuestion(name: target, type: .a))
                 questions.append(DNSQuestion(name: target, type: .aaaa))
             }
@@ -264,7 +269,7 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         var found: [DNSName] = []
         for record in records where record.ttl > 0 {
             guard case .ptr(let instance) = record.data, browses.contains(where: { $0.name == record.name }),
-                  instance.parent == serviceName, !found.contains(instance), found.count < Self.maximumInstances
+                instance.parent == serviceName, !found.contains(instance), found.count < Self.maximumInstances
             else { continue }
             found.append(instance)
         }
@@ -285,16 +290,19 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
         let records = state.records
         for instance in instances(in: records) {
             guard let service = ServiceKey(dnsName: instance) else { continue }
-            guard case .srv(_, _, let port, let target)? = records.first(where: { $0.name == instance && $0.type == .srv })?.data,
-                  case .txt(let txt)? = records.first(where: { $0.name == instance && $0.type == .txt })?.data
+            guard
+                case .srv(_, _, let port, let target)? = records.first(where: { $0.name == instance && $0.type == .srv }
+                )?.data,
+                case .txt(let txt)? = records.first(where: { $0.name == instance && $0.type == .txt })?.data
             else {
                 // Still listed, but this round's follow-ups went unanswered: keep what it had.
                 view.kept.insert(service)
                 continue
             }
-            let reporting = Set(browses.filter { browse in
-                records.contains { $0.name == browse.name && $0.data == .ptr(instance) }
-            }.map(\.type))
+            let reporting = Set(
+                browses.filter { browse in
+                    records.contains { $0.name == browse.name && $0.data == .ptr(instance) }
+                }.map(\.type))
             var addresses: [ServiceAddress] = []
             for record in records where record.name == target {
                 switch record.data {
@@ -307,10 +315,13 @@ final class KnownHostsQuerier: PollLoopOwner, @unchecked Sendable {
             if addresses.isEmpty, let asked = state.host.addresses.first?.serviceAddress {
                 addresses.append(asked)
             }
-            let key = ServiceCopyKey(service: service, interfaceIndex: Self.interfaceIndex(ofHost: hostNumber), transport: nil)
+            let key = ServiceCopyKey(
+                service: service, interfaceIndex: Self.interfaceIndex(ofHost: hostNumber), transport: nil)
             let resolution = ServiceResolution(
                 hostName: MDNSQuerier.hostText(target), port: port,
-                addresses: [ServiceAddress.Family.ipv4, .ipv6].compactMap { family in addresses.first { $0.family == family } },
+                addresses: [ServiceAddress.Family.ipv4, .ipv6].compactMap { family in
+                    addresses.first { $0.family == family }
+                },
                 txt: txt, knownHost: state.host.text)
             view.copies[key] = (reporting, resolution)
         }

@@ -85,7 +85,8 @@ public struct MDNSBackend: DiscoveryBackend {
     public func interfaces() -> [String] {
         NetworkInterface.all().filter { interface in
             interface.isUsable && (interfaceName == nil || interface.name == interfaceName)
-                && ((families.contains(.ipv4) && !interface.ipv4.isEmpty) || (families.contains(.ipv6) && !interface.ipv6.isEmpty))
+                && ((families.contains(.ipv4) && !interface.ipv4.isEmpty)
+                    || (families.contains(.ipv6) && !interface.ipv6.isEmpty))
         }.map(\.name)
     }
 

@@ -18,14 +18,16 @@ struct MDNSBrowseNames: Sendable {
             do {
                 browses.append((type, try DNSName(serviceType)))
             } catch {
-                throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \(SafeText.quoted(type)): \(error)")
+                throw DiscoveryError(
+                    kind: .invalidBrowseType, message: "cannot browse \(SafeText.quoted(type)): \(error)")
             }
         }
         do {
             // A request is never empty: its first type's base is the base of them all.
             serviceName = try DNSName(request.serviceTypes[0].base)
         } catch {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "cannot browse \(SafeText.quoted(request.browseTypes[0])): \(error)")
+            throw DiscoveryError(
+                kind: .invalidBrowseType, message: "cannot browse \(SafeText.quoted(request.browseTypes[0])): \(error)")
         }
         self.browses = browses
     }

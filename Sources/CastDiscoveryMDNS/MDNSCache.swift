@@ -119,7 +119,9 @@ struct MDNSCache {
     }
 
     /// Whether the set holds a live record with this data at `now`.
-    func contains(_ name: DNSName, _ type: DNSRecordType, _ data: DNSRecordData, at now: ContinuousClock.Instant) -> Bool {
+    func contains(_ name: DNSName, _ type: DNSRecordType, _ data: DNSRecordData, at now: ContinuousClock.Instant)
+        -> Bool
+    {
         sets[SetKey(name: name, type: type)]?[data].map { $0.expires > now } ?? false
     }
 
@@ -132,12 +134,15 @@ struct MDNSCache {
 
     /// Notes a multicast query seen at `now` for a set, with the known answers it listed: each
     /// held record it did not list was asked for and should be answered.
-    mutating func noteQuery(_ name: DNSName, _ type: DNSRecordType, listing known: [DNSRecordData], at now: ContinuousClock.Instant) {
+    mutating func noteQuery(
+        _ name: DNSName, _ type: DNSRecordType, listing known: [DNSRecordData], at now: ContinuousClock.Instant
+    ) {
         let types: [DNSRecordType] = type == .any ? sets.keys.filter { $0.name == name }.map(\.type) : [type]
         for type in types {
             let key = SetKey(name: name, type: type)
             guard var entries = sets.removeValue(forKey: key) else { continue }
-            for (data, entry) in entries where !known.contains(data) && entry.record.ttl > 0 && entry.unanswered.count < 4 {
+            for (data, entry) in entries
+            where !known.contains(data) && entry.record.ttl > 0 && entry.unanswered.count < 4 {
                 entries[data]?.unanswered.append(now)
                 if let updated = entries[data] { lower(to: deadline(of: updated)) }
             }
@@ -178,7 +183,9 @@ struct MDNSCache {
             for (data, entry) in entries {
                 guard let point = entry.refreshPoint(entry.refreshes, jitter: jitter), point <= now else { continue }
                 var entry = entry
-                while let next = entry.refreshPoint(entry.refreshes, jitter: jitter), next <= now { entry.refreshes += 1 }
+                while let next = entry.refreshPoint(entry.refreshes, jitter: jitter), next <= now {
+                    entry.refreshes += 1
+                }
                 entries[data] = entry
                 passed = true
             }

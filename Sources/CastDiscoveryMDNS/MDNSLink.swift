@@ -10,7 +10,9 @@ struct MDNSLink {
 
         var family: ServiceAddress.Family { ipv6 ? .ipv6 : .ipv4 }
 
-        static func < (lhs: ID, rhs: ID) -> Bool { (lhs.interface, lhs.ipv6 ? 1 : 0) < (rhs.interface, rhs.ipv6 ? 1 : 0) }
+        static func < (lhs: ID, rhs: ID) -> Bool {
+            (lhs.interface, lhs.ipv6 ? 1 : 0) < (rhs.interface, rhs.ipv6 ? 1 : 0)
+        }
     }
 
     /// One instance seen on the link: what the querier last reported of it (its browses,

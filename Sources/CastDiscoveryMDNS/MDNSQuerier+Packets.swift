@@ -75,7 +75,9 @@ extension MDNSQuerier {
     /// for passive observation of failure (the querier's own echo too), and, unless it is the
     /// querier's own echo, as another querier's asking, which may stand in for the querier's
     /// next query (``MDNSQuestionHistory``).
-    private func note(_ message: DNSMessage, _ datagram: MDNSSocket.Datagram, on id: MDNSLink.ID, at now: ContinuousClock.Instant) {
+    private func note(
+        _ message: DNSMessage, _ datagram: MDNSSocket.Datagram, on id: MDNSLink.ID, at now: ContinuousClock.Instant
+    ) {
         guard var link = links.removeValue(forKey: id) else { return }
         // The echo comes from one of the link's own addresses (as would any other stack's on
         // this host); a packet from another host is never taken for it. Each packet of the
@@ -84,7 +86,9 @@ extension MDNSQuerier {
         let echo = own && link.questions.isEcho(datagram.bytes, at: now)
         if let query = link.queries.add(message, from: datagram.source, isEcho: echo, at: now) {
             for question in query.questions where !question.unicastResponse {
-                link.cache.noteQuery(question.name, question.type, listing: query.knownAnswers(question.name, question.type).map(\.data), at: now)
+                link.cache.noteQuery(
+                    question.name, question.type, listing: query.knownAnswers(question.name, question.type).map(\.data),
+                    at: now)
             }
             if !query.isEcho {
                 let copies = link.copies

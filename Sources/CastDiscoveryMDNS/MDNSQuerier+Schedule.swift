@@ -108,7 +108,8 @@ extension MDNSQuerier {
         let asked = sets.filter { set in
             guard let step = refreshStep(of: set, on: link, at: now) else { return true }
             let held = Set(link.cache.knownAnswers(set.name, set.type, at: now).map(\.data))
-            return !link.questions.standsIn(for: .init(name: set.name, type: set.type), since: now - step, holding: held, at: now)
+            return !link.questions.standsIn(
+                for: .init(name: set.name, type: set.type), since: now - step, holding: held, at: now)
         }
         statistics.suppressedQueries += sets.count - asked.count
         ask(asked.map { DNSQuestion(name: $0.name, type: $0.type) }, on: id, legacy: false, knownAnswers: [], at: now)
@@ -125,12 +126,15 @@ extension MDNSQuerier {
     /// mDNS group (the only place the querier sends anything). A legacy query that fits in one
     /// packet goes `copies` times, each copy with an id of its own.
     func ask(
-        _ questions: [DNSQuestion], on id: MDNSLink.ID, legacy: Bool, knownAnswers: [DNSResourceRecord], copies: Int = 1,
+        _ questions: [DNSQuestion], on id: MDNSLink.ID, legacy: Bool, knownAnswers: [DNSResourceRecord],
+        copies: Int = 1,
         at now: ContinuousClock.Instant
     ) {
         guard !questions.isEmpty else { return }
         // Without a listener on 5353 every question goes from the query socket.
-        guard let socket = (legacy ? legacySockets[id.ipv6] : listeners[id.ipv6]) ?? legacySockets[id.ipv6] else { return }
+        guard let socket = (legacy ? legacySockets[id.ipv6] : listeners[id.ipv6]) ?? legacySockets[id.ipv6] else {
+            return
+        }
         let group = SocketAddress.group(ipv6: id.ipv6, interface: id.interface)
         // A legacy query carries a random id (RFC 6762 section 6.7). It also keeps it from being
         // byte for byte the same as the multicast query sent beside it, or as another copy,
@@ -141,14 +145,16 @@ extension MDNSQuerier {
         var packets: [[UInt8]] = []
         for start in stride(from: 0, to: questions.count, by: 32) {
             let chunk = Array(questions[start..<min(questions.count, start + 32)])
-            packets += MDNSQueryPackets.packets(questions: chunk, knownAnswers: start == 0 ? knownAnswers : [], id: queryID)
+            packets += MDNSQueryPackets.packets(
+                questions: chunk, knownAnswers: start == 0 ? knownAnswers : [], id: queryID)
         }
         // Copies of a query longer than a packet would make every responder on the link read
         // them all: at 500 lab devices three copies of the repeat (its held PTRs over several
         // packets) cost 140 ms of a 680 ms scan.
         if !multicast, copies > 1, packets.count == 1 {
             for _ in 1..<copies {
-                packets += MDNSQueryPackets.packets(questions: questions, knownAnswers: knownAnswers, id: .random(in: 1...UInt16.max))
+                packets += MDNSQueryPackets.packets(
+                    questions: questions, knownAnswers: knownAnswers, id: .random(in: 1...UInt16.max))
             }
         }
         for packet in packets {

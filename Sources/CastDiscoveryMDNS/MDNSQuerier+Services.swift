@@ -13,8 +13,11 @@ extension MDNSQuerier {
         var questions: [DNSQuestion] = []
         for instance in instances.sorted(by: Self.nameOrder) {
             guard let key = link.copyKey(instance) else { continue }
-            let reporting = Set(browses.filter { link.cache.contains($0.name, .ptr, .ptr(instance), at: now) }.map(\.type))
-            guard var copy = link.copies[instance] ?? (reporting.isEmpty ? nil : MDNSLink.Copy(key: key, since: now, nextFollowUp: now))
+            let reporting = Set(
+                browses.filter { link.cache.contains($0.name, .ptr, .ptr(instance), at: now) }.map(\.type))
+            guard
+                var copy = link.copies[instance]
+                    ?? (reporting.isEmpty ? nil : MDNSLink.Copy(key: key, since: now, nextFollowUp: now))
             else { continue }
             events += reporting.subtracting(copy.browses).sorted().map { BackendEvent.copyAdded(key, browseType: $0) }
             events += copy.browses.subtracting(reporting).sorted().map { BackendEvent.copyRemoved(key, browseType: $0) }
@@ -32,7 +35,8 @@ extension MDNSQuerier {
                 link.setHost(target, of: instance)
                 let address = address(of: target, on: link, at: now)
                 if let address, case .txt(let record)? = txt?.data {
-                    resolution = ServiceResolution(hostName: Self.hostText(target), port: port, address: address, txt: record)
+                    resolution = ServiceResolution(
+                        hostName: Self.hostText(target), port: port, address: address, txt: record)
                 } else if address == nil {
                     missing += Self.addressTypes(on: id).map { DNSQuestion(name: target, type: $0) }
                 }
@@ -60,8 +64,12 @@ extension MDNSQuerier {
                 if !copy.hasFailed, noAddress || now - copy.since >= Self.resolveTimeout {
                     let what = missing.map { "\($0.type)" }.joined(separator: ", ")
                     copy.hasFailed = true
-                    events.append(.copyFailed(
-                        key, DiscoveryError(kind: .other, message: "no answer with \(what) for \(instance) on \(link.interface.name)")))
+                    events.append(
+                        .copyFailed(
+                            key,
+                            DiscoveryError(
+                                kind: .other,
+                                message: "no answer with \(what) for \(instance) on \(link.interface.name)")))
                 }
                 if !configuration.passive, now >= copy.nextFollowUp, copy.followUps < Self.followUpLimit {
                     questions += missing
@@ -105,7 +113,9 @@ extension MDNSQuerier {
         guard !copy.isResolved else { return nil }
         var next: ContinuousClock.Instant?
         if !copy.hasFailed { next = copy.since + Self.resolveTimeout }
-        if !configuration.passive, copy.followUps < Self.followUpLimit { next = min(next ?? copy.nextFollowUp, copy.nextFollowUp) }
+        if !configuration.passive, copy.followUps < Self.followUpLimit {
+            next = min(next ?? copy.nextFollowUp, copy.nextFollowUp)
+        }
         return next
     }
 
@@ -123,10 +133,13 @@ extension MDNSQuerier {
     /// family, else of the other (a device may answer over IPv4 with only its IPv6 address, and
     /// that address is as usable).
     private func address(of host: DNSName, on link: MDNSLink, at now: ContinuousClock.Instant) -> ServiceAddress? {
-        let record = Self.addressTypes(on: link.id).lazy.compactMap { link.cache.records(host, $0, at: now).first }.first
+        let record = Self.addressTypes(on: link.id).lazy.compactMap { link.cache.records(host, $0, at: now).first }
+            .first
         switch record?.data {
-        case .a(let address)?: return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
-        case .aaaa(let address)?: return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
+        case .a(let address)?:
+            return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
+        case .aaaa(let address)?:
+            return ServiceAddress(address, interfaceName: link.interface.name, interfaceIndex: link.id.interface)
         default: return nil
         }
     }

@@ -95,7 +95,8 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     /// interfaces. Throws when no socket at all can be opened.
     init(
         configuration: Configuration, buffer: BackendEventBuffer,
-        openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = { ipv6, port throws(MDNSSocketError) in
+        openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = {
+            ipv6, port throws(MDNSSocketError) in
             try MDNSSocket(ipv6: ipv6, port: port)
         },
         interfaces: @escaping () -> [NetworkInterface] = NetworkInterface.all
@@ -148,7 +149,8 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         listeners = [:]
         legacySockets = [:]
         if let failure {
-            buffer.yield(.stateChanged(.failed(DiscoveryError(kind: .other, message: "the mDNS querier stopped: \(failure)"))))
+            buffer.yield(
+                .stateChanged(.failed(DiscoveryError(kind: .other, message: "the mDNS querier stopped: \(failure)"))))
         }
         buffer.finish()
     }
@@ -181,7 +183,9 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
         for event in events {
             // News for a browse's burst: an instance it had not reported on any link (another
             // copy of a known one adds an address, not a device).
-            if case .copyAdded(let copy, let type) = event, burstInstances[type, default: []].insert(copy.service).inserted {
+            if case .copyAdded(let copy, let type) = event,
+                burstInstances[type, default: []].insert(copy.service).inserted
+            {
                 bursts[type]?.lastNews = now
             }
             buffer.yield(event)

@@ -26,7 +26,8 @@ enum MDNSQueryPackets {
         for (index, group) in groups.enumerated() {
             let last = index == groups.count - 1
             let message = DNSMessage(
-                id: id, flags: last ? 0 : DNSMessage.truncatedFlag, questions: index == 0 ? questions : [], answers: group)
+                id: id, flags: last ? 0 : DNSMessage.truncatedFlag, questions: index == 0 ? questions : [],
+                answers: group)
             if let bytes = try? message.encoded() { packets.append(bytes) }
         }
         return packets

@@ -83,7 +83,8 @@ struct MDNSQuestionHistory {
     /// before `now`) listing only known answers among `ours`, the known answers the querier
     /// would list itself: then its own query for it is as good as sent.
     func standsIn(
-        for question: Question, since start: ContinuousClock.Instant, holding ours: Set<DNSRecordData>, at now: ContinuousClock.Instant
+        for question: Question, since start: ContinuousClock.Instant, holding ours: Set<DNSRecordData>,
+        at now: ContinuousClock.Instant
     ) -> Bool {
         guard let asked = asked[question], asked.at > start, now - asked.at <= Self.maximumAge else { return false }
         return asked.knownAnswers.isSubset(of: ours)

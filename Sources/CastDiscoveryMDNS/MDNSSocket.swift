@@ -29,7 +29,8 @@ final class MDNSSocket: MDNSTransport {
     init(ipv6: Bool, port: UInt16) throws(MDNSSocketError) {
         isIPv6 = ipv6
         let family = ipv6 ? AF_INET6 : AF_INET
-        descriptor = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        descriptor = socket(
+            family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw MDNSSocketError("socket", errno) }
         do throws(MDNSSocketError) {
             if port != 0 {
@@ -91,16 +92,20 @@ final class MDNSSocket: MDNSTransport {
         let result: Int32
         if isIPv6 {
             var request = ipv6_mreq()
-            withUnsafeMutableBytes(of: &request.ipv6mr_multiaddr) { $0.copyBytes(from: SocketAddress.group(ipv6: true, interface: 0).bytes) }
+            withUnsafeMutableBytes(of: &request.ipv6mr_multiaddr) {
+                $0.copyBytes(from: SocketAddress.group(ipv6: true, interface: 0).bytes)
+            }
             request.ipv6mr_interface = UInt32(bitPattern: interface)
-            result = setsockopt(descriptor, Int32(IPPROTO_IPV6), join ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP,
-                                &request, socklen_t(MemoryLayout<ipv6_mreq>.size))
+            result = setsockopt(
+                descriptor, Int32(IPPROTO_IPV6), join ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP,
+                &request, socklen_t(MemoryLayout<ipv6_mreq>.size))
         } else {
             var request = ip_mreqn()
             withUnsafeMutableBytes(of: &request.imr_multiaddr) { $0.copyBytes(from: [224, 0, 0, 251]) }
             request.imr_ifindex = interface
-            result = setsockopt(descriptor, Int32(IPPROTO_IP), join ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP,
-                                &request, socklen_t(MemoryLayout<ip_mreqn>.size))
+            result = setsockopt(
+                descriptor, Int32(IPPROTO_IP), join ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP,
+                &request, socklen_t(MemoryLayout<ip_mreqn>.size))
         }
         guard result == 0 else { throw MDNSSocketError(join ? "join the mDNS group" : "leave the mDNS group", errno) }
     }
@@ -111,11 +116,13 @@ final class MDNSSocket: MDNSTransport {
         let chosen: Int32
         if isIPv6 {
             var index = interface
-            chosen = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index, socklen_t(MemoryLayout<Int32>.size))
+            chosen = setsockopt(
+                descriptor, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index, socklen_t(MemoryLayout<Int32>.size))
         } else {
             var request = ip_mreqn()
             request.imr_ifindex = interface
-            chosen = setsockopt(descriptor, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
+            chosen = setsockopt(
+                descriptor, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
         }
         guard chosen == 0 else { throw MDNSSocketError("choose interface \(interface)", errno) }
         var target = destination
@@ -149,8 +156,10 @@ final class MDNSSocket: MDNSTransport {
             }
         }
         guard count >= 0, let address = SocketAddress(storage: source) else { return nil }
-        let interface = Self.arrivalInterface(controlBuffer, length: min(controlLength, controlBuffer.count), ipv6: isIPv6)
-        return Datagram(bytes: Array(receiveBuffer[..<min(count, receiveBuffer.count)]), source: address, interface: interface)
+        let interface = Self.arrivalInterface(
+            controlBuffer, length: min(controlLength, controlBuffer.count), ipv6: isIPv6)
+        return Datagram(
+            bytes: Array(receiveBuffer[..<min(count, receiveBuffer.count)]), source: address, interface: interface)
     }
 
     /// Reused for every receive: one datagram of up to 9000 bytes, and its control messages.

@@ -19,7 +19,8 @@ extension NetworkInterface {
         let example = interfaces.first { !$0.isLoopback }?.name ?? "eth0"
         return DiscoveryError(
             kind: .other,
-            message: "no network interface with multicast is up: " + (seen.isEmpty ? "there is no interface at all" : seen.joined(separator: ", ")),
+            message: "no network interface with multicast is up: "
+                + (seen.isEmpty ? "there is no interface at all" : seen.joined(separator: ", ")),
             fix: "bring up a network interface with multicast, e.g. `ip link set \(example) up multicast on`")
     }
 }

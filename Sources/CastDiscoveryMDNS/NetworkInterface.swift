@@ -49,7 +49,9 @@ package struct NetworkInterface: Sendable, Hashable {
             return ServiceAddress(address, interfaceName: name, interfaceIndex: index).address
         }
         let v6 = ipv6.compactMap { prefix in
-            IPv6Address(bytes: prefix.address).map { ServiceAddress($0, interfaceName: name, interfaceIndex: index).address }
+            IPv6Address(bytes: prefix.address).map {
+                ServiceAddress($0, interfaceName: name, interfaceIndex: index).address
+            }
         }
         return v4 + v6
     }
@@ -63,7 +65,8 @@ package struct NetworkInterface: Sendable, Hashable {
     func isOnLink(_ source: [UInt8]) -> Bool {
         switch source.count {
         case 4: ipv4.contains { $0.contains(source) }
-        case 16: (source[0] == 0xFE && source[1] & 0xC0 == 0x80) || ipv6.contains { $0.length > 0 && $0.contains(source) }
+        case 16:
+            (source[0] == 0xFE && source[1] & 0xC0 == 0x80) || ipv6.contains { $0.length > 0 && $0.contains(source) }
         default: false
         }
     }
@@ -91,15 +94,23 @@ package struct NetworkInterface: Sendable, Hashable {
             guard let address = current.pointee.ifa_addr else { continue }
             switch Int32(address.pointee.sa_family) {
             case AF_INET:
-                let bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress.bytes(of: $0.pointee.sin_addr) }
+                let bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    SocketAddress.bytes(of: $0.pointee.sin_addr)
+                }
                 let mask = current.pointee.ifa_netmask.map { mask in
-                    mask.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress.bytes(of: $0.pointee.sin_addr) }
+                    mask.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        SocketAddress.bytes(of: $0.pointee.sin_addr)
+                    }
                 }
                 byName[name]?.ipv4.append(Prefix(address: bytes, length: mask.map(Self.prefixLength) ?? 32))
             case AF_INET6:
-                let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress.bytes(of: $0.pointee.sin6_addr) }
+                let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    SocketAddress.bytes(of: $0.pointee.sin6_addr)
+                }
                 let mask = current.pointee.ifa_netmask.map { mask in
-                    mask.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress.bytes(of: $0.pointee.sin6_addr) }
+                    mask.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        SocketAddress.bytes(of: $0.pointee.sin6_addr)
+                    }
                 }
                 byName[name]?.ipv6.append(Prefix(address: bytes, length: mask.map(Self.prefixLength) ?? 128))
             default:

@@ -17,7 +17,10 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The mDNS group of a family: 224.0.0.251 or ff02::fb, port 5353.
     static func group(ipv6: Bool, interface: Int32) -> SocketAddress {
-        ipv6 ? SocketAddress(bytes: [0xFF, 0x02] + [UInt8](repeating: 0, count: 13) + [0xFB], port: 5353, scope: UInt32(bitPattern: interface))
+        ipv6
+            ? SocketAddress(
+                bytes: [0xFF, 0x02] + [UInt8](repeating: 0, count: 13) + [0xFB], port: 5353,
+                scope: UInt32(bitPattern: interface))
             : SocketAddress(bytes: [224, 0, 0, 251], port: 5353)
     }
 
@@ -41,7 +44,8 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         guard let address = IPv6Address(bytes: bytes) else { return nil }
         guard scope != 0 else { return ServiceAddress(.v6(address)) }
         let name = InterfaceName.of(index: scope)
-        return ServiceAddress(.v6(address), zone: name ?? String(scope), interfaceName: name, interfaceIndex: Int32(bitPattern: scope))
+        return ServiceAddress(
+            .v6(address), zone: name ?? String(scope), interfaceName: name, interfaceIndex: Int32(bitPattern: scope))
     }
 
     /// Calls `body` with the address as a `sockaddr` and its length.
@@ -53,7 +57,9 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
             address.sin6_scope_id = scope
             withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }
             return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         }
         var address = sockaddr_in()
@@ -70,11 +76,17 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         var storage = storage
         switch Int32(storage.ss_family) {
         case AF_INET:
-            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            let address = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+            }
             self.init(bytes: Self.bytes(of: address.sin_addr), port: UInt16(bigEndian: address.sin_port))
         case AF_INET6:
-            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
-            self.init(bytes: Self.bytes(of: address.sin6_addr), port: UInt16(bigEndian: address.sin6_port), scope: address.sin6_scope_id)
+            let address = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
+            }
+            self.init(
+                bytes: Self.bytes(of: address.sin6_addr), port: UInt16(bigEndian: address.sin6_port),
+                scope: address.sin6_scope_id)
         default:
             return nil
         }

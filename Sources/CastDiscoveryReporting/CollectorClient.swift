@@ -57,7 +57,8 @@ final class CollectorClient: Sendable {
         guard code == CURLE_OK else { return .failed(Self.message(code)) }
         let performed = body.withUnsafeBytes { bytes -> CURLcode in
             // COPYPOSTFIELDS copies the bytes, so they need not outlive this closure.
-            let copied = cast_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            let copied = cast_curl_set_pointer(
+                handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
             guard copied == CURLE_OK else { return copied }
             return cast_curl_easy_perform(handle)
         }

@@ -46,7 +46,9 @@ public struct EventCollector: Sendable, Hashable {
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if authority.contains("@") { throw .credentialsInURL(url: SafeText.quoted(Self.redacted(url), limit: 200)) }
         if let reason = Self.authorityProblem(authority) { throw .invalidCollector(url: shown, reason: reason) }
-        if let credentials, let reason = Self.credentialsProblem(credentials) { throw .invalidCredentials(reason: reason) }
+        if let credentials, let reason = Self.credentialsProblem(credentials) {
+            throw .invalidCredentials(reason: reason)
+        }
         self.url = url
         self.credentials = credentials
     }
@@ -93,7 +95,9 @@ public struct EventCollector: Sendable, Hashable {
         var address = literal
         if let percent = literal.firstIndex(of: "%") {
             let zone = literal[percent...]
-            guard zone.hasPrefix("%25"), zone.count > 3, zone.dropFirst(3).unicodeScalars.allSatisfy({ isHostScalar($0) }) else {
+            guard zone.hasPrefix("%25"), zone.count > 3,
+                zone.dropFirst(3).unicodeScalars.allSatisfy({ isHostScalar($0) })
+            else {
                 return false
             }
             address = literal[..<percent]
@@ -105,7 +109,9 @@ public struct EventCollector: Sendable, Hashable {
     /// What is wrong with credentials (`user:password`); nil when nothing.
     private static func credentialsProblem(_ credentials: String) -> String? {
         if credentials.isEmpty { return "it is empty" }
-        if credentials.unicodeScalars.contains(where: { RawPath.isEscapedByte($0) != nil }) { return "it is not UTF-8 text" }
+        if credentials.unicodeScalars.contains(where: { RawPath.isEscapedByte($0) != nil }) {
+            return "it is not UTF-8 text"
+        }
         if credentials.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) { return "it holds a line break" }
         if credentials.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             return "it holds a control character"

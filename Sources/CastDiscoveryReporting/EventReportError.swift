@@ -35,7 +35,8 @@ public enum EventReportError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .spoolNotADirectory(let path, let kind): "\(path): is \(kind), not a directory; refusing to use it as the spool"
+        case .spoolNotADirectory(let path, let kind):
+            "\(path): is \(kind), not a directory; refusing to use it as the spool"
         case .spoolFileNotRegular(let path, let kind): "\(path): is \(kind), not a regular file; refusing to write it"
         case .spoolUnusable(let path, let reason): "\(path): the event spool cannot be used: \(reason)"
         case .spoolFull(let path, let reason): "\(path): the disk is full: \(reason)"
@@ -44,7 +45,8 @@ public enum EventReportError: Error, Sendable, Hashable, CustomStringConvertible
         case .credentialsInURL(let url):
             "\(url): the collector URL holds credentials; give them in the environment variable "
                 + "\(EventCollector.credentialsVariable) (user:password) instead"
-        case .invalidCredentials(let reason): "the collector credentials cannot be used: \(reason); give them as user:password on one line"
+        case .invalidCredentials(let reason):
+            "the collector credentials cannot be used: \(reason); give them as user:password on one line"
         }
     }
 }

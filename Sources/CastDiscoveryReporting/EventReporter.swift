@@ -191,7 +191,9 @@ public actor EventReporter {
 
     private func checkSize(_ object: [UInt8]) throws(EventReportError) {
         guard object.count <= Self.maximumEventSize else {
-            throw .spoolUnusable(path: configuration.spoolDirectory, reason: "an event of \(object.count) bytes, more than \(Self.maximumEventSize)")
+            throw .spoolUnusable(
+                path: configuration.spoolDirectory,
+                reason: "an event of \(object.count) bytes, more than \(Self.maximumEventSize)")
         }
     }
 
@@ -333,7 +335,8 @@ public actor EventReporter {
         do throws(EventReportError) {
             guard try await lockForSending(sendLock) else {
                 let waiting = try spool.count(through: spool.newestSequence())
-                let reason = Task.isCancelled
+                let reason =
+                    Task.isCancelled
                     ? "the send was stopped"
                     : "another process is sending from this spool: it kept the send lock for more than \(Int(lockWait.seconds)) s"
                 return SendResult(delivered: 0, failed: waiting, time: Self.now(), error: reason)
@@ -373,7 +376,8 @@ public actor EventReporter {
             let failed = try spool.count(through: through)
             return SendResult(delivered: delivered, failed: failed, time: Self.now(), error: error, refused: refused)
         } catch let failure {
-            return SendResult(delivered: delivered, failed: 0, time: Self.now(), error: failure.description, refused: refused)
+            return SendResult(
+                delivered: delivered, failed: 0, time: Self.now(), error: failure.description, refused: refused)
         }
     }
 

@@ -155,7 +155,8 @@ final class EventSpool {
             try query.bind(2, Int64(max(0, limit)))
             var events: [Event] = []
             while try query.step() {
-                events.append(Event(sequence: query.int64(0), id: query.text(1), recorded: query.double(2), body: query.bytes(3)))
+                events.append(
+                    Event(sequence: query.int64(0), id: query.text(1), recorded: query.double(2), body: query.bytes(3)))
             }
             return events
         }
@@ -186,7 +187,8 @@ final class EventSpool {
             try database.transaction { () throws(SQLiteError) -> Int in
                 try Self.createRefusedTable(database)
                 let move = try database.prepare(
-                    "INSERT INTO refused (id, recorded, body) SELECT id, recorded, body FROM events WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM refused WHERE id = ?1)")
+                    "INSERT INTO refused (id, recorded, body) SELECT id, recorded, body FROM events WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM refused WHERE id = ?1)"
+                )
                 try move.bind(1, id)
                 try move.run()
                 let delete = try database.prepare("DELETE FROM events WHERE id = ?")
@@ -281,7 +283,8 @@ final class EventSpool {
             try beyond.bind(2, Int64(limits.maximumEvents))
             let beyondBounds = try beyond.step() ? Int(clamping: max(0, beyond.int64(0))) : 0
             return SpoolStatus(
-                pending: pending, oldestPendingAge: age, dropped: try Self.counter(database, "dropped"), lastSend: lastSend,
+                pending: pending, oldestPendingAge: age, dropped: try Self.counter(database, "dropped"),
+                lastSend: lastSend,
                 setAside: setAside, beyondBounds: beyondBounds, refused: try Self.refusedCount(database))
         }
     }
@@ -292,7 +295,9 @@ final class EventSpool {
     /// checked first (fully when `fullCheck` or when the interval has passed) and recovered
     /// from when it changed; a failing call is checked too, then tried once more on the
     /// recovered spool.
-    private func use<T>(fullCheck: Bool = false, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(EventReportError) -> T {
+    private func use<T>(fullCheck: Bool = false, _ body: (SQLiteDatabase) throws(SQLiteError) -> T)
+        throws(EventReportError) -> T
+    {
         let database = try databaseInUse(fullCheck: fullCheck)
         let failure: SQLiteError
         do {
@@ -320,7 +325,8 @@ final class EventSpool {
         if error.isFull { return .spoolFull(path: path, reason: error.description) }
         if error.isBusy {
             return .spoolBusy(
-                path: path, reason: "another process held its lock for more than \(busyTimeoutMilliseconds / 1000) s (\(error))")
+                path: path,
+                reason: "another process held its lock for more than \(busyTimeoutMilliseconds / 1000) s (\(error))")
         }
         return .spoolUnusable(path: path, reason: error.description)
     }
@@ -428,9 +434,11 @@ final class EventSpool {
         case .replaced(let detail): cause = .replaced(detail)
         case .damaged(let detail): cause = .damaged(detail)
         }
-        recoveries.append(SpoolRecovery(
-            cause: cause, spool: databasePath, carried: taken?.copied ?? carried, complete: complete && taken != nil,
-            setAside: Self.shown(aside, resolved: resolved, as: directory) + openedAside))
+        recoveries.append(
+            SpoolRecovery(
+                cause: cause, spool: databasePath, carried: taken?.copied ?? carried,
+                complete: complete && taken != nil,
+                setAside: Self.shown(aside, resolved: resolved, as: directory) + openedAside))
         takeOverRescues(in: file)
         return file.database
     }
@@ -441,9 +449,11 @@ final class EventSpool {
         current = file
         nextFullCheck = .now + checkInterval
         if !aside.isEmpty {
-            recoveries.append(SpoolRecovery(
-                cause: .damaged("found damaged when opened again"), spool: databasePath, carried: 0, complete: false,
-                setAside: aside))
+            recoveries.append(
+                SpoolRecovery(
+                    cause: .damaged("found damaged when opened again"), spool: databasePath, carried: 0,
+                    complete: false,
+                    setAside: aside))
         }
         takeOverRescues(in: file)
         return file.database
@@ -452,14 +462,17 @@ final class EventSpool {
     /// Takes in the rescue files that recoveries cut short left in the spool directory: this
     /// process's, and those of processes no longer running.
     private func takeOverRescues(in file: OpenFile) {
-        for name in SpoolFiles.names(in: file.directory) where name.hasPrefix(Self.rescuePrefix) && !name.hasSuffix("-journal") {
+        for name in SpoolFiles.names(in: file.directory)
+        where name.hasPrefix(Self.rescuePrefix) && !name.hasSuffix("-journal") {
             let owner = name.dropFirst(Self.rescuePrefix.count).prefix { $0 != "-" }
             guard let pid = Int32(owner), pid > 0 else { continue }
             if pid != getpid(), kill(pid, 0) == 0 || errno != ESRCH { continue }
             let path = file.directory + "/" + name
             guard let taken = try? Self.takeRescue(path, into: file.database) else { continue }
-            recoveries.append(SpoolRecovery(
-                cause: .rescued(directory + "/" + name), spool: databasePath, carried: taken.copied, complete: taken.complete))
+            recoveries.append(
+                SpoolRecovery(
+                    cause: .rescued(directory + "/" + name), spool: databasePath, carried: taken.copied,
+                    complete: taken.complete))
         }
     }
 
@@ -482,7 +495,8 @@ final class EventSpool {
     private static func addToCounter(_ database: SQLiteDatabase, _ name: String, _ amount: Int) throws(SQLiteError) {
         guard amount > 0 else { return }
         let add = try database.prepare(
-            "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value")
+            "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value"
+        )
         try add.bind(1, name)
         try add.bind(2, Int64(amount))
         try add.run()
@@ -501,7 +515,8 @@ final class EventSpool {
     }
 
     private static func createRefusedTable(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS refused (
                 seq INTEGER PRIMARY KEY, id TEXT NOT NULL, recorded REAL NOT NULL, body BLOB NOT NULL)
             """)
@@ -523,7 +538,9 @@ final class EventSpool {
         let resolved = try resolve(directory)
         let path = resolved + "/" + fileName
         let shown = directory + "/" + fileName
-        for suffix in [""] + SpoolFiles.sidecarSuffixes { try checkRegularOrAbsent(path + suffix, shown: shown + suffix) }
+        for suffix in [""] + SpoolFiles.sidecarSuffixes {
+            try checkRegularOrAbsent(path + suffix, shown: shown + suffix)
+        }
         var aside: [String] = []
         let database: SQLiteDatabase
         do {
@@ -541,7 +558,8 @@ final class EventSpool {
         guard case .file(let identity, .regular, _) = SpoolFiles.lookUp(path), !database.fileHasMoved else {
             throw .spoolUnusable(path: shown, reason: "the file was moved or replaced while it was opened")
         }
-        let file = OpenFile(database: database, directory: resolved, path: path, identity: identity, size: database.fileSize ?? 0)
+        let file = OpenFile(
+            database: database, directory: resolved, path: path, identity: identity, size: database.fileSize ?? 0)
         return (file, Self.shown(aside, resolved: resolved, as: directory))
     }
 
@@ -605,7 +623,8 @@ final class EventSpool {
     }
 
     private static func createSchema(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS events (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
                 recorded REAL NOT NULL, body BLOB NOT NULL);
@@ -715,7 +734,9 @@ final class EventSpool {
                 // Read-write, so a journal a killed process left is rolled back.
                 let rescue = try SQLiteDatabase(path: path)
                 defer { rescue.close() }
-                result = try database.transaction { () throws(SQLiteError) in try copyEvents(from: rescue, into: database) }
+                result = try database.transaction { () throws(SQLiteError) in
+                    try copyEvents(from: rescue, into: database)
+                }
             }
             _ = PathSyscall.unlink(path)
             _ = PathSyscall.unlink(path + "-journal")
@@ -733,14 +754,18 @@ final class EventSpool {
     /// cannot read are stepped over (further sequence numbers are tried), so a damaged page loses
     /// only its own rows. Returns how many
     /// events were copied and whether every one could be read. Only `target`'s errors throw.
-    static func copyEvents(from source: SQLiteDatabase, into target: SQLiteDatabase) throws(SQLiteError) -> (copied: Int, complete: Bool) {
+    static func copyEvents(from source: SQLiteDatabase, into target: SQLiteDatabase) throws(SQLiteError) -> (
+        copied: Int, complete: Bool
+    ) {
         let insert = try target.prepare("INSERT OR IGNORE INTO events (id, recorded, body) VALUES (?, ?, ?)")
         var copied = 0
         var complete = true
         var after = Int64.min
         var resumedAt: Int64?
         rows: for _ in 0..<1_000_000 {
-            guard let query = try? source.prepare("SELECT seq, id, recorded, body FROM events WHERE seq > ? ORDER BY seq"),
+            guard
+                let query = try? source.prepare(
+                    "SELECT seq, id, recorded, body FROM events WHERE seq > ? ORDER BY seq"),
                 (try? query.bind(1, after)) != nil
             else {
                 complete = false
@@ -749,8 +774,11 @@ final class EventSpool {
             while true {
                 let row: Event?
                 do {
-                    row = try query.step()
-                        ? Event(sequence: query.int64(0), id: query.text(1), recorded: query.double(2), body: query.bytes(3)) : nil
+                    row =
+                        try query.step()
+                        ? Event(
+                            sequence: query.int64(0), id: query.text(1), recorded: query.double(2), body: query.bytes(3)
+                        ) : nil
                 } catch {
                     // A row or page that cannot be read: on from the next one that can.
                     complete = false
@@ -775,7 +803,8 @@ final class EventSpool {
             // The events the collector refused alone stay kept aside, not sent again.
             try createRefusedTable(target)
             let keep = try target.prepare(
-                "INSERT INTO refused (id, recorded, body) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM refused WHERE id = ?)")
+                "INSERT INTO refused (id, recorded, body) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM refused WHERE id = ?)"
+            )
             while (try? refused.step()) == true {
                 try keep.bind(1, refused.text(0))
                 try keep.bind(2, refused.double(1))

@@ -51,7 +51,8 @@ package final class ReportQueue<Payload: Sendable>: Sendable {
     }
 
     /// A queue whose events `store` stores, all of its argument in one transaction or none.
-    init(capacity: Int, batchLimit: Int, store: @escaping @Sendable ([[UInt8]]) async throws(EventReportError) -> Void) {
+    init(capacity: Int, batchLimit: Int, store: @escaping @Sendable ([[UInt8]]) async throws(EventReportError) -> Void)
+    {
         let entries = ReportQueueEntries<Payload>(capacity: capacity, batchLimit: batchLimit)
         self.capacity = entries.capacity
         self.batchLimit = entries.batchLimit

@@ -29,11 +29,13 @@ final class SQLiteDatabase {
         }
         connection = handle
         sqlite3_extended_result_codes(handle, 0)
-        _ = sqlite3_commit_hook(handle, { context in
-            guard let context else { return 0 }
-            Unmanaged<CommitCounter>.fromOpaque(context).takeUnretainedValue().count += 1
-            return 0
-        }, Unmanaged.passUnretained(commitCounter).toOpaque())
+        _ = sqlite3_commit_hook(
+            handle,
+            { context in
+                guard let context else { return 0 }
+                Unmanaged<CommitCounter>.fromOpaque(context).takeUnretainedValue().count += 1
+                return 0
+            }, Unmanaged.passUnretained(commitCounter).toOpaque())
     }
 
     deinit {
@@ -77,7 +79,9 @@ final class SQLiteDatabase {
     /// removed, or another file put there), as SQLite sees it.
     var fileHasMoved: Bool {
         var moved: Int32 = 0
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else {
+            return false
+        }
         return moved != 0
     }
 
@@ -112,7 +116,9 @@ final class SQLiteDatabase {
     /// SQLite's locks: a second descriptor closed would drop them).
     private var mainFile: UnsafeMutablePointer<sqlite3_file>? {
         var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK else { return nil }
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK else {
+            return nil
+        }
         return file
     }
 

@@ -24,17 +24,19 @@ final class SQLiteStatement {
 
     func bind(_ index: Int32, _ value: String) throws(SQLiteError) {
         let utf8 = Array(value.utf8)
-        try check(utf8.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                cast_sqlite_bind_text(statement, index, chars.baseAddress, Int32(chars.count))
-            }
-        })
+        try check(
+            utf8.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    cast_sqlite_bind_text(statement, index, chars.baseAddress, Int32(chars.count))
+                }
+            })
     }
 
     func bind(_ index: Int32, _ bytes: [UInt8]) throws(SQLiteError) {
-        try check(bytes.withUnsafeBytes { buffer in
-            cast_sqlite_bind_blob(statement, index, buffer.baseAddress, Int32(clamping: buffer.count))
-        })
+        try check(
+            bytes.withUnsafeBytes { buffer in
+                cast_sqlite_bind_blob(statement, index, buffer.baseAddress, Int32(clamping: buffer.count))
+            })
     }
 
     /// Advances to the next row: true when there is one, false when the statement is done.

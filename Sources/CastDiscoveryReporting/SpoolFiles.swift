@@ -46,7 +46,8 @@ enum SpoolFiles {
     static func resolve(_ directory: String) -> String? {
         guard let resolved = RawPath.withCString(directory, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return RawPath.decode(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
+        return RawPath.decode(
+            UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
     }
 
     /// Moves the regular file `path` (and its SQLite sidecar files) to
@@ -146,7 +147,8 @@ enum SpoolFiles {
     /// `RENAME_NOREPLACE` of `<linux/fs.h>`.
     private static let renameNoReplace: UInt32 = 1
 
-    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private typealias Renameat2 =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
     /// glibc's `renameat2`, which Swift's Glibc module does not declare; nil without it.
     private static let renameat2: Renameat2? = {

@@ -43,7 +43,9 @@ public final class CastReceiverPublisher: Sendable {
     ///
     /// - Throws: `DiscoveryError` of kind `badInput` when a receiver cannot be published as
     ///   it would be (a friendly name too long for its TXT string with the suffix, say).
-    public init(receivers: [SimulatedReceiver], publisher: any ServicePublisher, options: Options = Options()) throws(DiscoveryError) {
+    public init(receivers: [SimulatedReceiver], publisher: any ServicePublisher, options: Options = Options())
+        throws(DiscoveryError)
+    {
         try Self.validate(receivers, options: options)
         let published = receivers.map { $0.published(exactNames: options.exactNames) }
         self.publisher = publisher
@@ -92,7 +94,9 @@ public final class CastReceiverPublisher: Sendable {
     /// makes is valid.
     ///
     /// - Throws: `DiscoveryError` of kind `badInput`, naming the change (from 1) that fails.
-    public static func check(_ changes: [ReceiverChange], receivers: [SimulatedReceiver], options: Options = Options()) throws(DiscoveryError) {
+    public static func check(_ changes: [ReceiverChange], receivers: [SimulatedReceiver], options: Options = Options())
+        throws(DiscoveryError)
+    {
         var state = State(receivers: receivers.map { $0.published(exactNames: options.exactNames) })
         for (index, change) in changes.enumerated() {
             do throws(DiscoveryError) {
@@ -122,7 +126,9 @@ public final class CastReceiverPublisher: Sendable {
     }
 
     /// The change made to `state`, and what it asks of the daemon.
-    private static func plan(_ change: ReceiverChange, in state: inout State, options: Options) throws(DiscoveryError) -> (Int, Step) {
+    private static func plan(_ change: ReceiverChange, in state: inout State, options: Options) throws(DiscoveryError)
+        -> (Int, Step)
+    {
         let id = try find(change.device, in: state.receivers)
         let device = SafeText.quoted(change.device)
         let withdrawn = state.withdrawn.contains(id)
@@ -173,9 +179,12 @@ public final class CastReceiverPublisher: Sendable {
     /// The receiver a script names: by id (without case or dashes), else by instance name.
     private static func find(_ reference: String, in receivers: [SimulatedReceiver]) throws(DiscoveryError) -> Int {
         let hex = SimulatedReceiver.hexDigits(of: reference).lowercased()
-        let byID = hex.count >= 12 && hex.count == reference.filter({ $0 != "-" }).count
+        let byID =
+            hex.count >= 12 && hex.count == reference.filter({ $0 != "-" }).count
             ? receivers.firstIndex { $0.normalizedID == hex } : nil
-        guard let index = byID ?? receivers.firstIndex(where: { $0.instanceName.lowercased() == reference.lowercased() }) else {
+        guard
+            let index = byID ?? receivers.firstIndex(where: { $0.instanceName.lowercased() == reference.lowercased() })
+        else {
             throw bad("no receiver has the id or instance name \(SafeText.quoted(reference))")
         }
         return index

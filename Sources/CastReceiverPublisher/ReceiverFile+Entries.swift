@@ -13,12 +13,16 @@ extension ReceiverFile {
 
     /// One entry of `devices`, any of the three forms; unknown keys are refused.
     struct EntryCoding: Decodable {
-        static let labKeys: Set = ["fixture", "service", "instance", "host", "port", "txt", "txtHex", "txtWireHex", "subtypes",
-                                   "stack", "ipv6Only", "ttl", "announceSubtypes", "description", "source", "expected", "addresses",
-                                   // The lab's own Cast channel (castlab); publish answers from the device's state.
-                                   "receiver"]
-        static let typedKeys: Set = ["name", "id", "model", "capabilities", "group", "status", "statusText", "appIDs",
-                                     "port", "cd", "rm", "bs", "nf", "ve", "ic", "description"]
+        static let labKeys: Set = [
+            "fixture", "service", "instance", "host", "port", "txt", "txtHex", "txtWireHex", "subtypes",
+            "stack", "ipv6Only", "ttl", "announceSubtypes", "description", "source", "expected", "addresses",
+            // The lab's own Cast channel (castlab); publish answers from the device's state.
+            "receiver",
+        ]
+        static let typedKeys: Set = [
+            "name", "id", "model", "capabilities", "group", "status", "statusText", "appIDs",
+            "port", "cd", "rm", "bs", "nf", "ve", "ic", "description",
+        ]
 
         var fixture: String?
         var service: ServiceCoding?
@@ -38,10 +42,14 @@ extension ReceiverFile {
             let isTyped = keys.contains("name") || keys.contains("model")
             let allowed = isTyped ? Self.typedKeys : Self.labKeys
             if let unknown = keys.subtracting(allowed).sorted().first {
-                let form = isTyped ? "a typed device (name, model, capabilities, …)" : "a lab entry (fixture, or instance, port, txt, …)"
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath + [Key(stringValue: unknown)],
-                    debugDescription: "not a field of \(form)"))
+                let form =
+                    isTyped
+                    ? "a typed device (name, model, capabilities, …)"
+                    : "a lab entry (fixture, or instance, port, txt, …)"
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath + [Key(stringValue: unknown)],
+                        debugDescription: "not a field of \(form)"))
             }
             if isTyped {
                 typed = try TypedCoding(from: decoder)
@@ -82,7 +90,8 @@ extension ReceiverFile {
         var cd, rm, bs, nf, ve, ic: String?
     }
 
-    static func receiver(_ entry: EntryCoding, directory: String) throws(ReceiverFileError.Reason) -> SimulatedReceiver {
+    static func receiver(_ entry: EntryCoding, directory: String) throws(ReceiverFileError.Reason) -> SimulatedReceiver
+    {
         if let typed = entry.typed { return try receiver(typed) }
         if let service = entry.service ?? entry.inline { return try receiver(service) }
         guard let fixture = entry.fixture else { throw .init("neither a fixture, a service nor a typed device") }
@@ -106,7 +115,9 @@ extension ReceiverFile {
 
     private static func port(_ value: Int?, default fallback: UInt16) throws(ReceiverFileError.Reason) -> UInt16 {
         guard let value else { return fallback }
-        guard let port = UInt16(exactly: value), port > 0 else { throw .init("port: \(value) is not a port (1 to 65535)") }
+        guard let port = UInt16(exactly: value), port > 0 else {
+            throw .init("port: \(value) is not a port (1 to 65535)")
+        }
         return port
     }
 
@@ -132,7 +143,9 @@ extension ReceiverFile {
             var index = 0
             while index < bytes.count {
                 let length = Int(bytes[index])
-                guard index + 1 + length <= bytes.count else { throw .init("txtWireHex: a string runs past the end of the record") }
+                guard index + 1 + length <= bytes.count else {
+                    throw .init("txtWireHex: a string runs past the end of the record")
+                }
                 if length > 0 { strings.append(Array(bytes[(index + 1)..<(index + 1 + length)])) }
                 index += 1 + length
             }
@@ -168,13 +181,16 @@ extension ReceiverFile {
         case let other: throw .init("status: \(SafeText.quoted(other)) is neither \"idle\" nor \"busy\"")
         }
         var extra: [String: String] = [:]
-        for (key, value) in [("cd", typed.cd), ("rm", typed.rm), ("bs", typed.bs), ("nf", typed.nf), ("ve", typed.ve), ("ic", typed.ic)] {
+        for (key, value) in [
+            ("cd", typed.cd), ("rm", typed.rm), ("bs", typed.bs), ("nf", typed.nf), ("ve", typed.ve), ("ic", typed.ic),
+        ] {
             if let value { extra[key] = value }
         }
         return SimulatedReceiver(
             id: id, friendlyName: typed.name, model: typed.model, capabilities: typed.capabilities, isGroup: isGroup,
             busy: busy, statusText: typed.statusText ?? "",
             appIDs: try appIDs(typed.appIDs ?? [ApplicationID.defaultMediaReceiver.rawValue]),
-            port: try typed.port.map { value throws(ReceiverFileError.Reason) in try port(value, default: 0) }, extra: extra)
+            port: try typed.port.map { value throws(ReceiverFileError.Reason) in try port(value, default: 0) },
+            extra: extra)
     }
 }

@@ -45,7 +45,9 @@ public struct ReceiverFile: Sendable {
             throw ReceiverFileError(path: path, message: "not JSON: \(error)")
         }
         guard file.devices.count <= Self.maximumDevices else {
-            throw ReceiverFileError(path: path, message: "\(file.devices.count) devices; at most \(Self.maximumDevices) can be published at once")
+            throw ReceiverFileError(
+                path: path,
+                message: "\(file.devices.count) devices; at most \(Self.maximumDevices) can be published at once")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var receivers: [SimulatedReceiver] = []
@@ -66,11 +68,17 @@ public struct ReceiverFile: Sendable {
         for (index, receiver) in receivers.enumerated() {
             let position = "devices[\(index)]"
             if let first = ids[receiver.normalizedID] {
-                throw ReceiverFileError(path: path, message: "\(position): the id \(SafeText.quoted(receiver.id)) is also devices[\(first)]'s")
+                throw ReceiverFileError(
+                    path: path,
+                    message: "\(position): the id \(SafeText.quoted(receiver.id)) is also devices[\(first)]'s")
             }
             ids[receiver.normalizedID] = index
             if let first = names[receiver.instanceName.lowercased()] {
-                throw ReceiverFileError(path: path, message: "\(position): the instance name \(SafeText.quoted(receiver.instanceName)) is also devices[\(first)]'s")
+                throw ReceiverFileError(
+                    path: path,
+                    message:
+                        "\(position): the instance name \(SafeText.quoted(receiver.instanceName)) is also devices[\(first)]'s"
+                )
             }
             names[receiver.instanceName.lowercased()] = index
             do throws(DiscoveryError) {

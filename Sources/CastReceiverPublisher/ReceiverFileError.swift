@@ -17,7 +17,8 @@ public struct ReceiverFileError: Error, Sendable, Hashable, CustomStringConverti
     /// or format character), and the message.
     public var description: String {
         let display = RawPath.display(path)
-        return "\(SafeText.containsUnsafeScalars(display) ? SafeText.quoted(display, limit: .max) : display): \(message)"
+        return
+            "\(SafeText.containsUnsafeScalars(display) ? SafeText.quoted(display, limit: .max) : display): \(message)"
     }
 
     /// What is wrong with one entry, before the file's path and the entry's index are known.

@@ -30,7 +30,9 @@ public enum ReceiverPublishingBackend: String, Sendable, Hashable, CaseIterable 
             #if os(Linux)
             return try AvahiServicePublisher()
             #else
-            throw DiscoveryError(kind: .discoveryServiceMissing, message: "the Avahi backend exists only on Linux", fix: "use --backend dnssd")
+            throw DiscoveryError(
+                kind: .discoveryServiceMissing, message: "the Avahi backend exists only on Linux",
+                fix: "use --backend dnssd")
             #endif
         case .dnssd:
             return try DNSSDServicePublisher()

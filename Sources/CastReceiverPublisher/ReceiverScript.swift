@@ -34,7 +34,9 @@ public struct ReceiverScript: Sendable {
         var changes: [ReceiverChange] = []
         var latest: Duration = .zero
         // Split on the byte: a String splits "\r\n" as one character.
-        for (index, line) in data.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in data.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let change: ReceiverChange?
             do throws(ReceiverFileError.Reason) {
                 change = try Self.parse(String(decoding: line, as: UTF8.self))
@@ -44,7 +46,11 @@ public struct ReceiverScript: Sendable {
             guard let change else { continue }
             if let at = change.at {
                 guard at >= latest else {
-                    throw ReceiverFileError(path: path, message: "line \(index + 1): \(at.secondsText) s is earlier than the line before (\(latest.secondsText) s)")
+                    throw ReceiverFileError(
+                        path: path,
+                        message:
+                            "line \(index + 1): \(at.secondsText) s is earlier than the line before (\(latest.secondsText) s)"
+                    )
                 }
                 latest = at
             }
@@ -82,7 +88,8 @@ public struct ReceiverScript: Sendable {
         var at: Duration?
         if let first = word.unicodeScalars.first, ("0"..."9").contains(first) || first == "." {
             guard let seconds = Double(word), seconds.isFinite, (0...maximumSeconds).contains(seconds) else {
-                throw .init("\(SafeText.quoted(String(word))) is not a time in seconds from 0 to \(Int(maximumSeconds))")
+                throw .init(
+                    "\(SafeText.quoted(String(word))) is not a time in seconds from 0 to \(Int(maximumSeconds))")
             }
             at = .milliseconds(Int64((seconds * 1000).rounded()))
             guard let action = nextWord() else { throw .init("a time with no action") }
@@ -91,7 +98,8 @@ public struct ReceiverScript: Sendable {
         let action = String(word)
         guard let device = nextWord() else { throw .init("\(action): no device (its id or instance name)") }
         // Blanks around the argument separate it; a tab inside it (a name, a value) would be kept.
-        let argument = String(rest.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let argument = String(
+            rest.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         guard !argument.contains("\t") else { throw .init("contains a tab inside its argument") }
         func needsArgument(_ what: String) throws(ReceiverFileError.Reason) -> String {
             guard !argument.isEmpty else { throw .init("\(action) needs \(what)") }
@@ -106,7 +114,9 @@ public struct ReceiverScript: Sendable {
         case "start-app": change = .startApp(try needsArgument("the app's name (its status text)"))
         case "stop-app": try noArgument(); change = .stopApp
         case "volume":
-            let words = try needsArgument("a level from 0 to 1, then optionally muted").split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let words = try needsArgument("a level from 0 to 1, then optionally muted").split(whereSeparator: {
+                $0 == " " || $0 == "\t"
+            })
             guard let level = Double(words[0]), level.isFinite, (0...1).contains(level) else {
                 throw .init("volume: \(SafeText.quoted(String(words[0]))) is not a level from 0 to 1")
             }
@@ -126,7 +136,9 @@ public struct ReceiverScript: Sendable {
             }
             change = .set(settings)
         default:
-            throw .init("\(SafeText.quoted(action)) is not an action (rename, start-app, stop-app, set, volume, withdraw, return)")
+            throw .init(
+                "\(SafeText.quoted(action)) is not an action (rename, start-app, stop-app, set, volume, withdraw, return)"
+            )
         }
         return ReceiverChange(at: at, device: String(device), action: change)
     }

@@ -2,7 +2,9 @@ import CastChannel
 
 extension SimulatedReceiver {
     /// Apps a script names by their name, with the ids their receivers have.
-    static let knownApps = ["youtube": "233637DE", "netflix": "CA5E8412", "spotify": "CC32E753", "default media receiver": "CC1AD845"]
+    static let knownApps = [
+        "youtube": "233637DE", "netflix": "CA5E8412", "spotify": "CC32E753", "default media receiver": "CC1AD845",
+    ]
 
     /// What its Cast channel answers: busy (`st=1`), the app the status text (`rs`) names in
     /// front (YouTube, Netflix and Spotify with their ids, any other name as the Default Media
@@ -18,7 +20,8 @@ extension SimulatedReceiver {
                 sessionId: session)
         } else {
             application = ReceiverApplication(
-                appId: "E8C28D3C", universalAppId: "E8C28D3C", displayName: "Backdrop", statusText: "", isIdleScreen: true,
+                appId: "E8C28D3C", universalAppId: "E8C28D3C", displayName: "Backdrop", statusText: "",
+                isIdleScreen: true,
                 appType: "WEB", sessionId: session)
         }
         return ReceiverStatus(

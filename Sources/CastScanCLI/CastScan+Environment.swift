@@ -14,7 +14,8 @@ extension CastScan {
     public static func processArguments() -> [String] {
         (1..<Int(CommandLine.argc)).map { index in
             guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
-            return RawPath.decode(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
+            return RawPath.decode(
+                UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
         }
     }
 
@@ -24,7 +25,8 @@ extension CastScan {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
-            let text = RawPath.decode(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
+            let text = RawPath.decode(
+                UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
             if let equals = text.firstIndex(of: "="), result[String(text[..<equals])] == nil {
                 result[String(text[..<equals])] = String(text[text.index(after: equals)...])
             }

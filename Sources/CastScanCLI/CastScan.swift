@@ -120,7 +120,9 @@ public enum CastScan {
         case "--generate-man-page" where arguments.count == 1:
             return ManPage.text(root: root.declarationTree)
         case "--generate-completion" where arguments.count == 2:
-            return ShellCompletion.Shell(rawValue: arguments[1]).map { ShellCompletion.script(for: $0, root: root.declarationTree) }
+            return ShellCompletion.Shell(rawValue: arguments[1]).map {
+                ShellCompletion.script(for: $0, root: root.declarationTree)
+            }
         default:
             return nil
         }
@@ -129,7 +131,9 @@ public enum CastScan {
     /// The root command, whose type holds the whole command tree.
     static var root: any Command.Type { ListCommand.self }
 
-    private static func runCommand(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
+    private static func runCommand(arguments: [String], environment: [String: String], console: Console) async
+        -> ExitCode
+    {
         if let generated = generatedReference(arguments) {
             console.write(generated)
             return .ok
@@ -152,7 +156,8 @@ public enum CastScan {
             return .ok
         }
         let termination = SignalStream.termination()
-        let context = CommandContext(arguments: parsed, environment: environment, console: console, termination: termination)
+        let context = CommandContext(
+            arguments: parsed, environment: environment, console: console, termination: termination)
         let command = root.command(at: parsed.commandPath.dropFirst())
         signalEndsCleanly.store(!command.endsOnSignal, ordering: .relaxed)
         if command.streamsOutput { console.streamLines() }

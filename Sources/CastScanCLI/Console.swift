@@ -28,7 +28,8 @@ public struct Console: Sendable {
     let queued: (output: FileDescriptorSink, error: FileDescriptorSink)?
 
     /// Creates a console that writes to `output` and `error` (tests collect what is written).
-    init(output: any TextSink, error: any TextSink, outputStyle: OutputStyle = .plain, errorStyle: OutputStyle = .plain) {
+    init(output: any TextSink, error: any TextSink, outputStyle: OutputStyle = .plain, errorStyle: OutputStyle = .plain)
+    {
         self.output = output
         self.error = error
         self.outputStyle = outputStyle
@@ -36,7 +37,10 @@ public struct Console: Sendable {
         queued = nil
     }
 
-    private init(queued: (output: FileDescriptorSink, error: FileDescriptorSink), outputStyle: OutputStyle, errorStyle: OutputStyle) {
+    private init(
+        queued: (output: FileDescriptorSink, error: FileDescriptorSink), outputStyle: OutputStyle,
+        errorStyle: OutputStyle
+    ) {
         output = queued.output
         error = queued.error
         self.outputStyle = outputStyle
@@ -57,7 +61,8 @@ public struct Console: Sendable {
             // open() returns the lowest free descriptor: this one.
             _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
         }
-        let error = FileDescriptorSink(descriptor: 2, name: "standard error", bound: .messages, closedAtStart: closed[2])
+        let error = FileDescriptorSink(
+            descriptor: 2, name: "standard error", bound: .messages, closedAtStart: closed[2])
         let output = FileDescriptorSink(
             descriptor: 1, name: "standard output", bound: .document, closedAtStart: closed[1], notes: error)
         return Console(

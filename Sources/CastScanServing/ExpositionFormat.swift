@@ -13,7 +13,8 @@ public enum ExpositionFormat: Sendable, Hashable {
         for range in accept.split(separator: ",") {
             let parts = range.split(separator: ";").map { $0.trimmingCharacters() }
             guard parts.first?.lowercased() == "application/openmetrics-text" else { continue }
-            let quality = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            let quality =
+                parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             if quality > 0 {
                 self = .openMetrics
                 return

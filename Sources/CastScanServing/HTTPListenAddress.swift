@@ -27,7 +27,8 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
         var hostText = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
         guard !portText.isEmpty, portText.utf8.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let port = UInt16(portText) else { throw invalid }
+            let port = UInt16(portText)
+        else { throw invalid }
         if hostText.hasPrefix("[") {
             guard hostText.hasSuffix("]"), hostText.count > 2 else { throw invalid }
             hostText = String(hostText.dropFirst().dropLast())

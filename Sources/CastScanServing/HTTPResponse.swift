@@ -18,7 +18,9 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A plain-text response.
-    public static func text(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    public static func text(_ status: Int, _ text: String, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", headers: headers, body: Array(text.utf8))
     }
 }

@@ -13,7 +13,9 @@ struct Daemon: @unchecked Sendable {
     /// Whether libmicrohttpd could be loaded; loads it the first time.
     private static let loaded: Bool = cast_mhd_load()
 
-    static func start(_ address: HTTPListenAddress, limits: HTTPServer.Limits, context: RequestContext) throws(HTTPServerError) -> Daemon {
+    static func start(_ address: HTTPListenAddress, limits: HTTPServer.Limits, context: RequestContext)
+        throws(HTTPServerError) -> Daemon
+    {
         guard loaded else { throw .libraryMissing }
         let cLimits = cast_mhd_limits(
             connection_limit: UInt32(clamping: max(1, limits.connections)),

@@ -33,7 +33,9 @@ public final class HTTPServer: Sendable {
     private let context: RequestContext
 
     /// Starts listening on `address` and answering requests with `handler`.
-    public init(listen address: HTTPListenAddress, limits: Limits = Limits(), handler: @escaping Handler) throws(HTTPServerError) {
+    public init(listen address: HTTPListenAddress, limits: Limits = Limits(), handler: @escaping Handler)
+        throws(HTTPServerError)
+    {
         context = RequestContext(handler: handler)
         let started = try Daemon.start(address, limits: limits, context: context)
         self.address = HTTPListenAddress(host: address.host, port: started.port)

@@ -30,7 +30,8 @@ public enum MetricsExposition {
     /// A family's `# HELP` and `# TYPE` lines.
     public static func header(_ family: MetricFamily, format: ExpositionFormat) -> String {
         let typeName = format == .prometheusText && family.kind == .counter ? family.name + "_total" : family.name
-        return "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n# TYPE \(typeName) \(family.kind.rawValue)\n"
+        return
+            "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n# TYPE \(typeName) \(family.kind.rawValue)\n"
     }
 
     /// A sample's name and labels (`name{label="value",...}`), escaped, without its value.

@@ -31,7 +31,9 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
         let listener = try Self.listen(port: 0)
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         port = UInt16(bigEndian: address.sin_port)
         state.withLock {
             $0.status = status
@@ -49,7 +51,9 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
     package func setStatus(_ status: String) {
         state.withLock { state in
             state.status = status
-            for client in state.clients.keys { state.clients[client]?.append(#"{"type":"RECEIVER_STATUS","requestId":0,"status":\#(status)}"#) }
+            for client in state.clients.keys {
+                state.clients[client]?.append(#"{"type":"RECEIVER_STATUS","requestId":0,"status":\#(status)}"#)
+            }
         }
     }
 
@@ -96,7 +100,9 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
         guard bound == 0, Glibc.listen(listener, 64) == 0 else {
             close(listener)
             throw POSIXError(.EADDRINUSE)
@@ -135,7 +141,8 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
 
     private func converse(_ ssl: OpaquePointer, _ client: Int32) {
         func sendJSON(_ json: String, on namespace: String = CastNamespace.receiver) {
-            guard let frame = try? CastFrameDecoder.frame(.json(json, from: "receiver-0", to: "*", on: namespace)) else { return }
+            guard let frame = try? CastFrameDecoder.frame(.json(json, from: "receiver-0", to: "*", on: namespace))
+            else { return }
             _ = frame.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
         }
         var decoder = CastFrameDecoder()
@@ -161,7 +168,9 @@ package final class LoopbackKeptReceiver: @unchecked Sendable {
                 guard let text = message.payloadUTF8, let request = try? ReceiverMessage(json: text) else { continue }
                 switch (message.namespace, request.type) {
                 case (CastNamespace.heartbeat, "PING"):
-                    if state.withLock({ $0.answersPings }) { sendJSON(#"{"type":"PONG"}"#, on: CastNamespace.heartbeat) }
+                    if state.withLock({ $0.answersPings }) {
+                        sendJSON(#"{"type":"PONG"}"#, on: CastNamespace.heartbeat)
+                    }
                 case (CastNamespace.receiver, "GET_STATUS"):
                     let status = state.withLock { $0.status }
                     sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(request.requestId ?? 0),"status":\#(status)}"#)

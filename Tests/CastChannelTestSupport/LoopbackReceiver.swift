@@ -51,12 +51,16 @@ package final class LoopbackReceiver: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
         guard bound == 0, listen(listener, 4) == 0 else {
             close(listener)
             throw POSIXError(.EADDRINUSE)
         }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         port = UInt16(bigEndian: address.sin_port)
         self.listener = listener
         Thread.detachNewThread { [self] in
@@ -117,15 +121,19 @@ package final class LoopbackReceiver: @unchecked Sendable {
             decoder.append(buffer.prefix(Int(count)))
             while let message = try? decoder.next() {
                 guard message.namespace == CastNamespace.receiver, let text = message.payloadUTF8,
-                    let request = try? ReceiverMessage(json: text), request.type == "GET_STATUS", let id = request.requestId
+                    let request = try? ReceiverMessage(json: text), request.type == "GET_STATUS",
+                    let id = request.requestId
                 else { continue }
                 switch behaviour {
                 case .answer(let status):
                     sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#)
                 case .answerThenGarbage(let status):
-                    send(try! CastFrameDecoder.frame(.json(
-                        #"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#, from: "receiver-0", to: "sender-0",
-                        on: CastNamespace.receiver)) + [0, 0, 0, 3, 0xFF, 0xFF, 0xFF])
+                    send(
+                        try! CastFrameDecoder.frame(
+                            .json(
+                                #"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status)}"#,
+                                from: "receiver-0", to: "sender-0",
+                                on: CastNamespace.receiver)) + [0, 0, 0, 3, 0xFF, 0xFF, 0xFF])
                 case .pingFloodThenAnswer(let status):
                     sendJSON(#"{"type":"RECEIVER_STATUS","requestId":\#(id + 100),"status":{"isStandBy":true}}"#)
                     for _ in 0..<2_000 { sendJSON(#"{"type":"PING"}"#, on: CastNamespace.heartbeat) }

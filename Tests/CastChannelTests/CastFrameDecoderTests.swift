@@ -4,11 +4,13 @@ import Testing
 @Suite("Cast frames")
 struct CastFrameDecoderTests {
     static let status = CastMessage.json(
-        #"{"type":"GET_STATUS","requestId":1}"#, from: "sender-0", to: "receiver-0", on: "urn:x-cast:com.google.cast.receiver")
+        #"{"type":"GET_STATUS","requestId":1}"#, from: "sender-0", to: "receiver-0",
+        on: "urn:x-cast:com.google.cast.receiver")
 
     @Test("frames cut at every byte, or two in one read: each message once, in order")
     func split() throws {
-        let second = CastMessage.json(#"{"type":"PING"}"#, from: "receiver-0", to: "sender-0", on: "urn:x-cast:com.google.cast.tp.heartbeat")
+        let second = CastMessage.json(
+            #"{"type":"PING"}"#, from: "receiver-0", to: "sender-0", on: "urn:x-cast:com.google.cast.tp.heartbeat")
         let bytes = try CastFrameDecoder.frame(Self.status) + CastFrameDecoder.frame(second)
         for cut in 0...bytes.count {
             var decoder = CastFrameDecoder()
@@ -27,7 +29,13 @@ struct CastFrameDecoderTests {
         for header: [UInt8] in [[0, 0, 0, 0], [0, 1, 0, 1], [0x80, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF]] {
             var decoder = CastFrameDecoder()
             decoder.append(header)
-            #expect(throws: CastChannelError(.protocol, header == [0, 0, 0, 0] ? "a frame of length 0" : "a frame of \(header.reduce(0) { $0 << 8 | Int($1) }) bytes (at most 65536 are accepted)")) {
+            #expect(
+                throws: CastChannelError(
+                    .protocol,
+                    header == [0, 0, 0, 0]
+                        ? "a frame of length 0"
+                        : "a frame of \(header.reduce(0) { $0 << 8 | Int($1) }) bytes (at most 65536 are accepted)")
+            ) {
                 try decoder.next()
             }
         }
@@ -85,7 +93,9 @@ struct CastMessageHostileTests {
         #expect(read > 0, "no change left a readable message (a change inside a string does)")
     }
 
-    @Test("varints: ten bytes read, eleven refused; a group skipped to its end, nested 100 deep at most (protobuf's limit)")
+    @Test(
+        "varints: ten bytes read, eleven refused; a group skipped to its end, nested 100 deep at most (protobuf's limit)"
+    )
     func varintsAndGroups() throws {
         let base = CastFrameDecoderTests.status.encoded()
         // Field 15 (unknown) as a ten-byte varint: skipped.
@@ -96,15 +106,18 @@ struct CastMessageHostileTests {
         // Field 12 (unknown) as a group holding a varint and a nested group (field 13).
         let group: [UInt8] = [12 << 3 | 3, 8, 1, 13 << 3 | 3, 13 << 3 | 4, 12 << 3 | 4]
         #expect(try CastMessage(decoding: base + group) == CastFrameDecoderTests.status)
-        let nested100 = Array(repeating: UInt8(12 << 3 | 3), count: 100) + Array(repeating: UInt8(12 << 3 | 4), count: 100)
+        let nested100 =
+            Array(repeating: UInt8(12 << 3 | 3), count: 100) + Array(repeating: UInt8(12 << 3 | 4), count: 100)
         #expect(try CastMessage(decoding: base + nested100) == CastFrameDecoderTests.status)
-        let nested101 = Array(repeating: UInt8(12 << 3 | 3), count: 101) + Array(repeating: UInt8(12 << 3 | 4), count: 101)
+        let nested101 =
+            Array(repeating: UInt8(12 << 3 | 3), count: 101) + Array(repeating: UInt8(12 << 3 | 4), count: 101)
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + nested101) }
         let unended: [UInt8] = [12 << 3 | 3, 8, 1]
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + unended) }
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + [12 << 3 | 4]) }
         // Field number 0 inside a skipped group, as Google's parser takes it (not outside).
-        #expect(try CastMessage(decoding: base + [12 << 3 | 3, 0 << 3 | 2, 0, 12 << 3 | 4]) == CastFrameDecoderTests.status)
+        #expect(
+            try CastMessage(decoding: base + [12 << 3 | 3, 0 << 3 | 2, 0, 12 << 3 | 4]) == CastFrameDecoderTests.status)
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + [0 << 3 | 2, 0]) }
         let mismatched: [UInt8] = [12 << 3 | 3, 13 << 3 | 4]
         #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + mismatched) }
@@ -113,7 +126,9 @@ struct CastMessageHostileTests {
     @Test("a length that runs past the end, and text that is not UTF-8: refused")
     func lengthsAndText() {
         let base = CastFrameDecoderTests.status.encoded()
-        #expect(throws: CastChannelError.self) { try CastMessage(decoding: base + [15 << 3 | 2, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) }
+        #expect(throws: CastChannelError.self) {
+            try CastMessage(decoding: base + [15 << 3 | 2, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F])
+        }
         var message = CastFrameDecoderTests.status.encoded()
         // The source id's first byte ("s") made a lone continuation byte.
         let index = try! #require(message.firstIndex(of: UInt8(ascii: "s")))

@@ -93,7 +93,9 @@ struct CastMessageVectorTests {
         }
     }
 
-    @Test("fields in any order, some twice (the last counts), among unknown fields of every wire type: read as Google reads them")
+    @Test(
+        "fields in any order, some twice (the last counts), among unknown fields of every wire type: read as Google reads them"
+    )
     func decode() throws {
         let vectors = try Self.load().vectors.filter { $0.kind == "decode" }
         #expect(vectors.count >= 50)

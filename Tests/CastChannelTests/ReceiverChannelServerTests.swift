@@ -12,14 +12,19 @@ import Glibc
 /// broadcast, ports, hostile senders, the connection bound.
 @Suite("Receiver channel server")
 struct ReceiverChannelServerTests {
-    static let idle = #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false},"isStandBy":false}"#
-    static let playing = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Spotify"}],"volume":{"level":0.3,"muted":false}}"#
+    static let idle =
+        #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false},"isStandBy":false}"#
+    static let playing =
+        #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Spotify"}],"volume":{"level":0.3,"muted":false}}"#
 
     /// A server; senders that never do the handshake are kept 10 minutes unless told otherwise
     /// (a parallel test run can starve a test for longer than the default 10 s).
-    static func server(maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(600)) throws -> ReceiverChannelServer {
+    static func server(maximumConnections: Int = 256, handshakeTimeout: Duration = .seconds(600)) throws
+        -> ReceiverChannelServer
+    {
         try ReceiverChannelServer(
-            certificate: try TLSCertificate(commonName: "cast-scan test receiver"), maximumConnections: maximumConnections,
+            certificate: try TLSCertificate(commonName: "cast-scan test receiver"),
+            maximumConnections: maximumConnections,
             handshakeTimeout: handshakeTimeout)
     }
 
@@ -50,15 +55,21 @@ struct ReceiverChannelServerTests {
         let monitor = try ReceiverMonitor(states: states)
         defer { monitor.stop() }
         try monitor.start()
-        let device = try CastDevice(service: ResolvedService(
-            instanceName: "Sim", hostName: "sim.local", port: port, addresses: [try #require(ServiceAddress("127.0.0.1"))],
-            txt: ["id=51", "fn=Sim", "ve=05", "ca=5", "st=0"]))
+        let device = try CastDevice(
+            service: ResolvedService(
+                instanceName: "Sim", hostName: "sim.local", port: port,
+                addresses: [try #require(ServiceAddress("127.0.0.1"))],
+                txt: ["id=51", "fn=Sim", "ve=05", "ca=5", "st=0"]))
         monitor.watch(device)
-        #expect(await Eventually.wait(timeout: .seconds(60)) { states.entry(for: device.uniqueID)?.result.isReachable == true })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                states.entry(for: device.uniqueID)?.result.isReachable == true
+            })
         server.setStatus(receiver: 0, status: Self.playing)
-        #expect(await Eventually.wait(timeout: .seconds(60)) {
-            states.entry(for: device.uniqueID)?.result.status?.applications?.first?.statusText == "Spotify"
-        })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                states.entry(for: device.uniqueID)?.result.status?.applications?.first?.statusText == "Spotify"
+            })
         #expect(server.connectionCount == 1)
     }
 
@@ -68,7 +79,10 @@ struct ReceiverChannelServerTests {
         defer { server.stop() }
         let port = try server.listen(receiver: 0, addresses: ["127.0.0.1"], port: 0, status: Self.idle)
         try server.start()
-        for bytes in [[UInt8](repeating: 0xFF, count: 64), [0x80, 0, 0, 0] + [UInt8](repeating: 0, count: 60), Array("GET / HTTP/1.1\r\n\r\n".utf8)] {
+        for bytes in [
+            [UInt8](repeating: 0xFF, count: 64), [0x80, 0, 0, 0] + [UInt8](repeating: 0, count: 60),
+            Array("GET / HTTP/1.1\r\n\r\n".utf8),
+        ] {
             let closed = try Self.sendRaw(bytes, port: port)
             #expect(closed, "the server closed the connection")
         }
@@ -110,14 +124,19 @@ struct ReceiverChannelServerTests {
         defer { server.stop() }
         let port = try server.listen(receiver: 0, addresses: ["127.0.0.1"], port: 0, status: Self.idle)
         try server.start()
-        #expect(throws: CastChannelError.self) { _ = try server.listen(receiver: 1, addresses: ["127.0.0.1"], port: 0, status: Self.idle) }
+        #expect(throws: CastChannelError.self) {
+            _ = try server.listen(receiver: 1, addresses: ["127.0.0.1"], port: 0, status: Self.idle)
+        }
         let monitor = try ReceiverMonitor(states: ReceiverStates())  // PINGs every 5 s: silent for longer than 300 ms
         defer { monitor.stop() }
         try monitor.start()
         var events = monitor.events.makeAsyncIterator()
-        monitor.watch(try CastDevice(service: ResolvedService(
-            instanceName: "Idle", hostName: "idle.local", port: port, addresses: [try #require(ServiceAddress("127.0.0.1"))],
-            txt: ["id=1d1e", "fn=Idle", "ve=05", "ca=5", "st=0"])))
+        monitor.watch(
+            try CastDevice(
+                service: ResolvedService(
+                    instanceName: "Idle", hostName: "idle.local", port: port,
+                    addresses: [try #require(ServiceAddress("127.0.0.1"))],
+                    txt: ["id=1d1e", "fn=Idle", "ve=05", "ca=5", "st=0"])))
         guard case .status? = await events.next() else { Issue.record("no status"); return }
         let closed = await events.next()
         guard case .unreachable(_, let result)? = closed else { Issue.record("\(String(describing: closed))"); return }
@@ -132,7 +151,9 @@ struct ReceiverChannelServerTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
         return descriptor

@@ -18,12 +18,17 @@ struct ReceiverMessageTests {
         #expect(message.type == "RECEIVER_STATUS")
         #expect(message.requestId == 7)
         let status = try #require(message.status)
-        #expect(status.applications == [
-            ReceiverApplication(
-                appId: "CC1AD845", universalAppId: "CC1AD845", displayName: "Default Media Receiver", statusText: "Casting",
-                isIdleScreen: false, appType: "WEB", sessionId: "s-1"),
-        ])
-        #expect(status.volume == ReceiverVolume(level: 0.44999998807907104, muted: false, controlType: "attenuation", stepInterval: 0.05))
+        #expect(
+            status.applications == [
+                ReceiverApplication(
+                    appId: "CC1AD845", universalAppId: "CC1AD845", displayName: "Default Media Receiver",
+                    statusText: "Casting",
+                    isIdleScreen: false, appType: "WEB", sessionId: "s-1")
+            ])
+        #expect(
+            status.volume
+                == ReceiverVolume(
+                    level: 0.44999998807907104, muted: false, controlType: "attenuation", stepInterval: 0.05))
         #expect(status.isActiveInput == true)
         #expect(status.isStandBy == false)
         #expect(status.runningApplication?.appId == "CC1AD845")
@@ -31,7 +36,8 @@ struct ReceiverMessageTests {
 
     @Test("an idle speaker: no apps, no standby, keys in another order")
     func idle() throws {
-        let message = try ReceiverMessage(json: #"{"status":{"volume":{"muted":true,"level":1}},"requestId":0,"type":"RECEIVER_STATUS"}"#)
+        let message = try ReceiverMessage(
+            json: #"{"status":{"volume":{"muted":true,"level":1}},"requestId":0,"type":"RECEIVER_STATUS"}"#)
         #expect(message.status == ReceiverStatus(volume: ReceiverVolume(level: 1, muted: true)))
         #expect(message.status?.runningApplication == nil)
     }
@@ -47,7 +53,8 @@ struct ReceiverMessageTests {
         let message = try ReceiverMessage(json: json)
         #expect(message.type == nil)
         #expect(message.requestId == nil)
-        #expect(message.status?.applications == [ReceiverApplication(displayName: "TV"), ReceiverApplication(appId: "A")])
+        #expect(
+            message.status?.applications == [ReceiverApplication(displayName: "TV"), ReceiverApplication(appId: "A")])
         #expect(message.status?.volume == ReceiverVolume(controlType: "master"))
         #expect(message.status?.isActiveInput == nil)
         #expect(message.status?.isStandBy == nil)

@@ -9,13 +9,16 @@ import Testing
 /// Each test waits for the events it expects (a guard of 60 s against a hang), never a fixed time.
 @Suite("Receiver monitor")
 struct ReceiverMonitorTests {
-    static let idle = #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false}}"#
-    static let playing = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Big Buck Bunny"}],"volume":{"level":0.25}}"#
+    static let idle =
+        #"{"applications":[{"appId":"E8C28D3C","displayName":"Backdrop","isIdleScreen":true}],"volume":{"level":0.5,"muted":false}}"#
+    static let playing =
+        #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","statusText":"Big Buck Bunny"}],"volume":{"level":0.25}}"#
 
     /// Fast retries, so a test sees several rounds quickly; the heartbeat as devices keep it
     /// (a short silence limit could call a channel lost while a loaded machine runs other tests).
     static let fast = ReceiverMonitor.Configuration(
-        attemptTimeout: .seconds(30), retry: RetrySchedule(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
+        attemptTimeout: .seconds(30),
+        retry: RetrySchedule(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
 
     /// ``fast`` with a heartbeat of 100 ms and a silence limit of 400 ms, for the test of a lost one.
     static let fastHeartbeat: ReceiverMonitor.Configuration = {
@@ -26,9 +29,10 @@ struct ReceiverMonitorTests {
 
     static func device(_ id: String, port: UInt16, address: String? = "127.0.0.1") throws -> CastDevice {
         let addresses = try address.map { [try #require(ServiceAddress($0))] } ?? []
-        return try CastDevice(service: ResolvedService(
-            instanceName: "Chromecast-\(id)", hostName: "\(id).local", port: port, addresses: addresses,
-            txt: ["id=\(id)", "fn=TV \(id)", "ve=05", "ca=5", "st=0"]))
+        return try CastDevice(
+            service: ResolvedService(
+                instanceName: "Chromecast-\(id)", hostName: "\(id).local", port: port, addresses: addresses,
+                txt: ["id=\(id)", "fn=TV \(id)", "ve=05", "ca=5", "st=0"]))
     }
 
     /// The monitor's events, read one at a time with a guard against a hang.
@@ -117,7 +121,10 @@ struct ReceiverMonitorTests {
         guard case .unreachable? = lost else { Issue.record("\(String(describing: lost))"); return }
         #expect(Self.code(lost) == .closed || Self.code(lost) == .refused, "\(String(describing: lost))")
         // Retried while refused, without another unreachable event.
-        #expect(await Eventually.wait(timeout: .seconds(60)) { (states.entry(for: "googlecast:b")?.failures[.refused] ?? 0) >= 3 })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                (states.entry(for: "googlecast:b")?.failures[.refused] ?? 0) >= 3
+            })
         try receiver.resume()
         let back = await events.next()
         guard case .reachable(_, let result)? = back else { Issue.record("\(String(describing: back))"); return }
@@ -136,13 +143,16 @@ struct ReceiverMonitorTests {
         receiver.answerPings(false)
         let lost = await events.next()
         guard case .unreachable? = lost else { Issue.record("\(String(describing: lost))"); return }
-        #expect(Self.code(lost) == .timeout && lost?.result.error?.message.contains("heartbeat") == true, "\(String(describing: lost))")
+        #expect(
+            Self.code(lost) == .timeout && lost?.result.error?.message.contains("heartbeat") == true,
+            "\(String(describing: lost))")
         receiver.answerPings(true)
         let back = await events.next()
         guard case .reachable? = back else { Issue.record("\(String(describing: back))"); return }
     }
 
-    @Test("forget closes the channel and drops the state; no address is unreachable (resolve); a new address reconnects")
+    @Test(
+        "forget closes the channel and drops the state; no address is unreachable (resolve); a new address reconnects")
     func forgetAndAddresses() async throws {
         let first = try LoopbackKeptReceiver(status: Self.idle)
         defer { first.stop() }
@@ -162,13 +172,18 @@ struct ReceiverMonitorTests {
         #expect(result.port == second.port && result.status?.applications?.first?.appId == "CC1AD845")
         #expect(await Eventually.wait(timeout: .seconds(60)) { first.openConnections == 0 })
         monitor.forget("googlecast:d")
-        #expect(await Eventually.wait(timeout: .seconds(60)) { second.openConnections == 0 && states.entry(for: "googlecast:d") == nil })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                second.openConnections == 0 && states.entry(for: "googlecast:d") == nil
+            })
         monitor.watch(try Self.device("e", port: 8009, address: nil))
         let none = await events.next()
         #expect(Self.code(none) == .resolve, "\(String(describing: none))")
     }
 
-    @Test("an address that cannot even be connected to (link-local IPv6 without its interface) is unreachable at once, and retried")
+    @Test(
+        "an address that cannot even be connected to (link-local IPv6 without its interface) is unreachable at once, and retried"
+    )
     func connectFailsAtOnce() async throws {
         let states = ReceiverStates()
         let monitor = try ReceiverMonitor(states: states, configuration: Self.fast)
@@ -178,9 +193,10 @@ struct ReceiverMonitorTests {
         monitor.watch(try Self.device("ll", port: 8009, address: "fe80::1"))
         let event = await events.next()
         guard case .unreachable? = event else { Issue.record("\(String(describing: event))"); return }
-        #expect(await Eventually.wait(timeout: .seconds(60)) {
-            (states.entry(for: "googlecast:ll")?.failures.values.reduce(0, +) ?? 0) >= 3
-        }, "retried after the backoff")
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                (states.entry(for: "googlecast:ll")?.failures.values.reduce(0, +) ?? 0) >= 3
+            }, "retried after the backoff")
     }
 
     @Test("keep(only:) forgets the devices a list taken whole no longer has")
@@ -191,11 +207,15 @@ struct ReceiverMonitorTests {
         defer { other.stop() }
         let second = try Self.device("k2", port: other.port)
         setup.monitor.watch(second)
-        #expect(await Eventually.wait(timeout: .seconds(60)) { setup.receiver.openConnections == 1 && other.openConnections == 1 })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                setup.receiver.openConnections == 1 && other.openConnections == 1
+            })
         setup.monitor.keep(only: [second])
-        #expect(await Eventually.wait(timeout: .seconds(60)) {
-            setup.receiver.openConnections == 0 && setup.states.entry(for: "googlecast:k1") == nil
-        })
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                setup.receiver.openConnections == 0 && setup.states.entry(for: "googlecast:k1") == nil
+            })
         #expect(other.openConnections == 1 && other.accepted == 1, "the kept device's channel is not touched")
     }
 
@@ -218,10 +238,13 @@ struct ReceiverMonitorTests {
         let monitor = try ReceiverMonitor(states: states, configuration: configuration)
         defer { monitor.stop() }
         try monitor.start()
-        for (index, receiver) in receivers.enumerated() { monitor.watch(try Self.device("m\(index)", port: receiver.port)) }
-        #expect(await Eventually.wait(timeout: .seconds(60)) {
-            (0..<15).allSatisfy { states.entry(for: "googlecast:m\($0)")?.result.isReachable == true }
-        })
+        for (index, receiver) in receivers.enumerated() {
+            monitor.watch(try Self.device("m\(index)", port: receiver.port))
+        }
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                (0..<15).allSatisfy { states.entry(for: "googlecast:m\($0)")?.result.isReachable == true }
+            })
         #expect(monitor.unwatchedDevices == 5)
         #expect(receivers[15...].allSatisfy { $0.accepted == 0 })
     }

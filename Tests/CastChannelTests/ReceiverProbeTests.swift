@@ -7,9 +7,12 @@ import Testing
 /// within the time-out.
 @Suite("Asking a receiver for its status, over TLS on loopback")
 struct ReceiverProbeTests {
-    static let status = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","isIdleScreen":false}],"volume":{"level":0.25,"muted":false},"isStandBy":false}"#
+    static let status =
+        #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","isIdleScreen":false}],"volume":{"level":0.25,"muted":false},"isStandBy":false}"#
 
-    static func probe(_ behaviour: LoopbackReceiver.Behaviour, timeout: Duration = .seconds(2)) async throws -> ReceiverProbeResult {
+    static func probe(_ behaviour: LoopbackReceiver.Behaviour, timeout: Duration = .seconds(2)) async throws
+        -> ReceiverProbeResult
+    {
         let receiver = try LoopbackReceiver(behaviour)
         defer { receiver.stop() }
         return await ReceiverProbe.probe(host: "127.0.0.1", port: receiver.port, timeout: timeout)

@@ -7,17 +7,25 @@ import Testing
 /// deadline on an injected clock; the results in `ReceiverStates` by unique ID.
 @Suite("Receiver status sweep")
 struct ReceiverStatusSweepTests {
-    static func device(_ id: String, address: String? = "10.0.0.1", port: UInt16 = 8009, interface: String? = nil) throws -> CastDevice {
+    static func device(_ id: String, address: String? = "10.0.0.1", port: UInt16 = 8009, interface: String? = nil)
+        throws -> CastDevice
+    {
         let addresses = try address.map { [try #require(ServiceAddress($0, interfaceName: interface))] } ?? []
-        return try CastDevice(service: ResolvedService(
-            instanceName: "Chromecast-\(id)", hostName: "\(id).local", port: port, addresses: addresses,
-            txt: ["id=\(id)", "fn=TV \(id)", "ve=05", "ca=5", "st=0"]))
+        return try CastDevice(
+            service: ResolvedService(
+                instanceName: "Chromecast-\(id)", hostName: "\(id).local", port: port, addresses: addresses,
+                txt: ["id=\(id)", "fn=TV \(id)", "ve=05", "ca=5", "st=0"]))
     }
 
     /// A probe that records what it was asked and answers when `release` is called for the host,
     /// or with `timeout` when its task is cancelled.
     final class Probes: Sendable {
-        private let box = LockedValue<(asked: [String], timeouts: [String: Duration], waiting: [String: CheckedContinuation<Void, Never>], released: Set<String>)>(([], [:], [:], []))
+        private let box = LockedValue<
+            (
+                asked: [String], timeouts: [String: Duration], waiting: [String: CheckedContinuation<Void, Never>],
+                released: Set<String>
+            )
+        >(([], [:], [:], []))
 
         var asked: [String] { box.withLock { $0.asked } }
         func timeout(of host: String) -> Duration? { box.withLock { $0.timeouts[host] } }
@@ -82,12 +90,15 @@ struct ReceiverStatusSweepTests {
         #expect(states.count == 2)
     }
 
-    @Test("at most `concurrency` at once; at the deadline the waiting are not asked, and the running are cancelled soon after")
+    @Test(
+        "at most `concurrency` at once; at the deadline the waiting are not asked, and the running are cancelled soon after"
+    )
     func deadline() async throws {
         let clock = ManualClock()
         let probes = Probes(), states = ReceiverStates()
         let sweep = ReceiverStatusSweep(
-            states: states, deadline: clock.now + .seconds(2), clock: clock, concurrency: 2, probe: { await probes.probe($0, $1) })
+            states: states, deadline: clock.now + .seconds(2), clock: clock, concurrency: 2,
+            probe: { await probes.probe($0, $1) })
         for index in 1...5 { sweep.ask(try Self.device("d\(index)", address: "10.0.0.\(index)")) }
         #expect(await Eventually.wait { probes.running == 2 })
         probes.release("10.0.0.1")  // answers: the third starts
@@ -117,7 +128,8 @@ struct ReceiverStatusSweepTests {
     func noAddress() async throws {
         let clock = ManualClock()
         let probes = Probes(), states = ReceiverStates()
-        let sweep = ReceiverStatusSweep(states: states, deadline: clock.now + .seconds(5), clock: clock, probe: { await probes.probe($0, $1) })
+        let sweep = ReceiverStatusSweep(
+            states: states, deadline: clock.now + .seconds(5), clock: clock, probe: { await probes.probe($0, $1) })
         sweep.ask(try Self.device("none", address: nil))
         await sweep.finish()
         #expect(probes.asked.isEmpty)
@@ -126,9 +138,12 @@ struct ReceiverStatusSweepTests {
 
     @Test("a link-local IPv6 address is asked with its interface as the zone")
     func linkLocal() throws {
-        let endpoint = try #require(ReceiverEndpoint(device: try Self.device("v6", address: "fe80::1", interface: "lab0")))
+        let endpoint = try #require(
+            ReceiverEndpoint(device: try Self.device("v6", address: "fe80::1", interface: "lab0")))
         #expect(endpoint.host == "fe80::1%lab0")
-        #expect(ReceiverEndpoint(device: try Self.device("v4", address: "10.0.0.7", port: 8100)) == ReceiverEndpoint(host: "10.0.0.7", port: 8100))
+        #expect(
+            ReceiverEndpoint(device: try Self.device("v4", address: "10.0.0.7", port: 8100))
+                == ReceiverEndpoint(host: "10.0.0.7", port: 8100))
     }
 
     @Test("the store holds at most its capacity and counts what it could not hold")

@@ -13,7 +13,9 @@ struct AvahiBackendNoBusTests {
         case passed = 0, didNotThrow = 10, wrongKind, messageWithoutPath, fixWithoutDBus, waitingDidNotThrow, probeWrong
     }
 
-    @Test("no bus: a typed error naming the bus socket, from the browse and the probe, no hang, no crash (in a child process)")
+    @Test(
+        "no bus: a typed error naming the bus socket, from the browse and the probe, no hang, no crash (in a child process)"
+    )
     func noBus() async {
         // The exit test's body runs in the child process only.
         await #expect(processExitsWith: .exitCode(Status.passed.rawValue)) {

@@ -17,8 +17,9 @@ struct AvahiDaemonLabTests {
         collector.all.filter(match).count
     }
 
-    @Test("a killed and restarted daemon: loss reported, every device removed, then found again once",
-          arguments: [LabBackend.avahi, .dnssd])
+    @Test(
+        "a killed and restarted daemon: loss reported, every device removed, then found again once",
+        arguments: [LabBackend.avahi, .dnssd])
     func restart(backend: LabBackend) async throws {
         let lab = Set(try Lab.devices().map(\.instance))
         let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
@@ -30,13 +31,19 @@ struct AvahiDaemonLabTests {
         #expect(await collector.wait(seconds: 5) { $0.services.isEmpty }, "services not cleared after the loss")
 
         try Lab.castlab("daemon", "start")
-        #expect(await collector.wait(seconds: 30) { Set($0.services.keys) == lab }, "devices not back: \(collector.services.keys.sorted())")
+        #expect(
+            await collector.wait(seconds: 30) { Set($0.services.keys) == lab },
+            "devices not back: \(collector.services.keys.sorted())")
 
         let events = collector.all
         let lossIndex = try #require(events.firstIndex(of: .stateChanged(.daemonLost)))
         for name in lab {
-            let found = Self.count(collector) { if case .found(let s) = $0 { s.service.instanceName == name } else { false } }
-            let removed = Self.count(collector) { if case .removed(let s) = $0 { s.service.instanceName == name } else { false } }
+            let found = Self.count(collector) {
+                if case .found(let s) = $0 { s.service.instanceName == name } else { false }
+            }
+            let removed = Self.count(collector) {
+                if case .removed(let s) = $0 { s.service.instanceName == name } else { false }
+            }
             #expect(found == 2 && removed == 1, "\(name): found \(found) times, removed \(removed) times")
         }
         // Every removal comes after the loss and before the reconnection's first found.
@@ -87,24 +94,32 @@ struct AvahiDaemonLabTests {
         #expect(AvahiBackend.unavailability() == nil)
     }
 
-    @Test("beside the querier, a daemon that is not there is absent from the browse, and the querier lists every device")
+    @Test(
+        "beside the querier, a daemon that is not there is absent from the browse, and the querier lists every device")
     func absentBesideQuerier() async throws {
         try Lab.castlab("daemon", "stop")
         defer { _ = try? Lab.castlab("daemon", "start") }
         let lab = Set(try Lab.devices().map(\.instance))
         let merged = MergedBackend([
-            MergedBackend.Source("mdns", MDNSBackend(), role: .asks), MergedBackend.Source("avahi", AvahiBackend(), role: .cache),
+            MergedBackend.Source("mdns", MDNSBackend(), role: .asks),
+            MergedBackend.Source("avahi", AvahiBackend(), role: .cache),
         ])
         // The daemon's client connects on its own thread: the start does not throw.
         let collector = EventCollector(try merged.serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
         #expect(await collector.wait(seconds: 15) { Set($0.services.keys) == lab })
-        #expect(await collector.wait(seconds: 5) { collector in
-            collector.all.contains { event in
-                if case .sourceProgress(let step) = event { step.source == "avahi" && step.milestone == .absent } else { false }
-            }
-        }, "the daemon's absence not said")
-        #expect(!collector.all.contains { if case .stateChanged(.failed) = $0 { true } else { false } }, "the merge failed")
+        #expect(
+            await collector.wait(seconds: 5) { collector in
+                collector.all.contains { event in
+                    if case .sourceProgress(let step) = event {
+                        step.source == "avahi" && step.milestone == .absent
+                    } else {
+                        false
+                    }
+                }
+            }, "the daemon's absence not said")
+        #expect(
+            !collector.all.contains { if case .stateChanged(.failed) = $0 { true } else { false } }, "the merge failed")
     }
 
     @Test("dns_sd without a daemon: a typed error that says how to start it, at once")

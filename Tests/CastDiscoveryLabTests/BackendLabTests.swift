@@ -69,15 +69,17 @@ struct BackendLabTests {
         // each device is first reported with every address it ends with.
         for case .found(let first) in collector.all {
             let name = first.service.instanceName
-            #expect(Self.addresses(first) == expectedAddresses(name), "\(name) first found with \(Self.addresses(first))")
+            #expect(
+                Self.addresses(first) == expectedAddresses(name), "\(name) first found with \(Self.addresses(first))")
         }
         #expect(collector.all.contains(.stateChanged(.running)))
         #expect(collector.all.contains(.allForNow(browseType: Self.base)))
         if backend == .avahi { #expect(collector.all.contains(.cacheExhausted(browseType: Self.base))) }
     }
 
-    @Test("a subtype browse reports exactly the devices that support the app",
-          arguments: LabBackend.allCases, ["233637DE", "CC1AD845"])
+    @Test(
+        "a subtype browse reports exactly the devices that support the app",
+        arguments: LabBackend.allCases, ["233637DE", "CC1AD845"])
     func subtype(backend: LabBackend, appID: String) async throws {
         let lab = try Lab.devices()
         let subtype = "_\(appID)._sub._googlecast._tcp"
@@ -116,14 +118,17 @@ struct BackendLabTests {
         """
     }
 
-    @Test("TXT change, group leader move and goodbye are each observed",
-          arguments: LabBackend.allCases, ["zeroconf", "avahi"])
+    @Test(
+        "TXT change, group leader move and goodbye are each observed",
+        arguments: LabBackend.allCases, ["zeroconf", "avahi"])
     func scenario(backend: LabBackend, stack: String) async throws {
         let instance = "Scenario-Group-\(UInt32.random(in: 0...UInt32.max))"
-        let leader = try #require(try Lab.devices(stack: stack).first { $0.instance.hasPrefix("Chromecast-") && $0.ipv4 != nil })
+        let leader = try #require(
+            try Lab.devices(stack: stack).first { $0.instance.hasPrefix("Chromecast-") && $0.ipv4 != nil })
         let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
-        try Lab.castlab("add", Self.entry(instance, host: "scenario-\(stack)-\(UInt16.random(in: 1...9999)).local", stack: stack))
+        try Lab.castlab(
+            "add", Self.entry(instance, host: "scenario-\(stack)-\(UInt16.random(in: 1...9999)).local", stack: stack))
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil }, "added device not found")
         // Let the device finish its start-up announcements, as real devices do before an app
         // launches: avahi keeps a TXT record it got less than a second before a newer one
@@ -132,20 +137,22 @@ struct BackendLabTests {
         try await Task.sleep(for: .seconds(3))
 
         try Lab.castlab("set-txt", instance, "rs=YouTube", "st=1")
-        #expect(await collector.wait(seconds: 15) { c in
-            c.services[instance]?.service.txt.string(forKey: "rs") == "YouTube"
-        }, "TXT change not seen")
+        #expect(
+            await collector.wait(seconds: 15) { c in
+                c.services[instance]?.service.txt.string(forKey: "rs") == "YouTube"
+            }, "TXT change not seen")
         #expect(collector.services[instance]?.service.txt.string(forKey: "st") == "1")
 
         // dns_sd keeps only a TXT query open per instance (each ref costs a thread and a D-Bus
         // connection): it does not follow a move (docs/backends.md, "The dns_sd backend").
         if backend != .dnssd {
             try Lab.castlab("move", instance, "--host", leader.host, "--port", "42999")
-            #expect(await collector.wait(seconds: 15) { c in
-                guard let s = c.services[instance]?.service else { return false }
-                return s.hostName == leader.host && s.port == 42999
-                    && s.addresses.contains { Self.unscoped($0.address) == leader.ipv4 }
-            }, "group move not seen: \(String(describing: collector.services[instance]?.service))")
+            #expect(
+                await collector.wait(seconds: 15) { c in
+                    guard let s = c.services[instance]?.service else { return false }
+                    return s.hostName == leader.host && s.port == 42999
+                        && s.addresses.contains { Self.unscoped($0.address) == leader.ipv4 }
+                }, "group move not seen: \(String(describing: collector.services[instance]?.service))")
         }
 
         let removeStarted = ContinuousClock.now
@@ -155,8 +162,12 @@ struct BackendLabTests {
             // A goodbye takes one second (RFC 6762 section 10.1); castlab's own work is in this too.
             #expect(ContinuousClock.now - removeStarted < .seconds(3))
         }
-        let removals = collector.all.filter { if case .removed(let s) = $0 { s.service.instanceName == instance } else { false } }
-        let founds = collector.all.filter { if case .found(let s) = $0 { s.service.instanceName == instance } else { false } }
+        let removals = collector.all.filter {
+            if case .removed(let s) = $0 { s.service.instanceName == instance } else { false }
+        }
+        let founds = collector.all.filter {
+            if case .found(let s) = $0 { s.service.instanceName == instance } else { false }
+        }
         if stack == "zeroconf" {
             #expect(removals.count == 1)
             #expect(founds.count == 1, "a move or TXT change is an update, not a new device")
@@ -164,8 +175,9 @@ struct BackendLabTests {
             // avahi-daemon withdraws an edited service (goodbyes) and publishes it again after
             // probing it anew, which can take longer than the second a goodbye leaves a record:
             // a listener may then rightly see the device go and come back, once per edit.
-            #expect(removals.count == founds.count && (1...3).contains(founds.count),
-                    "found \(founds.count) times, removed \(removals.count) times")
+            #expect(
+                removals.count == founds.count && (1...3).contains(founds.count),
+                "found \(founds.count) times, removed \(removals.count) times")
         }
     }
 
@@ -174,7 +186,8 @@ struct BackendLabTests {
         let instance = "Scenario-Silent-\(UInt32.random(in: 0...UInt32.max))"
         let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
         defer { collector.cancel() }
-        try Lab.castlab("add", Self.entry(instance, host: "silent-\(UInt16.random(in: 1...9999)).local", stack: "zeroconf", ttl: 4))
+        try Lab.castlab(
+            "add", Self.entry(instance, host: "silent-\(UInt16.random(in: 1...9999)).local", stack: "zeroconf", ttl: 4))
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil })
         try Lab.castlab("stop", instance)
         #expect(await collector.wait(seconds: 30) { $0.services[instance] == nil }, "expired device still listed")
@@ -182,8 +195,9 @@ struct BackendLabTests {
 
     /// The querier's rule (RFC 6762 section 10.5). Not asked of the Avahi backend: avahi-daemon
     /// 0.8 in the lab kept such a device past 20 s, to its TTL (75 minutes for avahi's records).
-    @Test("a device that stops without a goodbye goes about 10 s after queries it leaves unanswered",
-          arguments: [LabBackend.mdns], ["zeroconf", "avahi"])
+    @Test(
+        "a device that stops without a goodbye goes about 10 s after queries it leaves unanswered",
+        arguments: [LabBackend.mdns], ["zeroconf", "avahi"])
     func passiveObservationOfFailure(backend: LabBackend, stack: String) async throws {
         let instance = "Scenario-Vanish-\(UInt32.random(in: 0...UInt32.max))"
         let collector = EventCollector(try backend.make().serviceEvents(browsing: [Self.base]))
@@ -194,7 +208,8 @@ struct BackendLabTests {
             _ = try? Lab.castlab("daemon", "restart")
         }
         // A normal TTL (120 s, or avahi's 75 min): expiry alone would take far longer.
-        try Lab.castlab("add", Self.entry(instance, host: "vanish-\(stack)-\(UInt16.random(in: 1...9999)).local", stack: stack))
+        try Lab.castlab(
+            "add", Self.entry(instance, host: "vanish-\(stack)-\(UInt16.random(in: 1...9999)).local", stack: stack))
         #expect(await collector.wait(seconds: 15) { $0.services[instance] != nil })
         let others = Set(collector.services.keys).subtracting([instance])
         try await Task.sleep(for: .seconds(2))

@@ -10,17 +10,19 @@ struct DiscoveryManagerLabTests {
         let lab = try Lab.devices().filter { appID == nil || $0.subtypes.contains(appID!) }
         var byID: [String: String] = [:]
         for device in lab {
-            let service = ResolvedService(instanceName: device.instance, hostName: device.host, port: device.port,
-                                          addresses: [ServiceAddress(device.ipv4 ?? device.ipv6 ?? "")!],
-                                          txt: TXTRecord(strings: device.txt.map { Array($0.utf8) }))
+            let service = ResolvedService(
+                instanceName: device.instance, hostName: device.host, port: device.port,
+                addresses: [ServiceAddress(device.ipv4 ?? device.ipv6 ?? "")!],
+                txt: TXTRecord(strings: device.txt.map { Array($0.utf8) }))
             let made = try CastDevice(service: service)
             byID[made.uniqueID] = made.friendlyName
         }
         return byID.values.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 
-    @Test("lists one device per Cast id, sorted, and a mirror of its events equals its list at completion",
-          arguments: LabBackend.allCases, [nil, "233637DE"])
+    @Test(
+        "lists one device per Cast id, sorted, and a mirror of its events equals its list at completion",
+        arguments: LabBackend.allCases, [nil, "233637DE"])
     func listing(backend: LabBackend, appID: String?) async throws {
         let expected = try Self.expectedDevices(appID: appID)
         try #require(!expected.isEmpty, "the lab has no device for this case")

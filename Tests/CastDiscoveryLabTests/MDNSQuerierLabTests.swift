@@ -19,8 +19,11 @@ struct MDNSQuerierLabTests {
             querier.cancel()
             avahi.cancel()
         }
-        #expect(await querier.wait(seconds: 15) { Set($0.services.keys) == lab }, "querier: \(querier.services.keys.sorted())")
-        #expect(await avahi.wait(seconds: 15) { Set($0.services.keys) == lab }, "avahi: \(avahi.services.keys.sorted())")
+        #expect(
+            await querier.wait(seconds: 15) { Set($0.services.keys) == lab },
+            "querier: \(querier.services.keys.sorted())")
+        #expect(
+            await avahi.wait(seconds: 15) { Set($0.services.keys) == lab }, "avahi: \(avahi.services.keys.sorted())")
         // And they keep seeing them: neither takes the port or the group from the other.
         try await Task.sleep(for: .seconds(3))
         let oracle = try AvahiBrowseOracle.browse(Self.base)
@@ -48,12 +51,14 @@ struct MDNSQuerierLabTests {
         try Lab.castlab("link", "add")
         // The interface list is read every 2 s; the new link is asked at once.
         let everywhere = Set(lab.map(\.instance))
-        #expect(await collector.wait(seconds: 15) { onLab1($0) == everywhere }, "on lab1: \(onLab1(collector).sorted())")
+        #expect(
+            await collector.wait(seconds: 15) { onLab1($0) == everywhere }, "on lab1: \(onLab1(collector).sorted())")
         let lab1 = collector.services.values.flatMap { $0.service.addresses.filter { $0.interfaceName == "lab1" } }
         #expect(lab1.allSatisfy { $0.interfaceIndex != nil })
 
         try Lab.castlab("link", "del")
-        #expect(await collector.wait(seconds: 15) { onLab1($0).isEmpty }, "still on lab1: \(onLab1(collector).sorted())")
+        #expect(
+            await collector.wait(seconds: 15) { onLab1($0).isEmpty }, "still on lab1: \(onLab1(collector).sorted())")
         #expect(Set(collector.services.keys) == everywhere, "the devices stay, through lab0")
         let removed = collector.all.filter { if case .removed = $0 { true } else { false } }
         #expect(removed.isEmpty, "no device was removed, only copies")
@@ -94,9 +99,11 @@ struct MDNSHostileLabTests {
 
         // Every kind of packet the codec reads nothing from, and one whose bad record is skipped.
         try Lab.castlab("inject", "malformed", "--repeat", "3")
-        #expect(await collector.wait(seconds: 5) {
-            (Self.statistics($0)?.malformedPackets ?? 0) >= 2 * 3 * 16 && (Self.statistics($0)?.malformedRecords ?? 0) >= 2 * 3
-        }, "malformed: \(String(describing: Self.statistics(collector)))")
+        #expect(
+            await collector.wait(seconds: 5) {
+                (Self.statistics($0)?.malformedPackets ?? 0) >= 2 * 3 * 16
+                    && (Self.statistics($0)?.malformedRecords ?? 0) >= 2 * 3
+            }, "malformed: \(String(describing: Self.statistics(collector)))")
         #expect(Set(collector.services.keys) == lab)
 
         // A valid device from outside the link's subnets is dropped; the same from on-link is listed.
@@ -112,28 +119,35 @@ struct MDNSHostileLabTests {
 
         // Goodbyes for records never held are not cached.
         try Lab.castlab("inject", "ttl0-flood", "--count", "5000")
-        #expect(try await Self.handledEverythingSent(collector, marker: "Marker-2"), "the querier fell behind the flood")
+        #expect(
+            try await Self.handledEverythingSent(collector, marker: "Marker-2"), "the querier fell behind the flood")
         #expect(lab.isSubset(of: Set(collector.services.keys)))
 
         // 100,000 unique fake devices (short TTL): the cache bound holds, the real devices stay.
         try Lab.castlab("inject", "unique-flood", "--count", "100000", "--rate", "4000", "--ttl", "10")
-        #expect(await collector.wait(seconds: 10) { (Self.statistics($0)?.droppedRecords ?? 0) > 0 },
-                "the flood never reached the cache bound: \(String(describing: Self.statistics(collector)))")
+        #expect(
+            await collector.wait(seconds: 10) { (Self.statistics($0)?.droppedRecords ?? 0) > 0 },
+            "the flood never reached the cache bound: \(String(describing: Self.statistics(collector)))")
         let grown = Self.residentKB() - baseline
         #expect(grown < 64 * 1024, "resident memory grew \(grown) KB under the flood")
         #expect(lab.isSubset(of: Set(collector.services.keys)), "a real device was lost in the flood")
         let listed = collector.services.count
         let injected: Set<String> = ["Neighbour", "Marker-1", "Marker-2"]
-        #expect(listed - lab.count - injected.count <= 2 * 4096 / 4, "more fake devices listed (\(listed)) than the cache can hold")
+        #expect(
+            listed - lab.count - injected.count <= 2 * 4096 / 4,
+            "more fake devices listed (\(listed)) than the cache can hold")
         // The fakes expire with their TTL; the real devices, refreshed all along, stay.
         let expected = lab.union(injected)
-        #expect(await collector.wait(seconds: 20) { Set($0.services.keys) == expected },
-                "after the flood: \(Self.difference(Set(collector.services.keys), expected)); \(String(describing: Self.statistics(collector)))")
+        #expect(
+            await collector.wait(seconds: 20) { Set($0.services.keys) == expected },
+            "after the flood: \(Self.difference(Set(collector.services.keys), expected)); \(String(describing: Self.statistics(collector)))"
+        )
     }
 
     /// What a listed set lacks and has beyond the expected one, a few names of each.
     static func difference(_ listed: Set<String>, _ expected: Set<String>) -> String {
         let missing = expected.subtracting(listed).sorted(), extra = listed.subtracting(expected).sorted()
-        return "\(listed.count) listed; missing \(missing.count) \(missing.prefix(5)); beyond \(extra.count) \(extra.prefix(5))"
+        return
+            "\(listed.count) listed; missing \(missing.count) \(missing.prefix(5)); beyond \(extra.count) \(extra.prefix(5))"
     }
 }

@@ -19,7 +19,9 @@ final class LoopbackPeer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else {
             close(fd)
@@ -43,7 +45,9 @@ final class LoopbackPeer: Sendable {
         var source = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let count = withUnsafeMutablePointer(to: &source) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length)
+            }
         }
         guard count >= 0 else { return nil }
         return (Array(buffer.prefix(count)), UInt16(bigEndian: source.sin_port))
@@ -72,11 +76,14 @@ struct KnownHostsQuerierTests {
     /// A buffer for the querier, and its events merged as a ``DiscoveryManager`` merges them.
     static func mergedStream() -> (AsyncStream<BackendEvent>, BackendEventBuffer) {
         let buffer = BackendEventBuffer()
-        return (MergedEventStream.start(buffers: [buffer], merger: BackendMerger(single: .standard), ledger: nil), buffer)
+        return (
+            MergedEventStream.start(buffers: [buffer], merger: BackendMerger(single: .standard), ledger: nil), buffer
+        )
     }
 
     static func response(id: UInt16, _ answers: [DNSResourceRecord]) throws -> [UInt8] {
-        try DNSMessage(id: id, flags: DNSMessage.responseFlag | DNSMessage.authoritativeFlag, answers: answers).encoded()
+        try DNSMessage(id: id, flags: DNSMessage.responseFlag | DNSMessage.authoritativeFlag, answers: answers)
+            .encoded()
     }
 
     @Test("asks only the host, follows up what the answer lacks, ignores and counts garbage, strangers and wrong ids")
@@ -98,19 +105,26 @@ struct KnownHostsQuerierTests {
         #expect(query.port != 5353, "from an ephemeral port")
 
         let ptr = DNSResourceRecord(name: Self.type, ttl: 120, data: .ptr(Self.instance))
-        stranger.send(try Self.response(id: asked.id, [ptr]), to: query.port)   // another address:port
-        host.send([0xde, 0xad, 0xbe, 0xef], to: query.port)                        // garbage
-        host.send(try Self.response(id: asked.id &+ 1, [ptr]), to: query.port)     // not its query
-        host.send(try Self.response(id: asked.id, [ptr]), to: query.port)          // the PTR alone
+        stranger.send(try Self.response(id: asked.id, [ptr]), to: query.port)  // another address:port
+        host.send([0xde, 0xad, 0xbe, 0xef], to: query.port)  // garbage
+        host.send(try Self.response(id: asked.id &+ 1, [ptr]), to: query.port)  // not its query
+        host.send(try Self.response(id: asked.id, [ptr]), to: query.port)  // the PTR alone
 
         let followUp = try #require(host.receive(), "the querier asked for what the PTR lacks")
         let missing = try DNSMessage(decoding: followUp.bytes)
         #expect(Set(missing.questions.map(\.type)) == [.srv, .txt])
-        host.send(try Self.response(id: asked.id, [
-            DNSResourceRecord(name: Self.instance, ttl: 120, data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
-            DNSResourceRecord(name: Self.instance, ttl: 4500, data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array("fn=TV".utf8)]))),
-            DNSResourceRecord(name: Self.target, ttl: 120, data: .a(IPv4Address(10, 9, 9, 9))),
-        ]), to: followUp.port)
+        host.send(
+            try Self.response(
+                id: asked.id,
+                [
+                    DNSResourceRecord(
+                        name: Self.instance, ttl: 120,
+                        data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
+                    DNSResourceRecord(
+                        name: Self.instance, ttl: 4500,
+                        data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array("fn=TV".utf8)]))),
+                    DNSResourceRecord(name: Self.target, ttl: 120, data: .a(IPv4Address(10, 9, 9, 9))),
+                ]), to: followUp.port)
 
         var found: [DiscoveredService] = []
         var statistics: BackendStatistics?
@@ -172,8 +186,11 @@ struct KnownHostsQuerierTests {
         func answer(_ txt: String) throws -> [DNSResourceRecord] {
             [
                 DNSResourceRecord(name: Self.type, ttl: 120, data: .ptr(Self.instance)),
-                DNSResourceRecord(name: Self.instance, ttl: 120, data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
-                DNSResourceRecord(name: Self.instance, ttl: 4500, data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array(txt.utf8)]))),
+                DNSResourceRecord(
+                    name: Self.instance, ttl: 120, data: .srv(priority: 0, weight: 0, port: 8009, target: Self.target)),
+                DNSResourceRecord(
+                    name: Self.instance, ttl: 4500,
+                    data: .txt(TXTRecord(strings: [Array("id=abc".utf8), Array(txt.utf8)]))),
                 DNSResourceRecord(name: Self.target, ttl: 120, data: .aaaa(try #require(IPv6Address("fd00::9")))),
                 DNSResourceRecord(name: Self.target, ttl: 120, data: .aaaa(try #require(IPv6Address("fe80::9")))),
                 DNSResourceRecord(name: Self.target, ttl: 120, data: .a(IPv4Address(10, 9, 9, 9))),
@@ -192,7 +209,7 @@ struct KnownHostsQuerierTests {
             }
             for (round, records) in rounds.enumerated() {
                 guard let query = host.receive(), let id = try? DNSMessage(decoding: query.bytes).id,
-                      let response = try? Self.response(id: id, records)
+                    let response = try? Self.response(id: id, records)
                 else { return }
                 host.send(response, to: query.port)
                 askedContinuation.yield(round + 1)
@@ -213,12 +230,14 @@ struct KnownHostsQuerierTests {
         for await count in asked { queries = count }
         #expect(queries == 4, "the querier asked three rounds and began a fourth")
         guard changes.count == 3, case .found(let found) = changes[0], case .updated(let updated) = changes[1],
-              case .removed(let removed) = changes[2]
+            case .removed(let removed) = changes[2]
         else {
             Issue.record("expected found, updated, removed; got \(changes)")
             return
         }
-        #expect(found.service.addresses.map(\.address) == ["10.9.9.9", "fd00::9"], "A first, then the AAAA that is not link-local")
+        #expect(
+            found.service.addresses.map(\.address) == ["10.9.9.9", "fd00::9"],
+            "A first, then the AAAA that is not link-local")
         #expect(found.service.addresses.map(\.family) == [.ipv4, .ipv6])
         #expect(found.service.txt == TXTRecord(strings: [Array("id=abc".utf8), Array("fn=TV".utf8)]))
         #expect(updated.service.addresses == found.service.addresses)
@@ -227,10 +246,13 @@ struct KnownHostsQuerierTests {
         #expect(pending.last == 0, "every copy resolves within its round: \(pending)")
     }
 
-    @Test("host texts: addresses parse without the resolver; what is no address or name is refused", arguments: [
-        ("10.213.1.2", true), ("[fd00:ca57::1:2]", true), ("fd00::1", true), ("999.1.1.1", false), ("1.2.3", false),
-        ("", false), ("tv\u{1B}[2J", false), ("a b", false), (String(repeating: "a", count: 300), false), ("::zz", false),
-    ])
+    @Test(
+        "host texts: addresses parse without the resolver; what is no address or name is refused",
+        arguments: [
+            ("10.213.1.2", true), ("[fd00:ca57::1:2]", true), ("fd00::1", true), ("999.1.1.1", false), ("1.2.3", false),
+            ("", false), ("tv\u{1B}[2J", false), ("a b", false), (String(repeating: "a", count: 300), false),
+            ("::zz", false),
+        ])
     func parsing(text: String, valid: Bool) {
         #expect(((try? KnownHost(text, families: [.ipv4, .ipv6])) != nil) == valid)
     }

@@ -9,7 +9,8 @@ struct MDNSCacheTests {
     static let instance = try! DNSName(parsing: "TV._googlecast._tcp.local")
 
     static func txt(_ value: String, ttl: UInt32 = 120, flush: Bool = true) -> DNSResourceRecord {
-        DNSResourceRecord(name: instance, cacheFlush: flush, ttl: ttl, data: .txt(TXTRecord(strings: [Array(value.utf8)])))
+        DNSResourceRecord(
+            name: instance, cacheFlush: flush, ttl: ttl, data: .txt(TXTRecord(strings: [Array(value.utf8)])))
     }
 
     @Test("records live for their TTL; hearing one again renews it")
@@ -77,7 +78,9 @@ struct MDNSCacheTests {
         #expect(cache.dueRefreshes(at: Self.at(79), interesting: interesting).isEmpty)
         #expect(cache.dueRefreshes(at: Self.at(83), interesting: interesting).count == 1)
         #expect(cache.dueRefreshes(at: Self.at(83.5), interesting: interesting).isEmpty)
-        #expect(cache.dueRefreshes(at: Self.at(99), interesting: interesting).count == 1, "the 85, 90 and 95% points passed together")
+        #expect(
+            cache.dueRefreshes(at: Self.at(99), interesting: interesting).count == 1,
+            "the 85, 90 and 95% points passed together")
         #expect(cache.dueRefreshes(at: Self.at(99.5), interesting: interesting).isEmpty)
         #expect(cache.knownAnswers(Self.instance, .txt, at: Self.at(49)).count == 1)
         #expect(cache.knownAnswers(Self.instance, .txt, at: Self.at(51)).isEmpty)
@@ -94,6 +97,7 @@ struct MDNSCacheTests {
         }
         #expect(cache.count == 100)
         let first = try DNSName(parsing: "fake0._googlecast._tcp.local")
-        #expect(cache.insert(DNSResourceRecord(name: first, ttl: 4500, data: .ptr(first)), at: Self.at(1)) == .refreshed)
+        #expect(
+            cache.insert(DNSResourceRecord(name: first, ttl: 4500, data: .ptr(first)), at: Self.at(1)) == .refreshed)
     }
 }

@@ -16,12 +16,16 @@ struct MDNSDuplicateQuestionTests {
     /// Eth0's own address: where the querier's echo, and any other stack on the host, send from.
     static let ourAddress = SocketAddress(bytes: [192, 168, 1, 10], port: 5353)
     static let link = MDNSLink.ID(interface: 2, ipv6: false)
-    static let kitchen = SimulatedCastDevice(uuid: "fedcba9876543210fedcba9876543210", friendlyName: "Kitchen", ipv4: IPv4Address(192, 168, 1, 21))
+    static let kitchen = SimulatedCastDevice(
+        uuid: "fedcba9876543210fedcba9876543210", friendlyName: "Kitchen", ipv4: IPv4Address(192, 168, 1, 21))
 
     /// The device's SRV, TXT and A questions: what a resolver or a refresh asks for.
     static var deviceQuestions: [DNSQuestion] {
         let device = T.device
-        return [.init(name: device.instance, type: .srv), .init(name: device.instance, type: .txt), .init(name: device.host, type: .a)]
+        return [
+            .init(name: device.instance, type: .srv), .init(name: device.instance, type: .txt),
+            .init(name: device.host, type: .a),
+        ]
     }
 
     /// A multicast query (id 0) asking `questions` with `known` as known answers.
@@ -42,13 +46,17 @@ struct MDNSDuplicateQuestionTests {
 
     // MARK: - Continuous queries
 
-    @Test("another querier's QM query with known answers we list too, seen before ours is due: ours is not sent; the next one is")
+    @Test(
+        "another querier's QM query with known answers we list too, seen before ours is due: ours is not sent; the next one is"
+    )
     func continuousSuppressed() async throws {
         let harness = try await T.resolved()
         harness.advance(to: .milliseconds(1_500))
         let first = Self.browseQueries(harness.queries())
         #expect(first.count == 1 && first.first?.message.answers == [T.device.ptr()], "the continuous query at 1 s")
-        try harness.deliver(Self.query([T.ptrQuestion], known: [T.device.ptr()]), from: Self.otherQuerier, on: 2, at: .milliseconds(2_500))
+        try harness.deliver(
+            Self.query([T.ptrQuestion], known: [T.device.ptr()]), from: Self.otherQuerier, on: 2,
+            at: .milliseconds(2_500))
         harness.advance(to: .milliseconds(6_999))
         #expect(harness.queries().isEmpty, "the one due at 3 s is taken as sent")
         #expect(harness.querier.statistics.suppressedQueries == 1)
@@ -68,7 +76,8 @@ struct MDNSDuplicateQuestionTests {
         harness.advance(to: .milliseconds(1_500))
         _ = harness.queries()
         try harness.deliver(
-            Self.query([T.ptrQuestion], known: [T.device.ptr(), Self.kitchen.ptr()]), from: Self.otherQuerier, on: 2, at: .milliseconds(2_500))
+            Self.query([T.ptrQuestion], known: [T.device.ptr(), Self.kitchen.ptr()]), from: Self.otherQuerier, on: 2,
+            at: .milliseconds(2_500))
         harness.advance(to: .seconds(3))
         let sent = Self.browseQueries(harness.queries())
         #expect(sent.count == 1 && sent.first?.message.answers == [T.device.ptr()])
@@ -81,7 +90,8 @@ struct MDNSDuplicateQuestionTests {
         harness.advance(to: .milliseconds(1_500))
         _ = harness.queries()
         let qu = DNSQuestion(name: SimulatedCastDevice.serviceName, type: .ptr, unicastResponse: true)
-        try harness.deliver(Self.query([qu], known: [T.device.ptr()]), from: Self.otherQuerier, on: 2, at: .milliseconds(2_500))
+        try harness.deliver(
+            Self.query([qu], known: [T.device.ptr()]), from: Self.otherQuerier, on: 2, at: .milliseconds(2_500))
         harness.advance(to: .seconds(3))
         #expect(Self.browseQueries(harness.queries()).count == 1)
         #expect(harness.querier.statistics.suppressedQueries == 0)
@@ -133,7 +143,9 @@ struct MDNSDuplicateQuestionTests {
         try harness.deliver(noTXT, from: T.fromDevice, on: 2, at: .milliseconds(10))
         #expect(harness.queries().count == 1, "the first follow-up")
         // Another querier asks the PTR and the TXT, knowing nothing.
-        try harness.deliver(Self.query([T.ptrQuestion, .init(name: device.instance, type: .txt)]), from: Self.otherQuerier, on: 2, at: .milliseconds(50))
+        try harness.deliver(
+            Self.query([T.ptrQuestion, .init(name: device.instance, type: .txt)]), from: Self.otherQuerier, on: 2,
+            at: .milliseconds(50))
         harness.advance(to: .milliseconds(75))
         let repeats = harness.queries()
         #expect(T.isRepeat(repeats, answers: [device.ptr()]))
@@ -145,22 +157,28 @@ struct MDNSDuplicateQuestionTests {
 
     // MARK: - Refreshes
 
-    @Test("refresh: another querier asked for the SRV, TXT and A just before they are due; only the PTR is asked; its answer refreshes them")
+    @Test(
+        "refresh: another querier asked for the SRV, TXT and A just before they are due; only the PTR is asked; its answer refreshes them"
+    )
     func refreshSuppressed() async throws {
         let harness = try await T.resolved()
         let point = try Self.firstRefresh(harness)
-        try harness.deliver(Self.query(Self.deviceQuestions), from: Self.otherQuerier, on: 2, at: point - .milliseconds(50))
+        try harness.deliver(
+            Self.query(Self.deviceQuestions), from: Self.otherQuerier, on: 2, at: point - .milliseconds(50))
         _ = harness.queries()
         harness.advance(to: point + .milliseconds(10))
         let asked = harness.queries()
-        #expect(asked.count == 1 && asked.first?.asked == ["\(SimulatedCastDevice.serviceName) PTR"], "only what the other did not ask")
+        #expect(
+            asked.count == 1 && asked.first?.asked == ["\(SimulatedCastDevice.serviceName) PTR"],
+            "only what the other did not ask")
         #expect(harness.querier.statistics.suppressedQueries == 3)
         // The device answers (by multicast: every querier on the link hears it).
         let answered = point + .milliseconds(20)
         try harness.deliver(T.device.answer(), from: T.fromDevice, on: 2, at: answered)
         harness.advance(to: .seconds(130))
         await harness.expectEvents([.allForNow(browseType: T.type)])
-        #expect(harness.querier.links[Self.link]?.copies[T.device.instance]?.isResolved == true, "kept past the first TTL")
+        #expect(
+            harness.querier.links[Self.link]?.copies[T.device.instance]?.isResolved == true, "kept past the first TTL")
         #expect(T.refreshes(harness.queries()).isEmpty)
         // The next refresh, at 80% of the renewed TTL, is sent: nothing else was seen.
         let next = answered + (point - .milliseconds(5))
@@ -170,7 +188,9 @@ struct MDNSDuplicateQuestionTests {
         #expect(T.refreshes(harness.queries()).map(\.asked) == [T.refreshed])
     }
 
-    @Test("a device that stops answering is removed by passive observation while another querier's queries stand in for our refreshes")
+    @Test(
+        "a device that stops answering is removed by passive observation while another querier's queries stand in for our refreshes"
+    )
     func silentDeviceRemoved() async throws {
         let harness = try await T.resolved()
         let point = try Self.firstRefresh(harness)

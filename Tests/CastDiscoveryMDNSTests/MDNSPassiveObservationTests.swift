@@ -34,7 +34,8 @@ struct MDNSPassiveObservationTests {
     func otherQuerierTruncated() async throws {
         let harness = try await T.resolved()
         for start in [Duration.seconds(2), .seconds(13)] {
-            let first = DNSMessage(id: 0, flags: DNSMessage.truncatedFlag, questions: [T.ptrQuestion], answers: Self.others(30))
+            let first = DNSMessage(
+                id: 0, flags: DNSMessage.truncatedFlag, questions: [T.ptrQuestion], answers: Self.others(30))
             try harness.deliver(first, from: Self.otherQuerier, on: 2, at: start)
             let rest = DNSMessage(id: 0, flags: 0, answers: [T.device.ptr()])
             try harness.deliver(rest, from: Self.otherQuerier, on: 2, at: start + .milliseconds(20))
@@ -59,13 +60,16 @@ struct MDNSPassiveObservationTests {
     @Test("the querier's own browse lists 41 known answers over several packets; its echoes flush none of them")
     func ownTruncatedQueries() async throws {
         let harness = try await T.resolved()
-        try harness.deliver(SimulatedCastDevice.response(Self.others(40)), from: T.fromDevice, on: 2, at: .milliseconds(10))
+        try harness.deliver(
+            SimulatedCastDevice.response(Self.others(40)), from: T.fromDevice, on: 2, at: .milliseconds(10))
         var truncatedBrowses = 0
         // Every multicast packet the querier sends comes back to it (IP_MULTICAST_LOOP).
         for second in 1...40 {
             harness.advance(to: .seconds(second))
             for query in harness.queries() where !query.legacy {
-                if query.message.isTruncated && query.message.questions.contains(T.ptrQuestion) { truncatedBrowses += 1 }
+                if query.message.isTruncated && query.message.questions.contains(T.ptrQuestion) {
+                    truncatedBrowses += 1
+                }
                 harness.deliver(bytes: query.bytes, from: Self.ourAddress, on: 2, legacy: false, at: .seconds(second))
             }
         }

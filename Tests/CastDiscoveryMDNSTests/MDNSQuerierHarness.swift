@@ -49,7 +49,8 @@ final class MDNSQuerierHarness {
         let log = FakeMDNSSocket.Log()
         querier = try MDNSQuerier(
             configuration: .init(
-                request: try BrowseRequest(parsing: browseTypes, passive: passive), interfaceName: nil, families: families),
+                request: try BrowseRequest(parsing: browseTypes, passive: passive), interfaceName: nil,
+                families: families),
             buffer: buffer,
             openSocket: { _, port in FakeMDNSSocket(port: port == 0 ? Self.legacyPort : port, log: log) },
             interfaces: { interfaces })
@@ -93,7 +94,9 @@ final class MDNSQuerierHarness {
                 ticks += 1
                 drain()
                 if let next = querier.nextDeadline(), next <= instant {
-                    Issue.record("the loop would spin at \(instant - t0): the next deadline is \(next - t0)", sourceLocation: sourceLocation)
+                    Issue.record(
+                        "the loop would spin at \(instant - t0): the next deadline is \(next - t0)",
+                        sourceLocation: sourceLocation)
                     break
                 }
             }
@@ -111,7 +114,10 @@ final class MDNSQuerierHarness {
     }
 
     /// Encodes `message` and hands it over as ``deliver(bytes:from:on:legacy:at:)`` does.
-    func deliver(_ message: DNSMessage, from source: SocketAddress, on interface: Int32, legacy: Bool = false, at offset: Duration) throws {
+    func deliver(
+        _ message: DNSMessage, from source: SocketAddress, on interface: Int32, legacy: Bool = false,
+        at offset: Duration
+    ) throws {
         deliver(bytes: try message.encoded(), from: source, on: interface, legacy: legacy, at: offset)
     }
 

@@ -27,11 +27,16 @@ struct MDNSQuerierTests {
     static let dualEth0 = NetworkInterface(
         name: "eth0", index: 2, isUp: true, isLoopback: false, supportsMulticast: true,
         ipv4: [.init(address: [192, 168, 1, 10], length: 24)],
-        ipv6: [.init(address: v6([0xFE, 0x80], 0x10), length: 64), .init(address: v6([0xFD, 0, 0, 1], 0x10), length: 64)])
+        ipv6: [
+            .init(address: v6([0xFE, 0x80], 0x10), length: 64), .init(address: v6([0xFD, 0, 0, 1], 0x10), length: 64),
+        ])
     /// An IPv6-only interface.
     static let eth1 = NetworkInterface(
         name: "eth1", index: 4, isUp: true, isLoopback: false, supportsMulticast: true,
-        ipv4: [], ipv6: [.init(address: v6([0xFE, 0x80], 0x05), length: 64), .init(address: v6([0xFD, 0, 0, 2], 0x05), length: 64)])
+        ipv4: [],
+        ipv6: [
+            .init(address: v6([0xFE, 0x80], 0x05), length: 64), .init(address: v6([0xFD, 0, 0, 2], 0x05), length: 64),
+        ])
 
     static let device = SimulatedCastDevice(
         uuid: "0123456789abcdef0123456789abcdef", friendlyName: "Living Room", ipv4: IPv4Address(192, 168, 1, 20))
@@ -39,20 +44,26 @@ struct MDNSQuerierTests {
     static let fromDeviceV6 = SocketAddress(bytes: v6([0xFE, 0x80], 0x20), port: 5353)
     static let deviceAddress = ServiceAddress("192.168.1.20", interfaceName: "eth0", interfaceIndex: 2)!
 
-    static func copy(_ device: SimulatedCastDevice, on interface: Int32 = 2, _ family: ServiceAddress.Family = .ipv4) -> ServiceCopyKey {
+    static func copy(_ device: SimulatedCastDevice, on interface: Int32 = 2, _ family: ServiceAddress.Family = .ipv4)
+        -> ServiceCopyKey
+    {
         ServiceCopyKey(service: device.key, interfaceIndex: interface, transport: family)
     }
 
     /// The device as the querier should report it.
-    static func discovered(_ device: SimulatedCastDevice, _ addresses: [ServiceAddress] = [deviceAddress]) -> DiscoveredService {
+    static func discovered(_ device: SimulatedCastDevice, _ addresses: [ServiceAddress] = [deviceAddress])
+        -> DiscoveredService
+    {
         DiscoveredService(
             service: ResolvedService(
-                instanceName: device.key.name, hostName: "\(device.uuid).local", port: device.port, addresses: addresses, txt: device.txt),
+                instanceName: device.key.name, hostName: "\(device.uuid).local", port: device.port,
+                addresses: addresses, txt: device.txt),
             browseTypes: [type])
     }
 
     static func counts(
-        received: Int = 0, malformed: Int = 0, malformedRecords: Int = 0, offLink: Int = 0, ignored: Int = 0, dropped: Int = 0,
+        received: Int = 0, malformed: Int = 0, malformedRecords: Int = 0, offLink: Int = 0, ignored: Int = 0,
+        dropped: Int = 0,
         queries: Int
     ) -> BackendStatistics {
         var counts = BackendStatistics()
@@ -72,14 +83,17 @@ struct MDNSQuerierTests {
         harness.start()
         _ = await harness.events()
         let legacy = try #require(harness.queries().first { $0.legacy })
-        try harness.deliver(device.answer(id: legacy.message.id), from: fromDevice, on: 2, legacy: true, at: .milliseconds(5))
+        try harness.deliver(
+            device.answer(id: legacy.message.id), from: fromDevice, on: 2, legacy: true, at: .milliseconds(5))
         await harness.expectEvents([.copyAdded(copy(device), browseType: type), .found(discovered(device))])
         return harness
     }
 
     // MARK: - Resolving
 
-    @Test("the backend's first report waits its grace: 25 ms unless set, and at least the standard longest for copies resolving")
+    @Test(
+        "the backend's first report waits its grace: 25 ms unless set, and at least the standard longest for copies resolving"
+    )
     func firstReportGrace() {
         #expect(MDNSBackend().firstReportWait == FirstReportWait(grace: .milliseconds(25)))
         var patient = MDNSBackend()
@@ -96,7 +110,9 @@ struct MDNSQuerierTests {
         #expect(queries.map(\.legacy) == [true, false])
         for query in queries {
             #expect(query.destination == Self.group && query.interface == 2)
-            #expect(!query.message.isResponse && query.message.questions == [Self.ptrQuestion] && query.message.answers.isEmpty)
+            #expect(
+                !query.message.isResponse && query.message.questions == [Self.ptrQuestion]
+                    && query.message.answers.isEmpty)
         }
         #expect(queries.first?.message.id != 0 && queries.last?.message.id == 0)
     }
@@ -138,11 +154,14 @@ struct MDNSQuerierTests {
         var casting = Self.device
         casting.status = "1"
         casting.running = "YouTube"
-        try harness.deliver(SimulatedCastDevice.response([casting.txtRecord()]), from: Self.fromDevice, on: 2, at: .seconds(5))
+        try harness.deliver(
+            SimulatedCastDevice.response([casting.txtRecord()]), from: Self.fromDevice, on: 2, at: .seconds(5))
         await harness.expectEvents([.allForNow(browseType: Self.type), .updated(Self.discovered(casting))])
         harness.advance(to: .seconds(6))
         await harness.expectEvents([])
-        #expect(harness.querier.links[link]?.cache.records(casting.instance, .txt, at: harness.now) == [casting.txtRecord()])
+        #expect(
+            harness.querier.links[link]?.cache.records(casting.instance, .txt, at: harness.now) == [casting.txtRecord()]
+        )
 
         var moved = casting
         moved.port = 42_067
@@ -162,7 +181,10 @@ struct MDNSQuerierTests {
 
     static var refreshed: Set<String> {
         let device = Self.device
-        return ["\(SimulatedCastDevice.serviceName) PTR", "\(device.instance) SRV", "\(device.instance) TXT", "\(device.host) A"]
+        return [
+            "\(SimulatedCastDevice.serviceName) PTR", "\(device.instance) SRV", "\(device.instance) TXT",
+            "\(device.host) A",
+        ]
     }
 
     @Test("TTL refresh: asked again at 80% of the TTL; the answer keeps the device past the old expiry")
@@ -175,7 +197,9 @@ struct MDNSQuerierTests {
         let asked = harness.queries()
         #expect(asked.count == 1)
         let refresh = try #require(asked.first)
-        #expect(!refresh.legacy && refresh.message.id == 0 && refresh.message.answers.isEmpty && refresh.asked == Self.refreshed)
+        #expect(
+            !refresh.legacy && refresh.message.id == 0 && refresh.message.answers.isEmpty
+                && refresh.asked == Self.refreshed)
         try harness.deliver(Self.device.answer(), from: Self.fromDevice, on: 2, at: .seconds(99))
         harness.advance(to: .seconds(130))
         await harness.expectEvents([.allForNow(browseType: Self.type)])
@@ -200,7 +224,8 @@ struct MDNSQuerierTests {
     static func isRepeat(_ queries: [MDNSQuerierHarness.Query], answers: [DNSResourceRecord]) -> Bool {
         queries.count == MDNSQuerier.repeatCopies && Set(queries.map(\.message.id)).count == queries.count
             && queries.allSatisfy {
-                $0.legacy && $0.message.id != 0 && $0.message.questions == [ptrQuestion] && Set($0.message.answers) == Set(answers)
+                $0.legacy && $0.message.id != 0 && $0.message.questions == [ptrQuestion]
+                    && Set($0.message.answers) == Set(answers)
                     && $0.message.answers.count == answers.count
             }
     }
@@ -212,7 +237,7 @@ struct MDNSQuerierTests {
         let harness = try Harness(interfaces: [Self.eth0])
         harness.start()
         _ = await harness.events()
-        #expect(harness.queries().count == 2)    // their answers are lost
+        #expect(harness.queries().count == 2)  // their answers are lost
         harness.advance(to: .milliseconds(74))
         #expect(harness.queries().isEmpty)
         harness.advance(to: .milliseconds(75))
@@ -220,8 +245,11 @@ struct MDNSQuerierTests {
         #expect(Self.isRepeat(repeats, answers: []))
         let again = try #require(repeats.last)
         await harness.expectEvents([])
-        try harness.deliver(Self.device.answer(id: again.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(80))
-        await harness.expectEvents([.copyAdded(Self.copy(Self.device), browseType: Self.type), .found(Self.discovered(Self.device))])
+        try harness.deliver(
+            Self.device.answer(id: again.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(80))
+        await harness.expectEvents([
+            .copyAdded(Self.copy(Self.device), browseType: Self.type), .found(Self.discovered(Self.device)),
+        ])
         // The repeat brought news: one more a window after it, listing what is held; that one
         // brings nothing.
         harness.advance(to: .milliseconds(149))
@@ -240,7 +268,9 @@ struct MDNSQuerierTests {
         harness.advance(to: .milliseconds(75))
         let repeated = try #require(harness.queries().first)
         // The device answers the repeat too: nothing new.
-        try harness.deliver(Self.device.answer(id: repeated.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(80))
+        try harness.deliver(
+            Self.device.answer(id: repeated.message.id), from: Self.fromDevice, on: 2, legacy: true,
+            at: .milliseconds(80))
         harness.advance(to: .milliseconds(149))
         await harness.expectEvents([])
         harness.advance(to: .milliseconds(150))
@@ -253,12 +283,16 @@ struct MDNSQuerierTests {
         let harness = try await Self.resolved()
         harness.advance(to: .milliseconds(75))
         let repeated = try #require(harness.queries().first)
-        let other = SimulatedCastDevice(uuid: "fedcba9876543210fedcba9876543210", friendlyName: "Kitchen", ipv4: IPv4Address(192, 168, 1, 21))
+        let other = SimulatedCastDevice(
+            uuid: "fedcba9876543210fedcba9876543210", friendlyName: "Kitchen", ipv4: IPv4Address(192, 168, 1, 21))
         try harness.deliver(
-            other.answer(id: repeated.message.id), from: SocketAddress(bytes: [192, 168, 1, 21], port: 5353), on: 2, legacy: true,
+            other.answer(id: repeated.message.id), from: SocketAddress(bytes: [192, 168, 1, 21], port: 5353), on: 2,
+            legacy: true,
             at: .milliseconds(90))
         let otherAddress = ServiceAddress("192.168.1.21", interfaceName: "eth0", interfaceIndex: 2)!
-        await harness.expectEvents([.copyAdded(Self.copy(other), browseType: Self.type), .found(Self.discovered(other, [otherAddress]))])
+        await harness.expectEvents([
+            .copyAdded(Self.copy(other), browseType: Self.type), .found(Self.discovered(other, [otherAddress])),
+        ])
         harness.advance(to: .milliseconds(150))
         await harness.expectEvents([])
         #expect(Self.isRepeat(harness.queries(), answers: [Self.device.ptr(), other.ptr()]))
@@ -291,7 +325,9 @@ struct MDNSQuerierTests {
         dual.ipv6 = IPv6Address(bytes: Self.v6([0xFD, 0, 0, 1], 0x20))
         let answer = dual.answer()
         try harness.deliver(answer, from: SocketAddress(bytes: [10, 9, 9, 9], port: 5353), on: 2, at: .milliseconds(5))
-        try harness.deliver(answer, from: SocketAddress(bytes: Self.v6([0x20, 0x01, 0x0D, 0xB8], 0x20), port: 5353), on: 2, at: .milliseconds(6))
+        try harness.deliver(
+            answer, from: SocketAddress(bytes: Self.v6([0x20, 0x01, 0x0D, 0xB8], 0x20), port: 5353), on: 2,
+            at: .milliseconds(6))
         // On-link, but on an interface the querier does not use.
         try harness.deliver(answer, from: Self.fromDevice, on: 9, at: .milliseconds(7))
         harness.advance(to: .milliseconds(200))
@@ -305,7 +341,9 @@ struct MDNSQuerierTests {
         #expect(harness.reportedStatistics == Self.counts(offLink: 2, ignored: 1, queries: burst + 2))
 
         // The same answer from an on-link IPv6 source is taken (with its AAAA, on the IPv6 link).
-        try harness.deliver(answer, from: SocketAddress(bytes: Self.v6([0xFD, 0, 0, 1], 0x20), port: 5353), on: 2, at: .milliseconds(1_100))
+        try harness.deliver(
+            answer, from: SocketAddress(bytes: Self.v6([0xFD, 0, 0, 1], 0x20), port: 5353), on: 2,
+            at: .milliseconds(1_100))
         await harness.expectEvents([.copyAdded(Self.copy(dual, .ipv6), browseType: Self.type), .resolvesPending(1)])
         harness.advance(to: .milliseconds(1_125))
         let address = ServiceAddress("fd00:1::20", interfaceName: "eth0", interfaceIndex: 2)!
@@ -329,12 +367,14 @@ struct MDNSQuerierTests {
         for index in 0..<instances {
             let hex = String(index, radix: 16)
             let uuid = String(repeating: "0", count: 32 - hex.count) + hex
-            let device = SimulatedCastDevice(uuid: uuid, friendlyName: "TV \(index)", ipv4: IPv4Address(value: 0x0A00_0000 | UInt32(index)))
+            let device = SimulatedCastDevice(
+                uuid: uuid, friendlyName: "TV \(index)", ipv4: IPv4Address(value: 0x0A00_0000 | UInt32(index)))
             let bytes = try device.answer().encoded()
             let at = Duration.microseconds(1_000 + 10 * index)
             harness.deliver(bytes: bytes, from: Self.fromDevice, on: 2, legacy: false, at: at)
             if index % 3 == 0 {
-                harness.deliver(bytes: Self.malformed(bytes, index / 3), from: Self.fromDevice, on: 2, legacy: false, at: at)
+                harness.deliver(
+                    bytes: Self.malformed(bytes, index / 3), from: Self.fromDevice, on: 2, legacy: false, at: at)
                 // A packet cut in its last record gives the records before it.
                 if index / 3 % 4 == 1 {
                     cut += 1
@@ -350,9 +390,12 @@ struct MDNSQuerierTests {
         // Four records an instance (PTR, SRV, TXT, A): the first instances fill the cache.
         #expect(link.cache.count == capacity)
         #expect(link.copies.count == kept)
-        #expect(harness.querier.statistics == Self.counts(
-            received: instances + malformed + cut, malformed: malformed, malformedRecords: cut, dropped: (instances - kept) * 4 + cutDropped,
-            queries: 2))
+        #expect(
+            harness.querier.statistics
+                == Self.counts(
+                    received: instances + malformed + cut, malformed: malformed, malformedRecords: cut,
+                    dropped: (instances - kept) * 4 + cutDropped,
+                    queries: 2))
         let events = await harness.events()
         #expect(events.filter { if case .found = $0 { true } else { false } }.count == kept)
         #expect(events.count == 2 * kept)
@@ -371,9 +414,9 @@ struct MDNSQuerierTests {
     /// all but the second give nothing.
     static func malformed(_ valid: [UInt8], _ kind: Int) -> [UInt8] {
         switch kind % 4 {
-        case 0: return Array(valid.prefix(7))                          // shorter than a header
-        case 1: return Array(valid.dropLast(3))                        // the last record cut
-        case 2:                                                        // a name pointing at itself
+        case 0: return Array(valid.prefix(7))  // shorter than a header
+        case 1: return Array(valid.dropLast(3))  // the last record cut
+        case 2:  // a name pointing at itself
             return [0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0xC0, 12, 0, 12, 0, 1, 0, 0, 0, 120, 0, 2, 0xC0, 12]
         default: return [UInt8](repeating: 0, count: DNSMessage.maximumSize + 1)  // too large
         }
@@ -397,9 +440,12 @@ struct MDNSQuerierTests {
         harness.start()
         _ = await harness.events()
         let legacy = try #require(harness.queries().first)
-        try harness.deliver(device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
+        try harness.deliver(
+            device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
         let address = ServiceAddress("fe80::20%eth0", interfaceName: "eth0", interfaceIndex: 2)!
-        await harness.expectEvents([.copyAdded(Self.copy(device), browseType: Self.type), .found(Self.discovered(device, [address]))])
+        await harness.expectEvents([
+            .copyAdded(Self.copy(device), browseType: Self.type), .found(Self.discovered(device, [address])),
+        ])
         #expect(harness.queries().isEmpty, "nothing is missing: no follow-up")
     }
 
@@ -410,10 +456,13 @@ struct MDNSQuerierTests {
         _ = await harness.events()
         let legacy = try #require(harness.queries().first)
         #expect(legacy.interface == 4 && legacy.destination.isIPv6)
-        try harness.deliver(Self.device.answer(id: legacy.message.id), from: Self.fromDeviceV6, on: 4, legacy: true, at: .milliseconds(5))
+        try harness.deliver(
+            Self.device.answer(id: legacy.message.id), from: Self.fromDeviceV6, on: 4, legacy: true,
+            at: .milliseconds(5))
         let address = ServiceAddress("192.168.1.20", interfaceName: "eth1", interfaceIndex: 4)!
         await harness.expectEvents([
-            .copyAdded(Self.copy(Self.device, on: 4, .ipv6), browseType: Self.type), .found(Self.discovered(Self.device, [address])),
+            .copyAdded(Self.copy(Self.device, on: 4, .ipv6), browseType: Self.type),
+            .found(Self.discovered(Self.device, [address])),
         ])
     }
 
@@ -425,7 +474,8 @@ struct MDNSQuerierTests {
         harness.start()
         _ = await harness.events()
         let legacy = try #require(harness.queries().first)
-        try harness.deliver(device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
+        try harness.deliver(
+            device.answer(id: legacy.message.id), from: Self.fromDevice, on: 2, legacy: true, at: .milliseconds(5))
         await harness.expectEvents([.copyAdded(Self.copy(device), browseType: Self.type), .resolvesPending(1)])
         let followUp = try #require(harness.queries().first)
         #expect(followUp.legacy && followUp.asked == ["\(device.host) A", "\(device.host) AAAA"])
@@ -449,17 +499,24 @@ struct MDNSQuerierTests {
         _ = await harness.events()
         _ = harness.queries()
         var noneAnswer = none.answer()
-        noneAnswer.additionals.append(DNSResourceRecord(name: none.host, cacheFlush: true, ttl: 120, data: .nsec(next: none.host, types: [])))
+        noneAnswer.additionals.append(
+            DNSResourceRecord(name: none.host, cacheFlush: true, ttl: 120, data: .nsec(next: none.host, types: [])))
         try harness.deliver(noneAnswer, from: Self.fromDevice, on: 2, at: .milliseconds(5))
         let error = DiscoveryError(kind: .other, message: "no answer with A, AAAA for \(none.instance) on eth0")
-        await harness.expectEvents([.copyAdded(Self.copy(none), browseType: Self.type), .resolveFailed(none.key, error)])
+        await harness.expectEvents([
+            .copyAdded(Self.copy(none), browseType: Self.type), .resolveFailed(none.key, error),
+        ])
 
         var laterAnswer = later.answer()
-        laterAnswer.additionals = [later.srv(), later.txtRecord(),
-                                   DNSResourceRecord(name: later.host, cacheFlush: true, ttl: 120, data: .nsec(next: later.host, types: [.aaaa]))]
+        laterAnswer.additionals = [
+            later.srv(), later.txtRecord(),
+            DNSResourceRecord(
+                name: later.host, cacheFlush: true, ttl: 120, data: .nsec(next: later.host, types: [.aaaa])),
+        ]
         try harness.deliver(laterAnswer, from: Self.fromDevice, on: 2, at: .milliseconds(10))
         await harness.expectEvents([.copyAdded(Self.copy(later), browseType: Self.type), .resolvesPending(1)])
-        try harness.deliver(SimulatedCastDevice.response(later.addresses()), from: Self.fromDevice, on: 2, at: .milliseconds(30))
+        try harness.deliver(
+            SimulatedCastDevice.response(later.addresses()), from: Self.fromDevice, on: 2, at: .milliseconds(30))
         let address = ServiceAddress("fd00:1::21", interfaceName: "eth0", interfaceIndex: 2)!
         await harness.expectEvents([.found(Self.discovered(later, [address])), .resolvesPending(0)])
     }

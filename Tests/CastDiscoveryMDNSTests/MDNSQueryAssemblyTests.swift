@@ -22,7 +22,8 @@ struct MDNSQueryAssemblyTests {
 
     /// A query for the browse's PTR listing `known`.
     static func query(_ known: [DNSRecordData], truncated: Bool = false) -> DNSMessage {
-        DNSMessage(id: 0, flags: truncated ? DNSMessage.truncatedFlag : 0, questions: [question], answers: records(known))
+        DNSMessage(
+            id: 0, flags: truncated ? DNSMessage.truncatedFlag : 0, questions: [question], answers: records(known))
     }
 
     /// The packet that goes on a query with TC: known answers, no question.
@@ -44,12 +45,20 @@ struct MDNSQueryAssemblyTests {
         #expect(assembly.waiting == 0)
     }
 
-    @Test("known answers over several packets (TC): whole once its last packet came, with all of them; a packet from another source does not continue it")
+    @Test(
+        "known answers over several packets (TC): whole once its last packet came, with all of them; a packet from another source does not continue it"
+    )
     func truncated() {
         var assembly = MDNSQueryAssembly()
-        #expect(assembly.add(Self.query([Self.tv], truncated: true), from: Self.other, isEcho: true, at: Self.at(10)) == nil)
-        #expect(assembly.add(Self.continuation([Self.radio]), from: Self.third, isEcho: false, at: Self.at(10.1)) == nil)
-        #expect(assembly.add(Self.continuation([Self.radio], truncated: true), from: Self.other, isEcho: false, at: Self.at(10.2)) == nil)
+        #expect(
+            assembly.add(Self.query([Self.tv], truncated: true), from: Self.other, isEcho: true, at: Self.at(10)) == nil
+        )
+        #expect(
+            assembly.add(Self.continuation([Self.radio]), from: Self.third, isEcho: false, at: Self.at(10.1)) == nil)
+        #expect(
+            assembly.add(
+                Self.continuation([Self.radio], truncated: true), from: Self.other, isEcho: false, at: Self.at(10.2))
+                == nil)
         let whole = assembly.add(Self.continuation([]), from: Self.other, isEcho: false, at: Self.at(10.3))
         #expect(Self.known(whole) == [Self.tv, Self.radio])
         #expect(whole?.at == Self.at(10), "asked when its questions came")
@@ -61,12 +70,15 @@ struct MDNSQueryAssemblyTests {
     func lost() {
         var assembly = MDNSQueryAssembly()
         _ = assembly.add(Self.query([Self.tv], truncated: true), from: Self.other, isEcho: false, at: Self.at(10))
-        let late = assembly.add(Self.continuation([Self.radio]), from: Self.other, isEcho: false, at: Self.at(10) + MDNSQueryAssembly.continuationWait + .milliseconds(1))
+        let late = assembly.add(
+            Self.continuation([Self.radio]), from: Self.other, isEcho: false,
+            at: Self.at(10) + MDNSQueryAssembly.continuationWait + .milliseconds(1))
         #expect(late == nil)
         _ = assembly.add(Self.query([Self.tv], truncated: true), from: Self.other, isEcho: false, at: Self.at(20))
         let next = assembly.add(Self.query([]), from: Self.other, isEcho: false, at: Self.at(20.1))
         #expect(next?.at == Self.at(20.1) && Self.known(next) == [], "the new query alone")
-        #expect(assembly.add(Self.continuation([Self.radio]), from: Self.other, isEcho: false, at: Self.at(20.2)) == nil)
+        #expect(
+            assembly.add(Self.continuation([Self.radio]), from: Self.other, isEcho: false, at: Self.at(20.2)) == nil)
     }
 
     @Test("bounded: at most pendingLimit queries wait, at most knownAnswerLimit known answers are kept")
@@ -78,7 +90,9 @@ struct MDNSQueryAssemblyTests {
         }
         #expect(assembly.waiting == MDNSQueryAssembly.pendingLimit)
         var query = MDNSQueryAssembly.Query(questions: [Self.question], at: Self.at(1), isEcho: false)
-        let many = try (0..<(MDNSQueryAssembly.knownAnswerLimit + 5)).map { DNSRecordData.ptr(try DNSName(parsing: "TV\($0)._googlecast._tcp.local")) }
+        let many = try (0..<(MDNSQueryAssembly.knownAnswerLimit + 5)).map {
+            DNSRecordData.ptr(try DNSName(parsing: "TV\($0)._googlecast._tcp.local"))
+        }
         query.add(Self.records(Array(many.prefix(100))))
         query.add(Self.records(Array(many.dropFirst(100))))
         #expect(query.knownAnswerCount == MDNSQueryAssembly.knownAnswerLimit)

@@ -9,7 +9,9 @@ struct MDNSQueryPacketsTests {
         let browse = try DNSName(parsing: "_googlecast._tcp.local")
         let question = DNSQuestion(name: browse, type: .ptr)
         let answers = try (0..<200).map { index in
-            DNSResourceRecord(name: browse, ttl: 120, data: .ptr(try DNSName(parsing: "Chromecast-\(index)-0123456789abcdef._googlecast._tcp.local")))
+            DNSResourceRecord(
+                name: browse, ttl: 120,
+                data: .ptr(try DNSName(parsing: "Chromecast-\(index)-0123456789abcdef._googlecast._tcp.local")))
         }
         let one = MDNSQueryPackets.packets(questions: [question], knownAnswers: Array(answers.prefix(5)))
         #expect(one.count == 1)

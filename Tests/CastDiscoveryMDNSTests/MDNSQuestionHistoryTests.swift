@@ -30,15 +30,25 @@ struct MDNSQuestionHistoryTests {
         history.heard(query, at: at(seconds)) { _ in true }
     }
 
-    @Test("a QM question listing known answers we list too stands in; one listing a record we lack, a QU one, or one before the window does not")
+    @Test(
+        "a QM question listing known answers we list too stands in; one listing a record we lack, a QU one, or one before the window does not"
+    )
     func standsIn() {
         var history = MDNSQuestionHistory()
         Self.heard(&history, Self.query([Self.tv]), at: 10)
         #expect(history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv], at: Self.at(12)))
-        #expect(history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv, Self.radio], at: Self.at(12)), "we list more: fine")
-        #expect(!history.standsIn(for: Self.browse, since: Self.at(5), holding: [], at: Self.at(12)), "it lists a record we lack")
-        #expect(!history.standsIn(for: Self.browse, since: Self.at(10), holding: [Self.tv], at: Self.at(12)), "not after the window's start")
-        #expect(!history.standsIn(for: .init(name: Self.service, type: .srv), since: Self.at(5), holding: [], at: Self.at(12)))
+        #expect(
+            history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv, Self.radio], at: Self.at(12)),
+            "we list more: fine")
+        #expect(
+            !history.standsIn(for: Self.browse, since: Self.at(5), holding: [], at: Self.at(12)),
+            "it lists a record we lack")
+        #expect(
+            !history.standsIn(for: Self.browse, since: Self.at(10), holding: [Self.tv], at: Self.at(12)),
+            "not after the window's start")
+        #expect(
+            !history.standsIn(
+                for: .init(name: Self.service, type: .srv), since: Self.at(5), holding: [], at: Self.at(12)))
         let old = Self.at(10) + MDNSQuestionHistory.maximumAge + .seconds(1)
         #expect(!history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv], at: old), "too old")
 
@@ -56,7 +66,8 @@ struct MDNSQuestionHistoryTests {
         #expect(!history.standsIn(for: Self.browse, since: Self.at(5), holding: [Self.tv], at: Self.at(12)))
     }
 
-    @Test("the querier's own echo is recognized once, within the echo window; the same bytes later are another querier's")
+    @Test(
+        "the querier's own echo is recognized once, within the echo window; the same bytes later are another querier's")
     func echo() throws {
         var history = MDNSQuestionHistory()
         let bytes = try Self.query([Self.tv]).encoded()

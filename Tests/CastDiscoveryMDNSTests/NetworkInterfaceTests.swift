@@ -6,8 +6,10 @@ struct NetworkInterfaceTests {
     static let lab = NetworkInterface(
         name: "lab0", index: 2, isUp: true, isLoopback: false, supportsMulticast: true,
         ipv4: [.init(address: [10, 213, 0, 1], length: 16)],
-        ipv6: [.init(address: [0xFD, 0, 0xCA, 0x57] + [UInt8](repeating: 0, count: 11) + [1], length: 64),
-               .init(address: [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [9], length: 64)])
+        ipv6: [
+            .init(address: [0xFD, 0, 0xCA, 0x57] + [UInt8](repeating: 0, count: 11) + [1], length: 64),
+            .init(address: [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [9], length: 64),
+        ])
 
     @Test("an IPv4 source in the interface's subnet, a link-local or on-link IPv6 source: on the link")
     func onLink() {

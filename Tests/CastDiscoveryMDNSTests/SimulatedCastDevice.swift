@@ -24,8 +24,10 @@ struct SimulatedCastDevice {
     var key: ServiceKey { ServiceKey(name: "Chromecast-\(uuid)", type: .googleCast, domain: "local") }
 
     var txtStrings: [String] {
-        ["id=\(uuid)", "cd=5F0E7A1B2C3D4E5F60718293A4B5C6D7", "rm=", "ve=05", "md=Chromecast", "ic=/setup/icon.png",
-         "fn=\(friendlyName)", "ca=201221", "st=\(status)", "bs=FA8FCA3C4B5D", "nf=1", "rs=\(running)"]
+        [
+            "id=\(uuid)", "cd=5F0E7A1B2C3D4E5F60718293A4B5C6D7", "rm=", "ve=05", "md=Chromecast", "ic=/setup/icon.png",
+            "fn=\(friendlyName)", "ca=201221", "st=\(status)", "bs=FA8FCA3C4B5D", "nf=1", "rs=\(running)",
+        ]
     }
     var txt: TXTRecord { TXTRecord(strings: txtStrings.map { Array($0.utf8) }) }
 
@@ -34,7 +36,9 @@ struct SimulatedCastDevice {
     }
 
     func srv(ttl: UInt32? = nil) -> DNSResourceRecord {
-        DNSResourceRecord(name: instance, cacheFlush: true, ttl: ttl ?? self.ttl, data: .srv(priority: 0, weight: 0, port: port, target: host))
+        DNSResourceRecord(
+            name: instance, cacheFlush: true, ttl: ttl ?? self.ttl,
+            data: .srv(priority: 0, weight: 0, port: port, target: host))
     }
 
     func txtRecord(ttl: UInt32? = nil) -> DNSResourceRecord {
@@ -44,8 +48,12 @@ struct SimulatedCastDevice {
     /// The device's A and AAAA records (those it has).
     func addresses(ttl: UInt32? = nil) -> [DNSResourceRecord] {
         var records: [DNSResourceRecord] = []
-        if let ipv4 { records.append(DNSResourceRecord(name: host, cacheFlush: true, ttl: ttl ?? self.ttl, data: .a(ipv4))) }
-        if let ipv6 { records.append(DNSResourceRecord(name: host, cacheFlush: true, ttl: ttl ?? self.ttl, data: .aaaa(ipv6))) }
+        if let ipv4 {
+            records.append(DNSResourceRecord(name: host, cacheFlush: true, ttl: ttl ?? self.ttl, data: .a(ipv4)))
+        }
+        if let ipv6 {
+            records.append(DNSResourceRecord(name: host, cacheFlush: true, ttl: ttl ?? self.ttl, data: .aaaa(ipv6)))
+        }
         return records
     }
 

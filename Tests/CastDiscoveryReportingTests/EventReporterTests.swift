@@ -27,7 +27,8 @@ struct EventReporterTests {
         let directory = try SpoolDirectory()
         // Port 9 (discard) on loopback: nothing listens there in the test environment.
         let collector = try EventCollector(url: "http://127.0.0.1:9/events")
-        let reporter = try EventReporter(configuration: .init(collector: collector, spoolDirectory: directory.path, timeout: .seconds(2)))
+        let reporter = try EventReporter(
+            configuration: .init(collector: collector, spoolDirectory: directory.path, timeout: .seconds(2)))
         for index in 0..<3 { try await reporter.record(json: Array("{\"n\":\(index)}".utf8)) }
         var reports = reporter.reports.makeAsyncIterator()
         let result = await reporter.sendStored()
@@ -37,22 +38,31 @@ struct EventReporterTests {
         #expect(status.pending == 3 && status.lastSend == result)
     }
 
-    @Test("collector URLs: http and https with a host only, never credentials in them", arguments: [
-        ("http://127.0.0.1:8080/events", true), ("https://collector.example/x?y=1", true), ("HTTP://[::1]:80/", true),
-        ("ftp://host/x", false), ("http://", false), ("http:///path", false), ("http://user:pw@host/", false),
-        ("http://user@host/", false), ("http://host/a b", false), ("http://host/\u{1B}[2J", false), ("file:///etc/passwd", false),
-        ("http://host:1/", true), ("http://host:65535/", true), ("http://[fe80::1%25eth0]:80/", true), ("http://a.b-c_d~e/", true),
-        ("http://host:0/", false), ("http://host:65536/", false), ("http://host:99999/", false), ("http://host:-1/", false),
-        ("http://host:18099x/", false), ("http://host:/", false), ("http://host:080808/", false), ("http://[::1/events", false),
-        ("http://[::1]x/", false), ("http://[]/", false), ("http://[::g]/", false), ("http://[fe80::1%eth0]/", false),
-        ("http://ho$t/", false), ("http://a:b:c/", false),
-    ])
+    @Test(
+        "collector URLs: http and https with a host only, never credentials in them",
+        arguments: [
+            ("http://127.0.0.1:8080/events", true), ("https://collector.example/x?y=1", true),
+            ("HTTP://[::1]:80/", true),
+            ("ftp://host/x", false), ("http://", false), ("http:///path", false), ("http://user:pw@host/", false),
+            ("http://user@host/", false), ("http://host/a b", false), ("http://host/\u{1B}[2J", false),
+            ("file:///etc/passwd", false),
+            ("http://host:1/", true), ("http://host:65535/", true), ("http://[fe80::1%25eth0]:80/", true),
+            ("http://a.b-c_d~e/", true),
+            ("http://host:0/", false), ("http://host:65536/", false), ("http://host:99999/", false),
+            ("http://host:-1/", false),
+            ("http://host:18099x/", false), ("http://host:/", false), ("http://host:080808/", false),
+            ("http://[::1/events", false),
+            ("http://[::1]x/", false), ("http://[]/", false), ("http://[::g]/", false),
+            ("http://[fe80::1%eth0]/", false),
+            ("http://ho$t/", false), ("http://a:b:c/", false),
+        ])
     func urls(url: String, accepted: Bool) {
         #expect(((try? EventCollector(url: url)) != nil) == accepted, "\(url)")
     }
 
-    @Test("credentials: empty, control characters or bytes that are not UTF-8 are refused as credentials, never shown",
-          arguments: ["", "a\nb", "a:b\r", "a:\u{7}b", "a:b\u{85}", "a:" + RawPath.decode([0x73, 0xFF, 0x63])])
+    @Test(
+        "credentials: empty, control characters or bytes that are not UTF-8 are refused as credentials, never shown",
+        arguments: ["", "a\nb", "a:b\r", "a:\u{7}b", "a:b\u{85}", "a:" + RawPath.decode([0x73, 0xFF, 0x63])])
     func badCredentials(credentials: String) {
         do {
             _ = try EventCollector(url: "http://127.0.0.1:8080/events", credentials: credentials)
@@ -103,8 +113,9 @@ struct EventReporterSpoolTests {
             for index in 0..<5 { try await reporter.record(json: Array("{\"n\":\(index)}".utf8)) }
             await reporter.finish()
         }
-        let tight = try EventReporter(configuration: .init(
-            collector: nil, spoolDirectory: directory.path, limits: SpoolLimits(maximumEvents: 1)))
+        let tight = try EventReporter(
+            configuration: .init(
+                collector: nil, spoolDirectory: directory.path, limits: SpoolLimits(maximumEvents: 1)))
         let status = try await tight.status()
         #expect(status.pending == 5 && status.beyondBounds == 4 && status.dropped == 0)
         #expect(try await tight.status().pending == 5)
@@ -118,8 +129,9 @@ struct EventReporterSpoolTests {
     @Test("drops past the bound are reported together, a report a second at most, every one counted")
     func dropsTogether() async throws {
         let directory = try SpoolDirectory()
-        let reporter = try EventReporter(configuration: .init(
-            collector: nil, spoolDirectory: directory.path, limits: SpoolLimits(maximumEvents: 1)))
+        let reporter = try EventReporter(
+            configuration: .init(
+                collector: nil, spoolDirectory: directory.path, limits: SpoolLimits(maximumEvents: 1)))
         let started = ContinuousClock.now
         for index in 0..<40 { try await reporter.record(json: Array("{\"n\":\(index)}".utf8)) }
         await reporter.finish()
@@ -139,7 +151,9 @@ struct EventReporterSpoolTests {
         try await reporter.record(json: Array("{}".utf8))
         await reporter.finish()
         var recoveries: [SpoolRecovery] = []
-        for await report in reporter.reports { if case .recovered(let recovery) = report { recoveries.append(recovery) } }
+        for await report in reporter.reports {
+            if case .recovered(let recovery) = report { recoveries.append(recovery) }
+        }
         #expect(recoveries.map(\.carried) == [3])
         #expect(try await reporter.status().pending == 4)
     }

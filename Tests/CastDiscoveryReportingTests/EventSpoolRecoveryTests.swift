@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Records `count` events `e0`... into `spool`, each with a body of `size` bytes.
-private func fill(_ spool: EventSpool, count: Int, prefix: String = "e", size: Int = 200, at time: Double = 1000) throws {
+private func fill(_ spool: EventSpool, count: Int, prefix: String = "e", size: Int = 200, at time: Double = 1000) throws
+{
     for index in 0..<count {
         try spool.record(id: "\(prefix)\(index)", body: Array(repeating: UInt8(ascii: "x"), count: size), at: time)
     }
@@ -31,7 +32,10 @@ struct EventSpoolRecoveryTests {
         #expect(try ids(spool) == (0..<50).map { "e\($0)" } + ["after"])
         // The old log was written into the file moved away, and the empty one left behind gone.
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(names.allSatisfy { $0.hasPrefix(EventSpool.fileName) && !$0.contains(".orphaned") && !$0.contains("rescue") }, "\(names)")
+        #expect(
+            names.allSatisfy {
+                $0.hasPrefix(EventSpool.fileName) && !$0.contains(".orphaned") && !$0.contains("rescue")
+            }, "\(names)")
         let moved = try EventSpool(directory: elsewhere.path, limits: SpoolLimits())
         #expect(try ids(moved) == (0..<50).map { "e\($0)" })
     }
@@ -60,12 +64,15 @@ struct EventSpoolRecoveryTests {
         guard case .damaged(let detail) = recovery.cause else { Issue.record("\(recovery)"); return }
         #expect(detail.hasPrefix("truncated from"))
         #expect(recovery.carried == 300 && recovery.complete)
-        #expect(recovery.setAside.contains { $0.hasSuffix("-wal") } && recovery.setAside.count >= 2, "\(recovery.setAside)")
+        #expect(
+            recovery.setAside.contains { $0.hasSuffix("-wal") } && recovery.setAside.count >= 2, "\(recovery.setAside)")
         for file in recovery.setAside { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
         #expect(try spool.status(now: 1001).pending == 301)
     }
 
-    @Test("damaged inside (pages only quick_check reads from disk): found by a full check, all still readable carried over")
+    @Test(
+        "damaged inside (pages only quick_check reads from disk): found by a full check, all still readable carried over"
+    )
     func damagedInside() throws {
         let directory = try SpoolDirectory()
         let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
@@ -136,7 +143,8 @@ struct EventSpoolRecoveryTests {
             let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
             // 2000 events in one transaction (recording them one by one would sync 2000 times).
             let bulk = try SQLiteDatabase(path: directory.database)
-            try bulk.execute("""
+            try bulk.execute(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999)
                 INSERT INTO events (id, recorded, body) SELECT 'e' || i, 1000, randomblob(300) FROM n
                 """)
@@ -154,10 +162,14 @@ struct EventSpoolRecoveryTests {
         let target = try EventSpool(directory: targetDirectory.path, limits: SpoolLimits())
         // The spool's own connection is private: copy through a second one to its file.
         let into = try SQLiteDatabase(path: targetDirectory.database)
-        let (copied, complete) = try into.transaction { () throws(SQLiteError) in try EventSpool.copyEvents(from: source, into: into) }
+        let (copied, complete) = try into.transaction { () throws(SQLiteError) in
+            try EventSpool.copyEvents(from: source, into: into)
+        }
         #expect(!complete)
         #expect(copied > 1000 && copied < 2000, "\(copied) copied")
         let kept = try ids(target)
-        #expect(kept.first == "e0" && kept.last == "e1999", "the rows after the damage were stepped over: \(kept.suffix(3))")
+        #expect(
+            kept.first == "e0" && kept.last == "e1999", "the rows after the damage were stepped over: \(kept.suffix(3))"
+        )
     }
 }

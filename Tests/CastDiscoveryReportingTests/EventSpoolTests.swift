@@ -24,7 +24,9 @@ struct EventSpoolTests {
         let directory = try SpoolDirectory()
         do {
             let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
-            for index in 0..<5 { try spool.record(id: "e\(index)", body: Array("{\"id\":\"e\(index)\"}".utf8), at: 1000 + Double(index)) }
+            for index in 0..<5 {
+                try spool.record(id: "e\(index)", body: Array("{\"id\":\"e\(index)\"}".utf8), at: 1000 + Double(index))
+            }
         }
         let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
         let stored = try spool.oldest(limit: 3, through: try spool.newestSequence())
@@ -59,10 +61,12 @@ struct EventSpoolTests {
         #expect(status.pending == 1 && status.dropped == 1)
     }
 
-    @Test("a damaged or foreign file is set aside and a new spool started", arguments: [
-        Array("this is not a database, just text".utf8),
-        Array("SQLite format 3\u{0}".utf8) + [UInt8](repeating: 0xFF, count: 4000),
-    ])
+    @Test(
+        "a damaged or foreign file is set aside and a new spool started",
+        arguments: [
+            Array("this is not a database, just text".utf8),
+            Array("SQLite format 3\u{0}".utf8) + [UInt8](repeating: 0xFF, count: 4000),
+        ])
     func damaged(contents: [UInt8]) throws {
         let directory = try SpoolDirectory()
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
@@ -70,7 +74,8 @@ struct EventSpoolTests {
         let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
         #expect(spool.setAside.count == 1)
         let aside = try #require(spool.setAside.first)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(contents), "the damaged file is kept as it was")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(contents), "the damaged file is kept as it was")
         try spool.record(id: "e", body: Array("{}".utf8), at: 1)
         #expect(try spool.status(now: 1).pending == 1)
     }
@@ -80,7 +85,9 @@ struct EventSpoolTests {
         let directory = try SpoolDirectory()
         do {
             let spool = try EventSpool(directory: directory.path, limits: SpoolLimits())
-            for index in 0..<200 { try spool.record(id: "e\(index)", body: Array(repeating: UInt8(ascii: "x"), count: 500), at: 1) }
+            for index in 0..<200 {
+                try spool.record(id: "e\(index)", body: Array(repeating: UInt8(ascii: "x"), count: 500), at: 1)
+            }
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: directory.database))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: directory.database))

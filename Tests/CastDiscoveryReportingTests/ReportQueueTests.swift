@@ -60,7 +60,8 @@ struct ReportQueueTests {
         #expect(String(decoding: first.body, as: UTF8.self) == "{\"id\":\"\(first.id)\",\"n\":0}")
     }
 
-    @Test("a batch holds at most the batch limit; order is kept across batches, entries without events keep their place")
+    @Test(
+        "a batch holds at most the batch limit; order is kept across batches, entries without events keep their place")
     func orderAcrossBatches() async throws {
         let (directory, reporter) = try recordingReporter()
         let queue = ReportQueue<Int>(reporter: reporter, capacity: 8, batchLimit: 3)
@@ -137,7 +138,9 @@ struct ReportQueueTests {
         let waiting = await Eventually.wait {
             storing.withLock { $0 } == 1 && queue.count == queue.capacity && queue.waitingFeeders == 1
         }
-        #expect(waiting, "stores \(storing.withLock { $0 }), queued \(queue.count), feeders waiting \(queue.waitingFeeders)")
+        #expect(
+            waiting, "stores \(storing.withLock { $0 }), queued \(queue.count), feeders waiting \(queue.waitingFeeders)"
+        )
         #expect(appended.withLock { $0 } <= queue.capacity + queue.batchLimit)
         #expect(stored.withLock { $0 }.isEmpty)
         await gate.open()

@@ -10,7 +10,8 @@ struct SpoolFilesTests {
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         let now = Int(Date().timeIntervalSince1970)
         for second in now...(now + 1) {
-            try Data("earlier \(second)".utf8).write(to: URL(fileURLWithPath: directory.database + ".damaged-\(second)"))
+            try Data("earlier \(second)".utf8).write(
+                to: URL(fileURLWithPath: directory.database + ".damaged-\(second)"))
         }
         var moved: [String: Data] = [:]
         for run in 0..<3 {
@@ -24,7 +25,9 @@ struct SpoolFilesTests {
         #expect(moved.count == 3, "\(moved.keys.sorted())")
         for (name, bytes) in moved { #expect(try Data(contentsOf: URL(fileURLWithPath: name)) == bytes) }
         for second in now...(now + 1) {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: directory.database + ".damaged-\(second)")) == Data("earlier \(second)".utf8))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: directory.database + ".damaged-\(second)"))
+                    == Data("earlier \(second)".utf8))
         }
         #expect(!FileManager.default.fileExists(atPath: directory.database))
     }

@@ -10,9 +10,12 @@ struct ReceiverFileTests {
 
     /// A file holding `text` in a new directory, with `fixture.json` beside it when given.
     static func file(_ text: String, fixture: String? = nil) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-file-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "receiver-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if let fixture { try fixture.write(to: directory.appendingPathComponent("fixture.json"), atomically: true, encoding: .utf8) }
+        if let fixture {
+            try fixture.write(to: directory.appendingPathComponent("fixture.json"), atomically: true, encoding: .utf8)
+        }
         let path = directory.appendingPathComponent("devices.json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -30,24 +33,32 @@ struct ReceiverFileTests {
         }
     }
 
-    @Test("the lab's real-world network: every fixture's instance, port, subtypes and TXT, and the core reads each as its fixture expects")
+    @Test(
+        "the lab's real-world network: every fixture's instance, port, subtypes and TXT, and the core reads each as its fixture expects"
+    )
     func realWorld() throws {
         let file = try ReceiverFile(path: Self.fixtures.appendingPathComponent("lab/real-world.json").path)
         #expect(file.receivers.count == 7)
-        let lab = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("lab/real-world.json"))) as? [String: Any]
+        let lab =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.fixtures.appendingPathComponent("lab/real-world.json"))) as? [String: Any]
         let entries = try #require(lab?["devices"] as? [[String: String]])
         for (receiver, entry) in zip(file.receivers, entries) {
-            let fixtureURL = Self.fixtures.appendingPathComponent("lab").appendingPathComponent(try #require(entry["fixture"]))
-            let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtureURL)) as? [String: Any])
+            let fixtureURL = Self.fixtures.appendingPathComponent("lab").appendingPathComponent(
+                try #require(entry["fixture"]))
+            let fixture = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: fixtureURL)) as? [String: Any])
             let service = try #require(fixture["service"] as? [String: Any])
             let expected = try #require(fixture["expected"] as? [String: Any])
             #expect(receiver.instanceName == service["instance"] as? String)
             #expect(Int(receiver.port) == service["port"] as? Int)
             #expect(receiver.appIDs == service["subtypes"] as? [String])
             #expect(receiver.txt.map { String(decoding: $0.bytes, as: UTF8.self) } == service["txt"] as? [String])
-            let device = try CastDevice(service: ResolvedService(
-                instanceName: receiver.instanceName, hostName: "simulated.local", port: receiver.port,
-                addresses: [try #require(ServiceAddress("10.213.0.9", interfaceName: nil))], txt: TXTRecord(entries: receiver.txt)))
+            let device = try CastDevice(
+                service: ResolvedService(
+                    instanceName: receiver.instanceName, hostName: "simulated.local", port: receiver.port,
+                    addresses: [try #require(ServiceAddress("10.213.0.9", interfaceName: nil))],
+                    txt: TXTRecord(entries: receiver.txt)))
             #expect(device.id == CastDeviceID(try #require(expected["deviceID"] as? String)))
             #expect(device.friendlyName == expected["friendlyName"] as? String)
             #expect(device.modelName == expected["model"] as? String)
@@ -60,8 +71,10 @@ struct ReceiverFileTests {
         let stacks = try ReceiverFile(path: Self.fixtures.appendingPathComponent("lab/stacks.json").path)
         #expect(stacks.receivers.count == 10)
         #expect(stacks.receivers[7].instanceName == "Chromecast-Ultra-a1b2c3d4e5f60718293a4b5c6d7e8f90")
-        let path = try Self.file(#"{"devices": [{"instance": "Hex-0a1b2c3d4e5f", "host": "h.local", "port": 8009, "txtHex": ["69643d30613162", "ff00"]},"# +
-                                 #"{"instance": "Wire-0a1b2c3d4e5e", "host": "h.local", "port": 8009, "txtWireHex": "0369643d0001ff"}]}"#)
+        let path = try Self.file(
+            #"{"devices": [{"instance": "Hex-0a1b2c3d4e5f", "host": "h.local", "port": 8009, "txtHex": ["69643d30613162", "ff00"]},"#
+                + #"{"instance": "Wire-0a1b2c3d4e5e", "host": "h.local", "port": 8009, "txtWireHex": "0369643d0001ff"}]}"#
+        )
         let file = try ReceiverFile(path: path)
         #expect(file.receivers[0].txt.map(\.bytes) == [Array("id=0a1b".utf8), [0xFF, 0x00]])
         #expect(file.receivers[1].txt.map(\.bytes) == [Array("id=".utf8), [0xFF]])
@@ -69,7 +82,8 @@ struct ReceiverFileTests {
 
     @Test("typed devices: a random id when none is given, status, app IDs (with or without the underscore), groups")
     func typed() throws {
-        let path = try Self.file(#"""
+        let path = try Self.file(
+            #"""
             {"devices": [
               {"name": "Kitchen", "model": "Google Nest Mini", "capabilities": 198660},
               {"name": "Den", "model": "Chromecast", "capabilities": 200709, "id": "406c2bcdd5995755059b5bb045326056",
@@ -79,37 +93,66 @@ struct ReceiverFileTests {
             """#)
         let receivers = try ReceiverFile(path: path).receivers
         #expect(receivers[0].id.count == 32 && receivers[0].instanceName == "Google-Nest-Mini-\(receivers[0].id)")
-        #expect(receivers[1].value(of: "st") == "1" && receivers[1].value(of: "rs") == "YouTube" && receivers[1].value(of: "rm") == "8B09")
+        #expect(
+            receivers[1].value(of: "st") == "1" && receivers[1].value(of: "rs") == "YouTube"
+                && receivers[1].value(of: "rm") == "8B09")
         #expect(receivers[1].appIDs == ["233637DE", "CC1AD845"] && receivers[1].port == 8010)
-        #expect(receivers[2].instanceName.hasPrefix("Google-Cast-Group-") && receivers[2].id.count == 36 && receivers[2].port >= 32_000)
+        #expect(
+            receivers[2].instanceName.hasPrefix("Google-Cast-Group-") && receivers[2].id.count == 36
+                && receivers[2].port >= 32_000)
     }
 
-    @Test("bad files say where and what", arguments: [
-        (#"{"devices": [{"instance": "A-0a1b2c3d4e5f", "port": 8009, "txt": ["id=1"]}, {"instance": "B-0a1b2c3d4e5f", "port": 8009, "txt": ["id=1"]}]}"#,
-         "devices[1]: the id \"1\" is also devices[0]'s"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "id": "0a1b2c3d4e5f"}, {"name": "B", "model": "M", "capabilities": 5, "id": "0A1B2C3D4E5F"}]}"#,
-         "is also devices[0]'s"),
-        (#"{"devices": [{"instance": "X", "port": 8009, "txt": ["id=a"]}, {"instance": "x", "port": 8009, "txt": ["id=b"]}]}"#,
-         "the instance name \"x\" is also devices[0]'s"),
-        (#"{"devices": [{"instance": "X", "port": 8009, "txt": ["fn=\#(String(repeating: "a", count: 300))"]}]}"#,
-         "devices[0]: \"X\": the TXT string \"fn=aaaaaaaaaaaaaaaaaaaaa\" is 303 bytes; a TXT string holds 1 to 255"),
-        (#"{"devices": [{"instance": "X", "port": 70000}]}"#, "devices[0]: port: 70000 is not a port"),
-        (#"{"devices": [{"instance": "X", "port": 0}]}"#, "port: 0 is not a port"),
-        (#"{"devices": [{"instance": "X", "port": 8009, "txxt": []}]}"#, "devices[0].txxt: not a field of a lab entry"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "appIds": []}]}"#, "devices[0].appIds: not a field of a typed device"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "id": "nope"}]}"#, "id: \"nope\" is not 32 hex digits"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "status": "asleep"}]}"#, "status: \"asleep\" is neither"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": -1}]}"#, "a number is out of range"),
-        (#"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "appIDs": ["not an id"]}]}"#, "app ID \"not an id\""),
-        (#"{"devices": [{"instance": "X", "port": 8009, "txtHex": ["0g"]}]}"#, "txtHex[0]: not hex"),
-        (#"{"devices": [{"instance": "X", "port": 8009, "txtWireHex": "05aa"}]}"#, "runs past the end"),
-        (#"{"devices": [{"instance": "X\u0007", "port": 8009}]}"#, "control character"),
-        (#"{"devices": [{"fixture": "missing.json"}]}"#, "devices[0]: fixture "),
-        (#"{"devices": [{"fixture": "fixture.json"}]}"#, "devices[0]: fixture"),
-        (#"{"devices": {}}"#, "devices: expected"),
-        (#"{"devices": [}"#, "not JSON"),
-        (#"[]"#, "expected"),
-    ] as [(String, String)])
+    @Test(
+        "bad files say where and what",
+        arguments: [
+            (
+                #"{"devices": [{"instance": "A-0a1b2c3d4e5f", "port": 8009, "txt": ["id=1"]}, {"instance": "B-0a1b2c3d4e5f", "port": 8009, "txt": ["id=1"]}]}"#,
+                "devices[1]: the id \"1\" is also devices[0]'s"
+            ),
+            (
+                #"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "id": "0a1b2c3d4e5f"}, {"name": "B", "model": "M", "capabilities": 5, "id": "0A1B2C3D4E5F"}]}"#,
+                "is also devices[0]'s"
+            ),
+            (
+                #"{"devices": [{"instance": "X", "port": 8009, "txt": ["id=a"]}, {"instance": "x", "port": 8009, "txt": ["id=b"]}]}"#,
+                "the instance name \"x\" is also devices[0]'s"
+            ),
+            (
+                #"{"devices": [{"instance": "X", "port": 8009, "txt": ["fn=\#(String(repeating: "a", count: 300))"]}]}"#,
+                "devices[0]: \"X\": the TXT string \"fn=aaaaaaaaaaaaaaaaaaaaa\" is 303 bytes; a TXT string holds 1 to 255"
+            ),
+            (#"{"devices": [{"instance": "X", "port": 70000}]}"#, "devices[0]: port: 70000 is not a port"),
+            (#"{"devices": [{"instance": "X", "port": 0}]}"#, "port: 0 is not a port"),
+            (
+                #"{"devices": [{"instance": "X", "port": 8009, "txxt": []}]}"#,
+                "devices[0].txxt: not a field of a lab entry"
+            ),
+            (
+                #"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "appIds": []}]}"#,
+                "devices[0].appIds: not a field of a typed device"
+            ),
+            (
+                #"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "id": "nope"}]}"#,
+                "id: \"nope\" is not 32 hex digits"
+            ),
+            (
+                #"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "status": "asleep"}]}"#,
+                "status: \"asleep\" is neither"
+            ),
+            (#"{"devices": [{"name": "A", "model": "M", "capabilities": -1}]}"#, "a number is out of range"),
+            (
+                #"{"devices": [{"name": "A", "model": "M", "capabilities": 5, "appIDs": ["not an id"]}]}"#,
+                "app ID \"not an id\""
+            ),
+            (#"{"devices": [{"instance": "X", "port": 8009, "txtHex": ["0g"]}]}"#, "txtHex[0]: not hex"),
+            (#"{"devices": [{"instance": "X", "port": 8009, "txtWireHex": "05aa"}]}"#, "runs past the end"),
+            (#"{"devices": [{"instance": "X\u0007", "port": 8009}]}"#, "control character"),
+            (#"{"devices": [{"fixture": "missing.json"}]}"#, "devices[0]: fixture "),
+            (#"{"devices": [{"fixture": "fixture.json"}]}"#, "devices[0]: fixture"),
+            (#"{"devices": {}}"#, "devices: expected"),
+            (#"{"devices": [}"#, "not JSON"),
+            (#"[]"#, "expected"),
+        ] as [(String, String)])
     func badFiles(text: String, expected: String) throws {
         let message = try Self.error(text, fixture: #"{"service": {"instance": "F", "port": "8009"}}"#)
         #expect(message.contains(expected), "\(message)")
@@ -126,7 +169,8 @@ struct ReceiverFileTests {
                 #expect(error.description.hasPrefix(path + ": "))
             }
         }
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-fifo-\(UUID().uuidString)").path
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-fifo-\(UUID().uuidString)")
+            .path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         do throws(ReceiverFileError) {

@@ -8,7 +8,8 @@ struct SimulatedReceiverTests {
     @Test("a device: <Model>-<32 hex id>, port 8009, the TXT keys in the order devices send them")
     func device() {
         let receiver = SimulatedReceiver(
-            id: "406C2BCDD5995755059B5BB045326056", friendlyName: "Living Room", model: "Google Nest Mini", capabilities: 198_660)
+            id: "406C2BCDD5995755059B5BB045326056", friendlyName: "Living Room", model: "Google Nest Mini",
+            capabilities: 198_660)
         #expect(receiver.instanceName == "Google-Nest-Mini-406c2bcdd5995755059b5bb045326056")
         #expect(receiver.port == 8009)
         #expect(receiver.txt.map(\.keyString) == SimulatedReceiver.keyOrder)
@@ -27,7 +28,10 @@ struct SimulatedReceiverTests {
             capabilities: 198_692, isGroup: true, busy: true, statusText: "Spotify")
         #expect(receiver.instanceName == "Google-Cast-Group-3f2b7c9a1d4e4b8f9a6c2e5d8f1b3c7a")
         #expect((32_000..<42_000).contains(receiver.port))
-        #expect(receiver.port == SimulatedReceiver(id: receiver.id, friendlyName: "x", model: "y", capabilities: 0, isGroup: true).port)
+        #expect(
+            receiver.port
+                == SimulatedReceiver(id: receiver.id, friendlyName: "x", model: "y", capabilities: 0, isGroup: true)
+                .port)
         #expect(receiver.value(of: "st") == "1" && receiver.value(of: "rs") == "Spotify")
         #expect(receiver.normalizedID == "3f2b7c9a1d4e4b8f9a6c2e5d8f1b3c7a")
     }
@@ -35,7 +39,8 @@ struct SimulatedReceiverTests {
     @Test("the status its Cast channel answers: the idle screen, or the app the status text names; the script's volume")
     func receiverStatus() throws {
         var receiver = SimulatedReceiver(
-            id: "406C2BCDD5995755059B5BB045326056", friendlyName: "Living Room", model: "Chromecast", capabilities: 200_709)
+            id: "406C2BCDD5995755059B5BB045326056", friendlyName: "Living Room", model: "Chromecast",
+            capabilities: 200_709)
         let idle = receiver.receiverStatus
         #expect(idle.applications?.first?.displayName == "Backdrop" && idle.applications?.first?.isIdleScreen == true)
         #expect(idle.runningApplication == nil)
@@ -51,7 +56,8 @@ struct SimulatedReceiverTests {
         receiver.set("rs", to: "Radio Paradise")
         #expect(receiver.receiverStatus.runningApplication?.appId == "CC1AD845")
         // What the channel sends is what a sender reads back.
-        let message = try ReceiverMessage(json: #"{"type":"RECEIVER_STATUS","requestId":1,"status":\#(receiver.receiverStatus.jsonText)}"#)
+        let message = try ReceiverMessage(
+            json: #"{"type":"RECEIVER_STATUS","requestId":1,"status":\#(receiver.receiverStatus.jsonText)}"#)
         #expect(message.status == receiver.receiverStatus)
     }
 
@@ -85,7 +91,9 @@ struct SimulatedReceiverTests {
         for id in ["406c2bcdd5995755059b5bb045326056", "0A1B2C3D4E5F", "3F2B7C9A-1D4E-4B8F-9A6C-2E5D8F1B3C7A"] {
             #expect(CastDeviceIDShape.accepts(id), "\(id)")
         }
-        for id in ["", "406c2bcd", "406c2bcdd5995755059b5bb04532605g", "3F2B7C9A1-D4E-4B8F-9A6C-2E5D8F1B3C7A", "0a1b2c3d4e5f "] {
+        for id in [
+            "", "406c2bcd", "406c2bcdd5995755059b5bb04532605g", "3F2B7C9A1-D4E-4B8F-9A6C-2E5D8F1B3C7A", "0a1b2c3d4e5f ",
+        ] {
             #expect(!CastDeviceIDShape.accepts(id), "\(id)")
         }
         let device = CastDeviceIDShape.random(group: false)

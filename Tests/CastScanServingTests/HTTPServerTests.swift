@@ -11,7 +11,9 @@ import Glibc
     private func server(limits: HTTPServer.Limits = .init()) throws -> HTTPServer {
         try HTTPServer(listen: Self.loopback, limits: limits) { request in
             if request.path == "/echo" {
-                return .text(200, "\(request.method) \(request.path) accept=\(request.accept ?? "-")\n", headers: [("X-Test", "yes")])
+                return .text(
+                    200, "\(request.method) \(request.path) accept=\(request.accept ?? "-")\n",
+                    headers: [("X-Test", "yes")])
             }
             return .text(404, "no\n")
         }
@@ -21,7 +23,8 @@ import Glibc
         let server = try server()
         defer { server.stop() }
         #expect(server.address.port != 0)
-        let reply = try #require(HTTPTestClient.get(port: server.address.port, "/echo", headers: ["Accept: text/plain"]))
+        let reply = try #require(
+            HTTPTestClient.get(port: server.address.port, "/echo", headers: ["Accept: text/plain"]))
         #expect(reply.status == 200)
         #expect(reply.body == "GET /echo accept=text/plain\n")
         #expect(reply.head.contains("X-Test: yes"))
@@ -34,7 +37,9 @@ import Glibc
     @Test func aHugeRequestHeadIsRefused() throws {
         let server = try server()
         defer { server.stop() }
-        let reply = try #require(HTTPTestClient.get(port: server.address.port, "/echo", headers: ["X-Big: " + String(repeating: "a", count: 1 << 20)]))
+        let reply = try #require(
+            HTTPTestClient.get(
+                port: server.address.port, "/echo", headers: ["X-Big: " + String(repeating: "a", count: 1 << 20)]))
         #expect([400, 413, 431].contains(reply.status))
         // The server still answers others.
         #expect(try #require(HTTPTestClient.get(port: server.address.port, "/echo")).status == 200)
@@ -67,11 +72,13 @@ import Glibc
         try #require(fourth >= 0)
         defer { close(fourth) }
         let request = Array("GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        #expect(request.withUnsafeBytes { send(fourth, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == request.count)
+        #expect(
+            request.withUnsafeBytes { send(fourth, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == request.count)
         // A deliberate "no answer within 700 ms" check: a busy machine can only make it miss an
         // early answer, never fail a server that waits. (The wait goes on through signals: in a
         // full run, other tests' children exit meanwhile.)
-        #expect(HTTPTestClient.isReadable(fourth, within: 700) == false, "answered or closed while the limit was reached")
+        #expect(
+            HTTPTestClient.isReadable(fourth, within: 700) == false, "answered or closed while the limit was reached")
         // ...and is once they close.
         held.forEach { close($0) }
         #expect(HTTPTestClient.read(fourth)?.status == 200)

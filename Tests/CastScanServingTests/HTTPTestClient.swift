@@ -22,7 +22,9 @@ enum HTTPTestClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else { close(fd); return -1 }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -48,7 +50,9 @@ enum HTTPTestClient {
 
     /// `GET path` with `headers`.
     static func get(port: UInt16, _ path: String, method: String = "GET", headers: [String] = []) -> Reply? {
-        let text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n"
+        let text =
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            + headers.map { $0 + "\r\n" }.joined() + "\r\n"
         return exchange(port: port, Array(text.utf8))
     }
 
@@ -78,7 +82,9 @@ enum HTTPTestClient {
             data += buffer[0..<n]
         }
         let separator: [UInt8] = [13, 10, 13, 10]
-        guard data.count >= 4, let split = (0...(data.count - 4)).first(where: { Array(data[$0..<$0 + 4]) == separator }) else { return nil }
+        guard data.count >= 4,
+            let split = (0...(data.count - 4)).first(where: { Array(data[$0..<$0 + 4]) == separator })
+        else { return nil }
         let head = String(decoding: data[..<split], as: UTF8.self)
         let parts = head.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }

@@ -3,25 +3,28 @@ import Testing
 
 @Suite struct MetricsExpositionTests {
     private let families = [
-        MetricFamily("demo_devices", help: "Devices \\ with \"quotes\"\nand lines.", kind: .gauge, samples: [
-            .init([.init("name", "Kitchen \"TV\"\\\n"), .init("kind", "video")], value: 2),
-            .init([.init("name", "esc\u{1B}[2J\u{85}bell\u{7}"), .init("kind", "audio")], value: 0.5),
-        ]),
+        MetricFamily(
+            "demo_devices", help: "Devices \\ with \"quotes\"\nand lines.", kind: .gauge,
+            samples: [
+                .init([.init("name", "Kitchen \"TV\"\\\n"), .init("kind", "video")], value: 2),
+                .init([.init("name", "esc\u{1B}[2J\u{85}bell\u{7}"), .init("kind", "audio")], value: 0.5),
+            ]),
         MetricFamily("demo_packets", help: "Packets.", kind: .counter, samples: [.init(value: 42)]),
     ]
 
     @Test func prometheusText() {
         let text = MetricsExposition.render(families, format: .prometheusText)
-        #expect(text == """
-        # HELP demo_devices Devices \\\\ with "quotes"\\nand lines.
-        # TYPE demo_devices gauge
-        demo_devices{name="Kitchen \\"TV\\"\\\\\\n",kind="video"} 2
-        demo_devices{name="esc\u{FFFD}[2J\u{FFFD}bell\u{FFFD}",kind="audio"} 0.5
-        # HELP demo_packets_total Packets.
-        # TYPE demo_packets_total counter
-        demo_packets_total 42
+        #expect(
+            text == """
+                # HELP demo_devices Devices \\\\ with "quotes"\\nand lines.
+                # TYPE demo_devices gauge
+                demo_devices{name="Kitchen \\"TV\\"\\\\\\n",kind="video"} 2
+                demo_devices{name="esc\u{FFFD}[2J\u{FFFD}bell\u{FFFD}",kind="audio"} 0.5
+                # HELP demo_packets_total Packets.
+                # TYPE demo_packets_total counter
+                demo_packets_total 42
 
-        """)
+                """)
     }
 
     @Test func openMetrics() {
@@ -38,7 +41,8 @@ import Testing
             let text = MetricsExposition.render([family], format: format)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count == (format == .openMetrics ? 5 : 4))  // HELP, TYPE, sample, (EOF), ""
-            #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+            #expect(
+                !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
         }
     }
 
@@ -51,15 +55,19 @@ import Testing
         #expect(MetricsExposition.render([family], format: .prometheusText).hasSuffix("\nn \(text)\n"))
     }
 
-    @Test(arguments: [
-        (nil, ExpositionFormat.prometheusText),
-        ("text/plain", .prometheusText),
-        ("application/openmetrics-text; version=1.0.0; charset=utf-8", .openMetrics),
-        ("application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1", .openMetrics),
-        ("APPLICATION/OPENMETRICS-TEXT", .openMetrics),
-        ("application/openmetrics-text; q=0", .prometheusText),
-        ("text/plain;version=0.0.4;q=1,*/*;q=0.1", .prometheusText),
-    ] as [(String?, ExpositionFormat)])
+    @Test(
+        arguments: [
+            (nil, ExpositionFormat.prometheusText),
+            ("text/plain", .prometheusText),
+            ("application/openmetrics-text; version=1.0.0; charset=utf-8", .openMetrics),
+            (
+                "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+                .openMetrics
+            ),
+            ("APPLICATION/OPENMETRICS-TEXT", .openMetrics),
+            ("application/openmetrics-text; q=0", .prometheusText),
+            ("text/plain;version=0.0.4;q=1,*/*;q=0.1", .prometheusText),
+        ] as [(String?, ExpositionFormat)])
     func negotiation(accept: String?, format: ExpositionFormat) {
         #expect(ExpositionFormat(accept: accept) == format)
     }

@@ -32,23 +32,31 @@ struct DiscoveryStartPolicyTests {
         // iOS < 14 (and Linux, which has no permission either), autostart on: at init, no prompt.
         for platform in [SenderPlatform.iOS(major: 13, minor: 7), .linux] {
             for flag in [false, true] {
-                rows.append(Row(platform: platform, disableAutostart: false, firstTapFlag: flag,
-                                firstLaunchDiscovers: true, tapShowsInterstitial: false, laterLaunchDiscovers: true))
+                rows.append(
+                    Row(
+                        platform: platform, disableAutostart: false, firstTapFlag: flag,
+                        firstLaunchDiscovers: true, tapShowsInterstitial: false, laterLaunchDiscovers: true))
             }
         }
         // Autostart disabled, any platform and flag: nothing until startDiscovery.
         for platform in [SenderPlatform.iOS(major: 13), .iOS(major: 14), .iOS(major: 17, minor: 4), .linux] {
             for flag in [false, true] {
-                rows.append(Row(platform: platform, disableAutostart: true, firstTapFlag: flag,
-                                firstLaunchDiscovers: false, tapShowsInterstitial: false, laterLaunchDiscovers: false))
+                rows.append(
+                    Row(
+                        platform: platform, disableAutostart: true, firstTapFlag: flag,
+                        firstLaunchDiscovers: false, tapShowsInterstitial: false, laterLaunchDiscovers: false))
             }
         }
         // iOS >= 14, autostart on.
         for platform in [SenderPlatform.iOS(major: 14), .iOS(major: 18)] {
-            rows.append(Row(platform: platform, disableAutostart: false, firstTapFlag: true,
-                            firstLaunchDiscovers: false, tapShowsInterstitial: true, laterLaunchDiscovers: true))
-            rows.append(Row(platform: platform, disableAutostart: false, firstTapFlag: false,
-                            firstLaunchDiscovers: true, tapShowsInterstitial: false, laterLaunchDiscovers: true))
+            rows.append(
+                Row(
+                    platform: platform, disableAutostart: false, firstTapFlag: true,
+                    firstLaunchDiscovers: false, tapShowsInterstitial: true, laterLaunchDiscovers: true))
+            rows.append(
+                Row(
+                    platform: platform, disableAutostart: false, firstTapFlag: false,
+                    firstLaunchDiscovers: true, tapShowsInterstitial: false, laterLaunchDiscovers: true))
         }
         return rows
     }()
@@ -71,7 +79,9 @@ struct DiscoveryStartPolicyTests {
             #expect(!tap.shouldDiscover, "the interstitial comes before discovery")
             #expect(session.handle(.castButtonTapped) == .init(shouldDiscover: false), "shown once")
             let dismissed = session.handle(.interstitialDismissed)
-            #expect(dismissed == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: true))
+            #expect(
+                dismissed
+                    == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: true))
         } else {
             #expect(tap.shouldDiscover == row.firstLaunchDiscovers, "a tap changes nothing")
             #expect(!tap.rememberDiscoveryStarted)
@@ -79,7 +89,10 @@ struct DiscoveryStartPolicyTests {
         if row.disableAutostart {
             #expect(session.handle(.interstitialDismissed).shouldDiscover == false)
             let start = session.handle(.startDiscoveryRequested)
-            #expect(start == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: permission))
+            #expect(
+                start
+                    == .init(
+                        shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: permission))
         }
         // Discovery runs now in every row; background stops it, foreground starts it again.
         #expect(session.shouldDiscover)
@@ -110,10 +123,12 @@ struct DiscoveryStartPolicyTests {
 
     @Test("an explicit start skips the interstitial; an explicit stop holds until autostart on foreground")
     func explicitStartStop() {
-        var session = DiscoveryStartPolicy(options: CastOptions(platform: .iOS(major: 15)), discoveryHasStartedOnce: false)
+        var session = DiscoveryStartPolicy(
+            options: CastOptions(platform: .iOS(major: 15)), discoveryHasStartedOnce: false)
         _ = session.handle(.appLaunched)
-        #expect(session.handle(.startDiscoveryRequested)
-            == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: true))
+        #expect(
+            session.handle(.startDiscoveryRequested)
+                == .init(shouldDiscover: true, rememberDiscoveryStarted: true, localNetworkPromptExpected: true))
         #expect(!session.handle(.castButtonTapped).showInterstitial)
         #expect(session.handle(.stopDiscoveryRequested) == .init(shouldDiscover: false))
         #expect(session.handle(.castButtonTapped) == .init(shouldDiscover: false))
@@ -134,8 +149,10 @@ struct DiscoveryStartPolicyTests {
 
     @Test("inputs that make no sense change nothing")
     func ignoredInputs() {
-        var session = DiscoveryStartPolicy(options: CastOptions(platform: .iOS(major: 14)), discoveryHasStartedOnce: false)
-        for input in DiscoveryStartPolicy.Input.allCases where input != .appLaunched && input != .stopDiscoveryRequested
+        var session = DiscoveryStartPolicy(
+            options: CastOptions(platform: .iOS(major: 14)), discoveryHasStartedOnce: false)
+        for input in DiscoveryStartPolicy.Input.allCases
+        where input != .appLaunched && input != .stopDiscoveryRequested
             && input != .startDiscoveryRequested
         {
             #expect(session.handle(input) == .init(shouldDiscover: false), "\(input) before launch")

@@ -29,7 +29,8 @@ struct DiscoveryStartStoreTests {
         #expect(try store.load() == .init(discoveryHasStartedOnce: true, problem: nil))
         try store.save(discoveryHasStartedOnce: false)
         #expect(try store.load().discoveryHasStartedOnce == false)
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("sub/dir").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("sub/dir").path)
         #expect(files == ["discovery.json"])
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: store.url)) as? [String: Any]
         #expect(json?["version"] as? Int == SenderFlowStore.currentVersion)
@@ -46,10 +47,12 @@ struct DiscoveryStartStoreTests {
         #expect(state == SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied))
     }
 
-    @Test("a corrupt file is reported and treated as absent", arguments: [
-        "{", "", "[]", "{\"version\": 3, \"discoveryHasStartedOnce\": true}", "{\"version\": 1}",
-        "{\"version\": 1, \"discoveryHasStartedOnce\": \"yes\"}",
-    ])
+    @Test(
+        "a corrupt file is reported and treated as absent",
+        arguments: [
+            "{", "", "[]", "{\"version\": 3, \"discoveryHasStartedOnce\": true}", "{\"version\": 1}",
+            "{\"version\": 1, \"discoveryHasStartedOnce\": \"yes\"}",
+        ])
     func corrupt(text: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -74,7 +77,9 @@ struct DiscoveryStartStoreTests {
     func badPaths() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let refused = Self.error { () throws(DiscoveryStartStoreError) in _ = try DiscoveryStartStore(url: directory).load() }
+        let refused = Self.error { () throws(DiscoveryStartStoreError) in
+            _ = try DiscoveryStartStore(url: directory).load()
+        }
         #expect(refused?.kind == .refused)
         #expect(refused?.description.contains("it is a directory") == true)
         #expect(refused?.description.contains("left untouched") == true)
@@ -82,9 +87,13 @@ struct DiscoveryStartStoreTests {
         let file = directory.appendingPathComponent("plain")
         try Data("x".utf8).write(to: file)
         let underFile = DiscoveryStartStore(url: file.appendingPathComponent("discovery.json"))
-        let unwritable = Self.error { () throws(DiscoveryStartStoreError) in try underFile.save(discoveryHasStartedOnce: true) }
+        let unwritable = Self.error { () throws(DiscoveryStartStoreError) in
+            try underFile.save(discoveryHasStartedOnce: true)
+        }
         #expect(unwritable?.kind == .unwritable)
-        #expect(unwritable?.description.hasPrefix("cannot write state file \"\(underFile.url.path)\": lstat: Not a directory") == true)
+        #expect(
+            unwritable?.description.hasPrefix(
+                "cannot write state file \"\(underFile.url.path)\": lstat: Not a directory") == true)
         #expect(try String(contentsOf: file, encoding: .utf8) == "x")
 
         let onDirectory = Self.error { () throws(DiscoveryStartStoreError) in
@@ -92,7 +101,8 @@ struct DiscoveryStartStoreTests {
         }
         #expect(onDirectory?.kind == .refused)
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     @Test("two launches through the store: the first tap is remembered")
@@ -102,14 +112,16 @@ struct DiscoveryStartStoreTests {
         let store = DiscoveryStartStore(url: directory.appendingPathComponent("discovery.json"))
         let options = CastOptions(platform: .iOS(major: 17))
 
-        var first = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        var first = DiscoveryStartPolicy(
+            options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
         #expect(!first.handle(.appLaunched).shouldDiscover)
         #expect(first.handle(.castButtonTapped).showInterstitial)
         let dismissed = first.handle(.interstitialDismissed)
         #expect(dismissed.shouldDiscover && dismissed.rememberDiscoveryStarted)
         if dismissed.rememberDiscoveryStarted { try store.save(discoveryHasStartedOnce: true) }
 
-        var second = DiscoveryStartPolicy(options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
+        var second = DiscoveryStartPolicy(
+            options: options, discoveryHasStartedOnce: try store.load().discoveryHasStartedOnce)
         #expect(second.handle(.appLaunched) == .init(shouldDiscover: true))
     }
 }

@@ -20,7 +20,8 @@ public enum Eventually {
     /// condition, so a condition met as the child ends still counts) or `timeout` passed.
     public static func when(
         _ condition: @escaping @Sendable () -> Bool, giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
-        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(1), do action: @escaping @Sendable () -> Void = {}
+        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(1),
+        do action: @escaping @Sendable () -> Void = {}
     ) async -> ContinuousClock.Instant? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -40,7 +41,8 @@ public enum Eventually {
         until condition: () -> Bool, giveUpIf giveUp: () -> Bool = { false }, timeout: Duration = .seconds(600),
         interval: Duration = .milliseconds(1)
     ) -> Bool {
-        let pause = useconds_t(clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        let pause = useconds_t(
+            clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
         let deadline = ContinuousClock.now + timeout
         while true {
             if condition() { return true }
@@ -52,7 +54,8 @@ public enum Eventually {
     /// Waits until `condition` holds (checked as ``when(_:giveUpIf:timeout:interval:do:)``
     /// does); false when `giveUp` held or `timeout` passed first.
     public static func wait(
-        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(10), giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
+        timeout: Duration = .seconds(600), interval: Duration = .milliseconds(10),
+        giveUpIf giveUp: @escaping @Sendable () -> Bool = { false },
         until condition: @escaping @Sendable () -> Bool
     ) async -> Bool {
         await when(condition, giveUpIf: giveUp, timeout: timeout, interval: interval) != nil

@@ -100,7 +100,8 @@ public final class ReceiverStatusSweep: Sendable {
     /// The result of a device the deadline came before.
     private func notAsked(_ host: String, _ port: UInt16) -> ReceiverProbeResult {
         var result = ReceiverProbeResult(host: host, port: port)
-        result.error = CastChannelError(.timeout, "not asked before the time-out (\(concurrency) devices were being asked)")
+        result.error = CastChannelError(
+            .timeout, "not asked before the time-out (\(concurrency) devices were being asked)")
         return result
     }
 

@@ -47,7 +47,10 @@ public struct CastMessage: Sendable, Hashable {
     }
 
     /// A JSON message from `source` to `destination` on `namespace`.
-    public static func json(_ text: String, from source: String, to destination: String, on namespace: String) -> CastMessage {
-        CastMessage(sourceID: source, destinationID: destination, namespace: namespace, payloadType: .string, payloadUTF8: text)
+    public static func json(_ text: String, from source: String, to destination: String, on namespace: String)
+        -> CastMessage
+    {
+        CastMessage(
+            sourceID: source, destinationID: destination, namespace: namespace, payloadType: .string, payloadUTF8: text)
     }
 }

@@ -76,7 +76,9 @@ final class KeptConnection {
         do throws(CastChannelError) {
             let (connection, done) = try TCPConnection.begin(address: endpoint.host, port: endpoint.port)
             self.connection = connection
-            token = loop.register(connection.descriptor, name: "the Cast channel of \(endpoint)", events: Int16(POLLOUT)) {
+            token = loop.register(
+                connection.descriptor, name: "the Cast channel of \(endpoint)", events: Int16(POLLOUT)
+            ) {
                 [weak self] events in self?.ready(events, at: .now)
             }
             if done { try didConnect(at: now) }
@@ -102,9 +104,11 @@ final class KeptConnection {
             return
         case .connecting, .handshaking:
             guard let started, now >= started + attemptTimeout else { return }
-            fail(phase == .connecting
-                ? CastChannelError(.timeout, "no answer: the TCP connection took longer than the time-out")
-                : CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))"),
+            fail(
+                phase == .connecting
+                    ? CastChannelError(.timeout, "no answer: the TCP connection took longer than the time-out")
+                    : CastChannelError(
+                        .tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))"),
                 at: now)
         case .open:
             guard var session else { return }
@@ -164,7 +168,10 @@ final class KeptConnection {
         result.tls = tls.negotiated
         let remaining = max(.milliseconds(1), (started ?? now) + attemptTimeout - now)
         var session = CastChannelSession(
-            mode: .keep, timing: .init(statusTimeout: remaining, heartbeatInterval: timing.heartbeatInterval, silenceLimit: timing.silenceLimit))
+            mode: .keep,
+            timing: .init(
+                statusTimeout: remaining, heartbeatInterval: timing.heartbeatInterval, silenceLimit: timing.silenceLimit
+            ))
         let actions = session.start(at: now)
         self.session = session
         phase = .open

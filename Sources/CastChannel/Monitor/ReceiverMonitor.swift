@@ -84,7 +84,8 @@ public final class ReceiverMonitor: Sendable {
     public init(states: ReceiverStates, configuration: Configuration = Configuration()) throws(CastChannelError) {
         self.states = states
         self.configuration = configuration
-        (events, continuation) = AsyncStream.makeStream(of: ReceiverMonitorEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventCapacity))
+        (events, continuation) = AsyncStream.makeStream(
+            of: ReceiverMonitorEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventCapacity))
         do {
             loop = try PollLoop()
         } catch {
@@ -182,7 +183,11 @@ public final class ReceiverMonitor: Sendable {
     fileprivate func countUnwatched(_ id: String) {
         counters.withLock { counters in
             guard !counters.unwatched.contains(id) else { return }
-            if counters.unwatched.count < Self.unwatchedLimit { counters.unwatched.insert(id) } else { counters.unwatchedBeyond += 1 }
+            if counters.unwatched.count < Self.unwatchedLimit {
+                counters.unwatched.insert(id)
+            } else {
+                counters.unwatchedBeyond += 1
+            }
         }
     }
 

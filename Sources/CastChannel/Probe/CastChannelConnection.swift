@@ -12,7 +12,8 @@ struct CastChannelConnection {
 
     /// Runs the TLS handshake over `connection` before `deadline`.
     init(
-        tls: TLSSession, over connection: TCPConnection, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool
+        tls: TLSSession, over connection: TCPConnection, deadline: ContinuousClock.Instant,
+        cancelled: @escaping () -> Bool
     ) throws(CastChannelError) {
         self.connection = connection
         self.tls = tls
@@ -24,7 +25,8 @@ struct CastChannelConnection {
             do {
                 bytes = try connection.receive(until: deadline, cancelled: cancelled)
             } catch {
-                throw error.code == .closed ? CastChannelError(.tls, "the receiver closed the connection during the TLS handshake") : error
+                throw error.code == .closed
+                    ? CastChannelError(.tls, "the receiver closed the connection during the TLS handshake") : error
             }
             guard bytes.isEmpty else {
                 tls.receive(bytes)
@@ -32,7 +34,8 @@ struct CastChannelConnection {
             }
             if cancelled() { throw CastChannelError(.timeout, "stopped during the TLS handshake") }
             if ContinuousClock.now >= deadline {
-                throw CastChannelError(.tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))")
+                throw CastChannelError(
+                    .tls, "the TLS handshake did not finish within the time-out (offered \(TLSSession.offered))")
             }
         }
         try flush()

@@ -35,10 +35,13 @@ public struct ReceiverEndpoint: Sendable, Hashable, CustomStringConvertible {
             host = host[..<colon]
         }
         // More than one colon without brackets: an IPv6 address, no port.
-        guard !host.isEmpty, host.utf8.count <= 253, !host.contains(" "), !TextSafety.containsUnsafe(String(host)) else { return nil }
+        guard !host.isEmpty, host.utf8.count <= 253, !host.contains(" "), !TextSafety.containsUnsafe(String(host))
+        else { return nil }
         var port = ReceiverProbe.defaultPort
         if let portText {
-            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt16(portText), value > 0 else {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let value = UInt16(portText), value > 0
+            else {
                 return nil
             }
             port = value

@@ -16,7 +16,8 @@ public enum ReceiverProbe {
             await withCheckedContinuation { (continuation: CheckedContinuation<ReceiverProbeResult, Never>) in
                 do {
                     try LoopThread.start {
-                        continuation.resume(returning: run(host: host, port: port, timeout: timeout, cancelled: { box.isSet }))
+                        continuation.resume(
+                            returning: run(host: host, port: port, timeout: timeout, cancelled: { box.isSet }))
                     }
                 } catch {
                     var result = ReceiverProbeResult(host: host, port: port)
@@ -30,7 +31,9 @@ public enum ReceiverProbe {
     }
 
     /// The probe, blocking the calling thread.
-    static func run(host: String, port: UInt16, timeout: Duration, cancelled: @escaping () -> Bool) -> ReceiverProbeResult {
+    static func run(host: String, port: UInt16, timeout: Duration, cancelled: @escaping () -> Bool)
+        -> ReceiverProbeResult
+    {
         let start = ContinuousClock.now
         var result = attempt(host: host, port: port, start: start, timeout: timeout, cancelled: cancelled)
         result.duration = ContinuousClock.now - start

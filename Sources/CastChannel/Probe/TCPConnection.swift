@@ -31,7 +31,8 @@ final class TCPConnection {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
-            throw CastChannelError(.resolve, "\(SafeText.quoted(host)) does not resolve: \(String(cString: gai_strerror(status)))")
+            throw CastChannelError(
+                .resolve, "\(SafeText.quoted(host)) does not resolve: \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
         var lastError = CastChannelError(.refused, "no address to connect to")
@@ -59,8 +60,12 @@ final class TCPConnection {
     }
 
     /// A non-blocking socket connecting to `address`: connected, or in progress.
-    private static func start(_ address: addrinfo) throws(CastChannelError) -> (connection: TCPConnection, connected: Bool) {
-        let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    private static func start(_ address: addrinfo) throws(CastChannelError) -> (
+        connection: TCPConnection, connected: Bool
+    ) {
+        let descriptor = socket(
+            address.ai_family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw CastChannelError(.refused, "socket: \(systemErrorMessage(errno))") }
         let connection = TCPConnection(descriptor: descriptor)
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return (connection, true) }
@@ -71,14 +76,17 @@ final class TCPConnection {
     /// Starts connecting to the address `host` (numeric: no name is looked up, so the caller
     /// never blocks) on `port`, without waiting: `connected` is false while the connection is
     /// in progress (ready for output when it is done; then ask ``connectionError()``).
-    static func begin(address host: String, port: UInt16) throws(CastChannelError) -> (connection: TCPConnection, connected: Bool) {
+    static func begin(address host: String, port: UInt16) throws(CastChannelError) -> (
+        connection: TCPConnection, connected: Bool
+    ) {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV | AI_NUMERICHOST
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
-            throw CastChannelError(.resolve, "\(SafeText.quoted(host)) is not an address: \(String(cString: gai_strerror(status)))")
+            throw CastChannelError(
+                .resolve, "\(SafeText.quoted(host)) is not an address: \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
         return try start(list.pointee)
@@ -127,11 +135,15 @@ final class TCPConnection {
 
     /// Waits until the socket is ready for `events` or `deadline` passes (a `.timeout` naming
     /// `phase`), looking at `cancelled` every ``cancellationCheck``.
-    func wait(for events: Int16, until deadline: ContinuousClock.Instant, cancelled: () -> Bool, phase: String) throws(CastChannelError) {
+    func wait(for events: Int16, until deadline: ContinuousClock.Instant, cancelled: () -> Bool, phase: String)
+        throws(CastChannelError)
+    {
         while true {
             if cancelled() { throw CastChannelError(.timeout, "stopped before \(phase) was done") }
             let now = ContinuousClock.now
-            guard now < deadline else { throw CastChannelError(.timeout, "no answer: \(phase) took longer than the time-out") }
+            guard now < deadline else {
+                throw CastChannelError(.timeout, "no answer: \(phase) took longer than the time-out")
+            }
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, LoopWaker.pollTimeout(until: min(deadline, now + Self.cancellationCheck)))
             if ready > 0 { return }
@@ -153,7 +165,9 @@ final class TCPConnection {
     /// empty when the deadline passed first.
     ///
     /// - Throws: `.closed` when the receiver closed the connection.
-    func receive(limit: Int = 16_384, until deadline: ContinuousClock.Instant, cancelled: () -> Bool) throws(CastChannelError) -> [UInt8] {
+    func receive(limit: Int = 16_384, until deadline: ContinuousClock.Instant, cancelled: () -> Bool)
+        throws(CastChannelError) -> [UInt8]
+    {
         do {
             try wait(for: Int16(POLLIN), until: deadline, cancelled: cancelled, phase: "a read")
         } catch {

@@ -60,8 +60,12 @@ public final class ReceiverChannelServer: Sendable {
     ///
     /// - Throws: ``CastChannelError`` (`refused`) when no port can be had, or the server has
     ///   started or stopped.
-    public func listen(receiver: Int, addresses: [String], port: UInt16, status: String) throws(CastChannelError) -> UInt16 {
-        guard !shared.withLock({ $0.started }) else { throw CastChannelError(.refused, "the server is running already") }
+    public func listen(receiver: Int, addresses: [String], port: UInt16, status: String) throws(CastChannelError)
+        -> UInt16
+    {
+        guard !shared.withLock({ $0.started }) else {
+            throw CastChannelError(.refused, "the server is running already")
+        }
         let hosts = addresses.isEmpty ? ["0.0.0.0", "::"] : addresses
         var descriptors: [Int32] = []
         do {
@@ -172,7 +176,9 @@ public final class ReceiverChannelServer: Sendable {
         }
         defer { freeaddrinfo(list) }
         let address = list.pointee
-        let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(
+            address.ai_family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw CastChannelError(.refused, "socket: \(systemErrorMessage(errno))") }
         var yes: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -190,12 +196,18 @@ public final class ReceiverChannelServer: Sendable {
     private static func port(of descriptor: Int32) -> UInt16 {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
         let family = storage.ss_family
         return withUnsafePointer(to: &storage) { pointer in
             family == sa_family_t(AF_INET6)
-                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin_port)
+                }
         }
     }
 }
@@ -216,7 +228,8 @@ private final class ServerLoop: PollLoopOwner {
         self.server = server
         loop = server.pollLoop
         for (receiver, descriptor) in listeners {
-            let token = loop.register(descriptor, name: "the Cast channel listener of receiver \(receiver)") { [unowned self] _ in
+            let token = loop.register(descriptor, name: "the Cast channel listener of receiver \(receiver)") {
+                [unowned self] _ in
                 self.accept(receiver: receiver, on: descriptor)
             }
             self.listeners.append((receiver, descriptor, token))
@@ -270,13 +283,16 @@ private final class ServerLoop: PollLoopOwner {
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let connection = TCPConnection(descriptor: client)
             guard channels.count < server.maximumConnections,
-                  let channel = try? ServedChannel(receiver: receiver, connection: connection, context: server.tlsContext, at: .now)
+                let channel = try? ServedChannel(
+                    receiver: receiver, connection: connection, context: server.tlsContext, at: .now)
             else { continue }  // closed when `connection` goes
             let key = ObjectIdentifier(channel)
             channel.token = loop.register(client, name: "a sender of receiver \(receiver)") { [unowned self] events in
                 guard let channel = self.channels[key] else { return }
                 if events & Int16(POLLOUT) != 0 { channel.writable() }
-                if events & Int16(POLLIN | POLLERR | POLLHUP) != 0 { channel.readable { self.server.status(of: receiver) } }
+                if events & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+                    channel.readable { self.server.status(of: receiver) }
+                }
             }
             channels[key] = channel
         }

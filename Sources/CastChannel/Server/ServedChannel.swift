@@ -25,7 +25,9 @@ final class ServedChannel {
     /// The most ciphertext held for a sender that does not read: past it the connection ends.
     static let pendingLimit = 256 * 1024
 
-    init(receiver: Int, connection: TCPConnection, context: TLSContext, at now: ContinuousClock.Instant) throws(CastChannelError) {
+    init(receiver: Int, connection: TCPConnection, context: TLSContext, at now: ContinuousClock.Instant)
+        throws(CastChannelError)
+    {
         self.receiver = receiver
         self.connection = connection
         tls = try TLSSession(accepting: context)
@@ -68,7 +70,9 @@ final class ServedChannel {
     func broadcast(_ status: String) {
         guard secured, !isClosed else { return }
         do throws(CastChannelError) {
-            try send(#"{"type":"RECEIVER_STATUS","requestId":0,"status":\#(status)}"#, to: CastNamespace.broadcastID, on: CastNamespace.receiver)
+            try send(
+                #"{"type":"RECEIVER_STATUS","requestId":0,"status":\#(status)}"#, to: CastNamespace.broadcastID,
+                on: CastNamespace.receiver)
             try flush()
         } catch {
             close()
@@ -103,7 +107,9 @@ final class ServedChannel {
             try send(#"{"type":"PONG"}"#, to: message.sourceID, on: CastNamespace.heartbeat)
         case (CastNamespace.receiver, "GET_STATUS"):
             let id = request.requestId ?? 0
-            try send(#"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status())}"#, to: message.sourceID, on: CastNamespace.receiver)
+            try send(
+                #"{"type":"RECEIVER_STATUS","requestId":\#(id),"status":\#(status())}"#, to: message.sourceID,
+                on: CastNamespace.receiver)
         case (CastNamespace.connection, "CLOSE"):
             close()
         default:

@@ -26,7 +26,10 @@ public struct CastChannelSession: Sendable {
         public var silenceLimit: Duration
 
         /// Creates a timing.
-        public init(statusTimeout: Duration = .seconds(5), heartbeatInterval: Duration = .seconds(5), silenceLimit: Duration = .seconds(10)) {
+        public init(
+            statusTimeout: Duration = .seconds(5), heartbeatInterval: Duration = .seconds(5),
+            silenceLimit: Duration = .seconds(10)
+        ) {
             self.statusTimeout = statusTimeout
             self.heartbeatInterval = heartbeatInterval
             self.silenceLimit = silenceLimit
@@ -66,9 +69,15 @@ public struct CastChannelSession: Sendable {
         lastPing = now
         requestID += 1
         return [
-            .send(.json(#"{"type":"CONNECT"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.connection)),
-            .send(.json(#"{"type":"GET_STATUS","requestId":\#(requestID)}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
-                        on: CastNamespace.receiver)),
+            .send(
+                .json(
+                    #"{"type":"CONNECT"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
+                    on: CastNamespace.connection)),
+            .send(
+                .json(
+                    #"{"type":"GET_STATUS","requestId":\#(requestID)}"#, from: CastNamespace.senderID,
+                    to: CastNamespace.receiverID,
+                    on: CastNamespace.receiver)),
         ]
     }
 
@@ -77,13 +86,21 @@ public struct CastChannelSession: Sendable {
         guard started != nil, !isFinished else { return [] }
         lastHeard = now
         // Messages to another sender (an app's transport id) are not this session's.
-        guard message.destinationID == CastNamespace.senderID || message.destinationID == CastNamespace.broadcastID else { return [] }
+        guard message.destinationID == CastNamespace.senderID || message.destinationID == CastNamespace.broadcastID
+        else { return [] }
         switch message.namespace {
         case CastNamespace.heartbeat:
-            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "PING" else { return [] }
-            return [.send(.json(#"{"type":"PONG"}"#, from: CastNamespace.senderID, to: message.sourceID, on: CastNamespace.heartbeat))]
+            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "PING"
+            else { return [] }
+            return [
+                .send(
+                    .json(
+                        #"{"type":"PONG"}"#, from: CastNamespace.senderID, to: message.sourceID,
+                        on: CastNamespace.heartbeat))
+            ]
         case CastNamespace.connection:
-            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "CLOSE" else { return [] }
+            guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "CLOSE"
+            else { return [] }
             return finish(CastChannelError(.closed, "the receiver closed the channel"))
         case CastNamespace.receiver:
             guard message.payloadType == .string, let text = message.payloadUTF8 else {
@@ -126,15 +143,22 @@ public struct CastChannelSession: Sendable {
     public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard let started, let lastHeard, let lastPing, !isFinished else { return [] }
         if !hasStatus, now >= started + timing.statusTimeout {
-            return finish(CastChannelError(.noStatus, "no RECEIVER_STATUS within \(timing.statusTimeout.secondsText) s"))
+            return finish(
+                CastChannelError(.noStatus, "no RECEIVER_STATUS within \(timing.statusTimeout.secondsText) s"))
         }
         guard mode == .keep else { return [] }
         if now >= lastHeard + timing.silenceLimit {
-            return finish(CastChannelError(.timeout, "nothing heard for \(timing.silenceLimit.secondsText) s (heartbeat lost)"))
+            return finish(
+                CastChannelError(.timeout, "nothing heard for \(timing.silenceLimit.secondsText) s (heartbeat lost)"))
         }
         if now >= lastPing + timing.heartbeatInterval {
             self.lastPing = now
-            return [.send(.json(#"{"type":"PING"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.heartbeat))]
+            return [
+                .send(
+                    .json(
+                        #"{"type":"PING"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
+                        on: CastNamespace.heartbeat))
+            ]
         }
         return []
     }
@@ -150,7 +174,10 @@ public struct CastChannelSession: Sendable {
         // A channel the receiver closed, or that broke, gets no CLOSE.
         guard error == nil || error?.code == .noStatus || error?.code == .timeout else { return [.finish(error)] }
         return [
-            .send(.json(#"{"type":"CLOSE"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID, on: CastNamespace.connection)),
+            .send(
+                .json(
+                    #"{"type":"CLOSE"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
+                    on: CastNamespace.connection)),
             .finish(error),
         ]
     }

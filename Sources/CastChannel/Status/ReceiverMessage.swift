@@ -115,7 +115,8 @@ private struct LenientVolume: Decodable {
         let container = try decoder.container(keyedBy: Key.self)
         volume = ReceiverVolume(
             level: container.lenientFraction(.level), muted: container.lenient(Bool.self, .muted),
-            controlType: container.lenient(String.self, .controlType), stepInterval: container.lenientFraction(.stepInterval))
+            controlType: container.lenient(String.self, .controlType),
+            stepInterval: container.lenientFraction(.stepInterval))
     }
 }
 

@@ -16,7 +16,7 @@ public final class TLSCertificate: @unchecked Sendable {
         var certificate: OpaquePointer?
         let serial = Int.random(in: 1...Int(Int32.max))
         guard cast_make_certificate(commonName, serial, Int32(clamping: max(1, days)), &key, &certificate) == 1,
-              let key, let certificate
+            let key, let certificate
         else { throw TLSSession.error("cannot make a certificate: \(TLSSession.reason())") }
         self.key = key
         self.certificate = certificate

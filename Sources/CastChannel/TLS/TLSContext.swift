@@ -41,7 +41,8 @@ final class TLSContext: @unchecked Sendable {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSSession.error("SSL_CTX_new failed") }
         let made = TLSContext(context)
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
-        guard SSL_CTX_use_certificate(context, certificate.certificate) == 1, SSL_CTX_use_PrivateKey(context, certificate.key) == 1
+        guard SSL_CTX_use_certificate(context, certificate.certificate) == 1,
+            SSL_CTX_use_PrivateKey(context, certificate.key) == 1
         else { throw TLSSession.error("the certificate cannot be used: \(TLSSession.reason())") }
         return made
     }

@@ -151,6 +151,7 @@ final class TLSSession {
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             if reasons.count == 4 { break }
         }
-        return reasons.isEmpty ? "no reason given (the receiver closed the connection?)" : reasons.joined(separator: "; ")
+        return reasons.isEmpty
+            ? "no reason given (the receiver closed the connection?)" : reasons.joined(separator: "; ")
     }
 }

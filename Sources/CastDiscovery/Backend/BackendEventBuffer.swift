@@ -1,4 +1,3 @@
-
 /// The bounded buffer between a backend and the consumer of its events: what every backend's
 /// ``DiscoveryBackend/events(for:)`` stream reads from.
 ///
@@ -47,7 +46,9 @@ public final class BackendEventBuffer: Sendable {
 
     /// Makes a buffer holding `capacity` events in order (at least one) and the stream that
     /// reads it; the stream's consumer going away runs ``onTermination``.
-    public static func makeStream(capacity: Int = defaultCapacity) -> (stream: AsyncStream<BackendEvent>, buffer: BackendEventBuffer) {
+    public static func makeStream(capacity: Int = defaultCapacity) -> (
+        stream: AsyncStream<BackendEvent>, buffer: BackendEventBuffer
+    ) {
         let buffer = BackendEventBuffer(capacity: capacity)
         return (buffer.stream(), buffer)
     }

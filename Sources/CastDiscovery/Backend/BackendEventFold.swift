@@ -143,13 +143,16 @@ struct BackendEventFold: Sendable {
         case .browseStarted, .cacheExhausted, .allForNow:
             milestones[.step(event)] = (order, event)
         case .sourceProgress(let step):
-            milestones[.progress(source: step.source, browseType: step.browseType, milestone: step.milestone)] = (order, event)
+            milestones[.progress(source: step.source, browseType: step.browseType, milestone: step.milestone)] = (
+                order, event
+            )
         }
     }
 
     /// Keeps `event` as the newest `fact` of `copy`; a copy the consumer did not know that is
     /// now in no browse is dropped with everything about it.
-    private mutating func note(_ fact: Fact, _ event: BackendEvent, of copy: ServiceCopyKey, knownBrowses: Set<String>) {
+    private mutating func note(_ fact: Fact, _ event: BackendEvent, of copy: ServiceCopyKey, knownBrowses: Set<String>)
+    {
         var record = copies[copy] ?? CopyRecord(knownBefore: knownBrowses)
         record.facts[fact] = (order, event)
         if record.knownBefore.isEmpty, record.browsesAfter.isEmpty {

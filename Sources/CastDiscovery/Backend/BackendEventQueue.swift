@@ -76,7 +76,9 @@ struct BackendEventQueue: WaitableQueueStorage {
     private mutating func flushFold() {
         var events = fold.events()
         let merged = fold.taken - events.count
-        if merged > 0, !fold.hasStatistics { events = fold.events(addingStatistics: lastStatistics ?? BackendStatistics()) }
+        if merged > 0, !fold.hasStatistics {
+            events = fold.events(addingStatistics: lastStatistics ?? BackendStatistics())
+        }
         coalesced += merged
         items.append(contentsOf: events)
         fold = BackendEventFold(hintLimit: capacity)
@@ -100,7 +102,8 @@ struct BackendEventQueue: WaitableQueueStorage {
 
     private static func copy(of event: BackendEvent) -> ServiceCopyKey? {
         switch event {
-        case .copyAdded(let copy, _), .copyRemoved(let copy, _), .copyResolved(let copy, _, _), .copyAddressesComplete(let copy),
+        case .copyAdded(let copy, _), .copyRemoved(let copy, _), .copyResolved(let copy, _, _),
+            .copyAddressesComplete(let copy),
             .copyFailed(let copy, _):
             copy
         default: nil

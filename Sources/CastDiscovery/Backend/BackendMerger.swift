@@ -55,7 +55,9 @@ struct BackendMerger: Sendable {
     /// Notes, for source `index`, when it made the event about to be taken (at the latest) and
     /// the time up to which it has handed over everything it read (see
     /// ``ServiceAggregator/noteSource(_:madeBy:readThrough:)``).
-    mutating func noteSource(_ index: Int, madeBy made: ContinuousClock.Instant? = nil, readThrough: ContinuousClock.Instant? = nil) {
+    mutating func noteSource(
+        _ index: Int, madeBy made: ContinuousClock.Instant? = nil, readThrough: ContinuousClock.Instant? = nil
+    ) {
         aggregator.noteSource(index, madeBy: made, readThrough: readThrough)
     }
 
@@ -93,7 +95,9 @@ struct BackendMerger: Sendable {
 
     /// The events of `event` from source `index` that is not a copy's or a service's report,
     /// after what the merge made of it (`merged`: a lost stack's copies removed).
-    private mutating func milestoneEvents(_ event: BackendEvent, from index: Int, merged: [BackendEvent]) -> [BackendEvent] {
+    private mutating func milestoneEvents(_ event: BackendEvent, from index: Int, merged: [BackendEvent])
+        -> [BackendEvent]
+    {
         var events = merged
         switch event {
         case .copyAdded, .copyRemoved, .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit, .found, .updated,
@@ -134,7 +138,8 @@ struct BackendMerger: Sendable {
     }
 
     /// The events a state change of source `index` makes before what it does to the services.
-    private mutating func stateChanged(_ state: BackendState, _ event: BackendEvent, from index: Int) -> [BackendEvent] {
+    private mutating func stateChanged(_ state: BackendState, _ event: BackendEvent, from index: Int) -> [BackendEvent]
+    {
         guard isMerge else { return [event] }
         var events: [BackendEvent] = []
         // The first source's states are the merge's; another's only when it fails, unless it is
@@ -176,7 +181,9 @@ struct BackendMerger: Sendable {
 
     /// Source `index` has handed over everything it read up to `readThrough`, and its reader has
     /// merged it all: the first reports that waited on it may go at `now`.
-    mutating func caughtUp(_ index: Int, readThrough: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> [BackendEvent] {
+    mutating func caughtUp(_ index: Int, readThrough: ContinuousClock.Instant, at now: ContinuousClock.Instant)
+        -> [BackendEvent]
+    {
         noteSource(index, readThrough: readThrough)
         return releaseDue(at: now)
     }
@@ -238,9 +245,10 @@ struct BackendMerger: Sendable {
 
     /// The milestone event of source `index` for `type`.
     private func milestone(_ step: SourceProgress.Milestone, _ type: String, _ index: Int) -> BackendEvent {
-        .sourceProgress(SourceProgress(
-            source: names[index], role: roles[index], browseType: type, milestone: step,
-            services: announced[index]?[type]?.count ?? 0))
+        .sourceProgress(
+            SourceProgress(
+                source: names[index], role: roles[index], browseType: type, milestone: step,
+                services: announced[index]?[type]?.count ?? 0))
     }
 
     /// The pending count when it changed: the merge's own (``ServiceAggregator/pendingResolves``)

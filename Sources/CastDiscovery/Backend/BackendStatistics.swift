@@ -60,7 +60,8 @@ extension BackendStatistics {
     /// datagram that gave nothing in ``malformedPackets`` (and returning nil) and the records
     /// skipped in one that gave something in ``malformedRecords``.
     package mutating func read(_ datagram: [UInt8]) -> DNSMessage? {
-        guard let decoding = try? DNSMessage.decodingLeniently(datagram), decoding.isComplete || !decoding.gaveNothing else {
+        guard let decoding = try? DNSMessage.decodingLeniently(datagram), decoding.isComplete || !decoding.gaveNothing
+        else {
             malformedPackets += 1
             return nil
         }

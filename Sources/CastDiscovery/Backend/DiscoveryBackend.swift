@@ -76,13 +76,18 @@ public struct BrowseRequest: Sendable, Hashable {
     /// Creates a request for `serviceTypes`.
     ///
     /// - Throws: ``DiscoveryError`` of kind `invalidBrowseType` when `serviceTypes` is empty.
-    public init(serviceTypes: [ServiceType], passive: Bool = false, filter: DeviceFilter = .none) throws(DiscoveryError) {
-        try self.init(serviceTypes: serviceTypes, named: serviceTypes.map(\.typeString), passive: passive, filter: filter)
+    public init(serviceTypes: [ServiceType], passive: Bool = false, filter: DeviceFilter = .none) throws(DiscoveryError)
+    {
+        try self.init(
+            serviceTypes: serviceTypes, named: serviceTypes.map(\.typeString), passive: passive, filter: filter)
     }
 
-    private init(serviceTypes: [ServiceType], named names: [String], passive: Bool, filter: DeviceFilter) throws(DiscoveryError) {
+    private init(serviceTypes: [ServiceType], named names: [String], passive: Bool, filter: DeviceFilter)
+        throws(DiscoveryError)
+    {
         guard !serviceTypes.isEmpty else {
-            throw DiscoveryError(kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
+            throw DiscoveryError(
+                kind: .invalidBrowseType, message: "nothing to browse", fix: "pass at least one browse type")
         }
         self.serviceTypes = serviceTypes
         browseTypes = names
@@ -95,7 +100,9 @@ public struct BrowseRequest: Sendable, Hashable {
     ///
     /// - Throws: ``DiscoveryError`` of kind `invalidBrowseType` for the first type that does not
     ///   parse, or when none is given.
-    public init(parsing browseTypes: [String], passive: Bool = false, filter: DeviceFilter = .none) throws(DiscoveryError) {
+    public init(parsing browseTypes: [String], passive: Bool = false, filter: DeviceFilter = .none)
+        throws(DiscoveryError)
+    {
         var types: [ServiceType] = []
         for text in browseTypes {
             do {

@@ -1,4 +1,3 @@
-
 /// Several backends run as one: the mDNS querier beside avahi-daemon, or a multicast backend
 /// and the known hosts. Each service is reported once, however many sources see it, with the
 /// addresses of all of them; it is removed when the last one that saw it lets it go.
@@ -182,14 +181,18 @@ final class MergedEventStream: Sendable {
     private let sources: [BackendEventBuffer]
     private let ledger: ResolutionLedger?
 
-    private init(merger: BackendMerger, buffer: BackendEventBuffer, sources: [BackendEventBuffer], ledger: ResolutionLedger?) {
+    private init(
+        merger: BackendMerger, buffer: BackendEventBuffer, sources: [BackendEventBuffer], ledger: ResolutionLedger?
+    ) {
         state = LockedValue(State(merger: merger))
         self.buffer = buffer
         self.sources = sources
         self.ledger = ledger
     }
 
-    static func start(buffers: [BackendEventBuffer], merger: BackendMerger, ledger: ResolutionLedger?) -> AsyncStream<BackendEvent> {
+    static func start(buffers: [BackendEventBuffer], merger: BackendMerger, ledger: ResolutionLedger?) -> AsyncStream<
+        BackendEvent
+    > {
         let (output, buffer) = BackendEventBuffer.makeStream()
         let merge = MergedEventStream(merger: merger, buffer: buffer, sources: buffers, ledger: ledger)
         let readers = buffers.indices.map { index in Task { await merge.read(index) } }
@@ -218,7 +221,9 @@ final class MergedEventStream: Sendable {
                 case .event(let event):
                     state.merger.noteSource(index, madeBy: source.lastPush)
                     // Each event is a turn of its own here: its pending count is said with it.
-                    (state.merger.take(event, from: index, at: .now) + state.merger.flush()).forEach { buffer.yield($0) }
+                    (state.merger.take(event, from: index, at: .now) + state.merger.flush()).forEach {
+                        buffer.yield($0)
+                    }
                     arm(&state)
                     return .merged
                 case .waiting:
@@ -270,7 +275,9 @@ final class MergedEventStream: Sendable {
             guard !state.closed else { return }
             // A source that has nothing left to take has merged all it read up to now.
             for index in sources.indices {
-                if let through = sources[index].readThroughIfDrained { state.merger.noteSource(index, readThrough: through) }
+                if let through = sources[index].readThroughIfDrained {
+                    state.merger.noteSource(index, readThrough: through)
+                }
             }
             state.merger.releaseHeld(at: .now).forEach { buffer.yield($0) }
             arm(&state)

@@ -1,4 +1,3 @@
-
 /// Which services a merge's asking sources have resolved: what a daemon read for its cache beside
 /// them (``MergedBackend/Role/cache``) consults before it resolves a copy itself, so that each
 /// service is resolved once.

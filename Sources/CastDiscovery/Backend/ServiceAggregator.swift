@@ -185,7 +185,9 @@ package struct ServiceAggregator: Sendable {
     ) {
         guard sources.indices.contains(source) else { return }
         if let made { sources[source].lastMade = made }
-        if let readThrough { sources[source].readThrough = max(sources[source].readThrough ?? readThrough, readThrough) }
+        if let readThrough {
+            sources[source].readThrough = max(sources[source].readThrough ?? readThrough, readThrough)
+        }
     }
 
     /// Sets the most copies an instance can have on `source`.
@@ -200,7 +202,9 @@ package struct ServiceAggregator: Sendable {
 
     /// The merged events `event` of `source` makes, or nil for an event that is not about copies
     /// or services (a milestone, a count): the caller handles those.
-    package mutating func take(_ event: BackendEvent, from source: Int = 0, at now: ContinuousClock.Instant) -> [BackendEvent]? {
+    package mutating func take(_ event: BackendEvent, from source: Int = 0, at now: ContinuousClock.Instant)
+        -> [BackendEvent]?
+    {
         switch event {
         case .copyAdded(let copy, let type):
             return add(copy, browseType: type, source: source, at: now).events
@@ -282,7 +286,9 @@ package struct ServiceAggregator: Sendable {
     package mutating func addressesComplete(
         _ copy: ServiceCopyKey, source: Int = 0, at now: ContinuousClock.Instant = .now
     ) -> [BackendEvent] {
-        guard var instance = instances[copy.service], instance.partial.remove(Copy(copy, source: source)) != nil else { return [] }
+        guard var instance = instances[copy.service], instance.partial.remove(Copy(copy, source: source)) != nil else {
+            return []
+        }
         return commit(instance, for: copy.service, at: now)
     }
 
@@ -301,7 +307,9 @@ package struct ServiceAggregator: Sendable {
 
     /// Records a whole service as `source` reports it (a found or an update): its one copy,
     /// reported by its browses, resolved to it.
-    private mutating func whole(_ service: DiscoveredService, from source: Int, at now: ContinuousClock.Instant) -> [BackendEvent] {
+    private mutating func whole(_ service: DiscoveredService, from source: Int, at now: ContinuousClock.Instant)
+        -> [BackendEvent]
+    {
         guard sources.indices.contains(source) else { return [] }
         var instance = instances[service.key] ?? Instance()
         let c = Copy(wholeFrom: source)
@@ -325,7 +333,9 @@ package struct ServiceAggregator: Sendable {
 
     /// Records that `source` no longer reports the whole service `key`: none of its copies of it
     /// is left.
-    private mutating func removeWhole(_ key: ServiceKey, from source: Int, at now: ContinuousClock.Instant) -> [BackendEvent] {
+    private mutating func removeWhole(_ key: ServiceKey, from source: Int, at now: ContinuousClock.Instant)
+        -> [BackendEvent]
+    {
         guard var instance = instances[key] else { return [] }
         let theirs = instance.copies.filter { $0.source == source }
         guard theirs.contains(Copy(wholeFrom: source)) else { return [] }
@@ -379,7 +389,9 @@ package struct ServiceAggregator: Sendable {
         instance.partial.remove(c)
     }
 
-    private mutating func commit(_ instance: Instance, for key: ServiceKey, at now: ContinuousClock.Instant) -> [BackendEvent] {
+    private mutating func commit(_ instance: Instance, for key: ServiceKey, at now: ContinuousClock.Instant)
+        -> [BackendEvent]
+    {
         var instance = instance
         let merged = Self.merge(instance, key: key)
         var events: [BackendEvent] = []
@@ -489,7 +501,9 @@ package struct ServiceAggregator: Sendable {
             let due: ContinuousClock.Instant
             if stack.ended || theirs.contains(where: \.isWhole) {
                 due = since
-            } else if theirs.contains(where: instance.isUnresolved) || instance.partial.contains(where: { $0.source == source }) {
+            } else if theirs.contains(where: instance.isUnresolved)
+                || instance.partial.contains(where: { $0.source == source })
+            {
                 due = since + stack.wait.longest
             } else if theirs.count < stack.copyLimit {
                 due = since + stack.wait.grace
@@ -523,7 +537,9 @@ package struct ServiceAggregator: Sendable {
     private static func merge(_ instance: Instance, key: ServiceKey) -> DiscoveredService? {
         let live = instance.copies
         let resolved = instance.resolutions.filter { live.contains($0.key) }
-        guard let (newestCopy, newestEntry) = resolved.max(by: { $0.value.sequence < $1.value.sequence }) else { return nil }
+        guard let (newestCopy, newestEntry) = resolved.max(by: { $0.value.sequence < $1.value.sequence }) else {
+            return nil
+        }
         let newest = newestEntry.resolution
         var addresses: [ServiceAddress] = []
         if newestCopy.isWhole, resolved.count == 1 {
@@ -534,7 +550,9 @@ package struct ServiceAggregator: Sendable {
             // interface (each is a way to reach it); the same address from two stacks once,
             // the first stack's (with its interface).
             let ordered = resolved.sorted { a, b in
-                (a.key.source, a.key.interfaceIndex, a.key.transport == .ipv6 ? 1 : 0) < (b.key.source, b.key.interfaceIndex, b.key.transport == .ipv6 ? 1 : 0)
+                (a.key.source, a.key.interfaceIndex, a.key.transport == .ipv6 ? 1 : 0) < (
+                    b.key.source, b.key.interfaceIndex, b.key.transport == .ipv6 ? 1 : 0
+                )
             }
             var source = ordered.first?.key.source
             var earlierSources = 0
@@ -545,19 +563,23 @@ package struct ServiceAggregator: Sendable {
                 }
                 for address in entry.resolution.addresses
                 where !addresses.contains(address)
-                    && !addresses[..<earlierSources].contains(where: { $0.ip == address.ip && $0.zone == address.zone }) {
+                    && !addresses[..<earlierSources].contains(where: { $0.ip == address.ip && $0.zone == address.zone })
+                {
                     addresses.append(address)
                 }
             }
             // IPv4 first, then by interface and text; each address's text is made once, not per
             // comparison.
-            addresses = addresses.map { (key: ($0.family == .ipv4 ? 0 : 1, $0.interfaceIndex ?? 0, $0.address), address: $0) }
-                .sorted { $0.key < $1.key }.map(\.address)
+            addresses = addresses.map {
+                (key: ($0.family == .ipv4 ? 0 : 1, $0.interfaceIndex ?? 0, $0.address), address: $0)
+            }
+            .sorted { $0.key < $1.key }.map(\.address)
         }
         let service = ResolvedService(
             instanceName: key.name, serviceType: key.type, domain: key.domain, hostName: newest.hostName,
             port: newest.port, addresses: addresses, txt: newest.txt,
-            knownHost: newest.knownHost ?? resolved.values.sorted { $0.sequence > $1.sequence }.lazy.compactMap(\.resolution.knownHost).first)
+            knownHost: newest.knownHost
+                ?? resolved.values.sorted { $0.sequence > $1.sequence }.lazy.compactMap(\.resolution.knownHost).first)
         return DiscoveredService(service: service, browseTypes: Set(instance.browses.keys))
     }
 }

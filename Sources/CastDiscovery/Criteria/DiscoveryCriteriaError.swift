@@ -27,10 +27,10 @@ public enum DiscoveryCriteriaError: Error, Hashable, Sendable, CustomStringConve
         case .emptyApplicationID, .emptyNamespace:
             return ""
         case .invalidApplicationIDCharacters(let input),
-             .applicationIDTooLong(let input),
-             .namespaceMissingCastPrefix(let input),
-             .namespaceMissingSuffix(let input),
-             .namespaceTooLong(let input):
+            .applicationIDTooLong(let input),
+            .namespaceMissingCastPrefix(let input),
+            .namespaceMissingSuffix(let input),
+            .namespaceTooLong(let input):
             return input
         }
     }

@@ -95,13 +95,15 @@ enum SHA1 {
         private mutating func compressBlock() {
             for index in 0..<16 {
                 let offset = index * 4
-                schedule[index] = UInt32(block[offset]) << 24
+                schedule[index] =
+                    UInt32(block[offset]) << 24
                     | UInt32(block[offset + 1]) << 16
                     | UInt32(block[offset + 2]) << 8
                     | UInt32(block[offset + 3])
             }
             for index in 16..<80 {
-                let mixed = schedule[index - 3] ^ schedule[index - 8]
+                let mixed =
+                    schedule[index - 3] ^ schedule[index - 8]
                     ^ schedule[index - 14] ^ schedule[index - 16]
                 schedule[index] = mixed.rotatedLeft(by: 1)
             }

@@ -48,7 +48,8 @@ public struct DNSDecodingError: Error, Sendable, Hashable, CustomStringConvertib
             case .nameRunsPastEnd: "a name runs past the end of the message"
             case .labelTooLong(let length): "length byte \(length) is neither a label of 1-63 bytes nor a pointer"
             case .nameTooLong: "a name is longer than 255 bytes"
-            case .pointerOutsideMessage(let target): "a compression pointer points past the end of the message (to \(target))"
+            case .pointerOutsideMessage(let target):
+                "a compression pointer points past the end of the message (to \(target))"
             case .pointerLoop(let target):
                 "a name visits more than \(DNSMessage.maximumNameSteps) labels and pointers: its pointers loop (to \(target))"
             case .workBoundExceeded(let bound): "the message costs more than \(bound) labels and pointers to read"

@@ -40,10 +40,13 @@ extension DNSMessage {
         }
         // The reusable names live on the stack and the bytes are read in place: a decode
         // allocates only what it returns.
-        return try withUnsafeTemporaryAllocation(of: DNSMessageReader.KnownName.self, capacity: DNSMessageReader.reusableNames) {
+        return try withUnsafeTemporaryAllocation(
+            of: DNSMessageReader.KnownName.self, capacity: DNSMessageReader.reusableNames
+        ) {
             (names) throws(DNSDecodingError) -> DNSLenientDecoding in
             try bytes.withUnsafeBufferPointer { (buffer) throws(DNSDecodingError) -> DNSLenientDecoding in
-                var reader = DNSMessageReader(bytes, buffer: buffer, names: names, workBound: workBound(forSize: bytes.count))
+                var reader = DNSMessageReader(
+                    bytes, buffer: buffer, names: names, workBound: workBound(forSize: bytes.count))
                 defer { reader.releaseNames() }
                 return try Self.read(&reader)
             }
@@ -57,7 +60,8 @@ extension DNSMessage {
         let answerCount = Int(try reader.uint16())
         let authorityCount = Int(try reader.uint16())
         let additionalCount = Int(try reader.uint16())
-        var decoding = DNSLenientDecoding(message: DNSMessage(id: id, flags: flags), skippedRecords: [], stoppedBy: nil, work: 0)
+        var decoding = DNSLenientDecoding(
+            message: DNSMessage(id: id, flags: flags), skippedRecords: [], stoppedBy: nil, work: 0)
         do throws(DNSDecodingError) {
             // Counts come from the network: reserve only what the remaining bytes could hold (a
             // question takes at least 5 bytes, a record at least 11).
@@ -99,7 +103,10 @@ struct DNSMessageReader {
     /// The most decoded names kept for reuse.
     static let reusableNames = 16
 
-    init(_ message: [UInt8], buffer: UnsafeBufferPointer<UInt8>, names: UnsafeMutableBufferPointer<KnownName>, workBound: Int) {
+    init(
+        _ message: [UInt8], buffer: UnsafeBufferPointer<UInt8>, names: UnsafeMutableBufferPointer<KnownName>,
+        workBound: Int
+    ) {
         self.message = message
         bytes = buffer
         self.names = names
@@ -137,7 +144,8 @@ struct DNSMessageReader {
         let name = try name()
         let type = DNSRecordType(rawValue: try uint16())
         let rawClass = try uint16()
-        return DNSQuestion(name: name, type: type, recordClass: rawClass & 0x7FFF, unicastResponse: rawClass & 0x8000 != 0)
+        return DNSQuestion(
+            name: name, type: type, recordClass: rawClass & 0x7FFF, unicastResponse: rawClass & 0x8000 != 0)
     }
 
     /// Reads `count` records into `records`, skipping (into `skipped`) each whose data is
@@ -168,7 +176,8 @@ struct DNSMessageReader {
             guard offset == end else {
                 throw bad(type, "its data is \(length) bytes, its content \(offset - start)", at: start)
             }
-            return DNSResourceRecord(name: name, recordClass: rawClass & 0x7FFF, cacheFlush: rawClass & 0x8000 != 0, ttl: ttl, data: data)
+            return DNSResourceRecord(
+                name: name, recordClass: rawClass & 0x7FFF, cacheFlush: rawClass & 0x8000 != 0, ttl: ttl, data: data)
         } catch {
             if case .workBoundExceeded = error.kind { throw error }
             skipped.append(error)
@@ -197,7 +206,8 @@ struct DNSMessageReader {
             guard end - start == 4 else { throw bad(type, "\(end - start) bytes, not 4", at: start) }
             return .a(IPv4Address(value: try uint32()))
         case .aaaa:
-            guard end - start == 16, let address = IPv6Address(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
+            guard end - start == 16, let address = IPv6Address(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            else {
                 throw bad(type, "\(end - start) bytes, not 16", at: start)
             }
             offset = end
@@ -253,7 +263,9 @@ struct DNSMessageReader {
     mutating func name() throws(DNSDecodingError) -> DNSName {
         let start = offset
         // A name that is a pointer to where a name read before started is that name.
-        if bytes.count - start >= 2, bytes[start] >= 0xC0, let known = knownName(at: Int(bytes[start] & 0x3F) << 8 | Int(bytes[start + 1])) {
+        if bytes.count - start >= 2, bytes[start] >= 0xC0,
+            let known = knownName(at: Int(bytes[start] & 0x3F) << 8 | Int(bytes[start + 1]))
+        {
             try step(at: start)
             offset = start + 2
             return known
@@ -308,7 +320,9 @@ struct DNSMessageReader {
                 if !jumped { offset = position + 1 }
                 return DNSName(validatedWire: wire)
             case 1...63:
-                guard bytes.count - position - 1 >= length else { throw DNSDecodingError(.nameRunsPastEnd, at: position) }
+                guard bytes.count - position - 1 >= length else {
+                    throw DNSDecodingError(.nameRunsPastEnd, at: position)
+                }
                 guard wire.count + 1 + length + 1 <= DNSName.maximumWireLength else {
                     throw DNSDecodingError(.nameTooLong, at: position)
                 }
@@ -318,7 +332,9 @@ struct DNSMessageReader {
             case 0xC0...0xFF:
                 guard bytes.count - position >= 2 else { throw DNSDecodingError(.nameRunsPastEnd, at: position) }
                 let target = (length & 0x3F) << 8 | Int(bytes[position + 1])
-                guard target < bytes.count else { throw DNSDecodingError(.pointerOutsideMessage(target: target), at: position) }
+                guard target < bytes.count else {
+                    throw DNSDecodingError(.pointerOutsideMessage(target: target), at: position)
+                }
                 guard nameSteps < DNSMessage.maximumNameSteps else {
                     throw DNSDecodingError(.pointerLoop(target: target), at: position)
                 }

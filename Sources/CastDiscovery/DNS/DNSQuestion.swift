@@ -14,7 +14,8 @@ public struct DNSQuestion: Sendable, Hashable {
     public static let internetClass: UInt16 = 1
 
     /// Creates a question.
-    public init(name: DNSName, type: DNSRecordType, recordClass: UInt16 = internetClass, unicastResponse: Bool = false) {
+    public init(name: DNSName, type: DNSRecordType, recordClass: UInt16 = internetClass, unicastResponse: Bool = false)
+    {
         self.name = name
         self.type = type
         self.recordClass = recordClass & 0x7FFF

@@ -50,9 +50,12 @@ public struct CastDeviceID: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// The 32 lower-case hex digits of `text` when it is a UUID in either form, else nil.
     private static func uuidHex(_ text: String) -> String? {
         // What receivers publish: 32 lower-case hex digits, already normal (no copy).
-        if text.utf8.count == 32, text.utf8.allSatisfy({
-            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
-        }) {
+        if text.utf8.count == 32,
+            text.utf8.allSatisfy({
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+            })
+        {
             return text
         }
         let bytes = Array(text.utf8)

@@ -26,7 +26,8 @@ public enum CastDeviceKind: String, Sendable, Hashable, Codable, CaseIterable, C
         if capabilities.contains(.dynamicGroup) {
             self = .dynamicGroup
         } else if capabilities.contains(.multizoneGroup) || modelName == Self.groupModelName
-            || (port != Self.devicePort && port != 0 && !capabilities.contains(.videoOut)) {
+            || (port != Self.devicePort && port != 0 && !capabilities.contains(.videoOut))
+        {
             self = .group
         } else if capabilities.contains(.videoOut) {
             self = .video

@@ -25,7 +25,8 @@ struct CastTXTFields {
         /// The documented key spelled by `key` (any case), if any.
         init?(bytes key: ArraySlice<UInt8>) {
             guard key.count == 2 else { return nil }
-            let pair = UInt16(DNSSDBytes.asciiLowercased(key[key.startIndex])) << 8
+            let pair =
+                UInt16(DNSSDBytes.asciiLowercased(key[key.startIndex])) << 8
                 | UInt16(DNSSDBytes.asciiLowercased(key[key.startIndex + 1]))
             switch pair {
             case 0x6964: self = .id

@@ -101,7 +101,8 @@ public struct DeviceList: Sendable {
                 return []
             }
             return sweep()
-        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics, .sourceProgress,
+        case .stateChanged, .cacheExhausted, .resolveFailed, .resolvesPending, .browseStarted, .copyAdded, .statistics,
+            .sourceProgress,
             .copyRemoved, .copyResolved, .copyAddressesComplete, .copyFailed, .copyLimit:
             return []
         }
@@ -175,7 +176,10 @@ public struct DeviceList: Sendable {
     /// it (the newest whose addresses the filter keeps), if it matches the criteria.
     private func target(for id: String) -> CastDevice? {
         let instances = (keysByID[id] ?? []).compactMap { entries[$0] }
-        guard let shown = instances.sorted(by: { $0.sequence > $1.sequence }).lazy.compactMap({ filter.apply(to: $0.device) }).first
+        guard
+            let shown = instances.sorted(by: { $0.sequence > $1.sequence }).lazy.compactMap({
+                filter.apply(to: $0.device)
+            }).first
         else { return nil }
         if !subtypeBrowseTypes.isEmpty {
             let matches = instances.contains { entry in

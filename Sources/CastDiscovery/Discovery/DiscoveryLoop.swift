@@ -278,7 +278,9 @@ struct DiscoveryLoop {
     /// scan's state adds to them: a merged backend's all-for-now and cache delivery (decided by
     /// the progress, taken by the list as a single stack's would be), settled browses, the
     /// completion, and the next deadline.
-    private mutating func track(_ events: [DiscoveryEvent], recording event: BackendEvent? = nil, at now: ContinuousClock.Instant) {
+    private mutating func track(
+        _ events: [DiscoveryEvent], recording event: BackendEvent? = nil, at now: ContinuousClock.Instant
+    ) {
         var events = events
         // Recorded in place: a copy of the progress held across the change would copy its
         // tables on every event.
@@ -298,7 +300,8 @@ struct DiscoveryLoop {
             }
             events += update.settled.map(DiscoveryEvent.browseSettled)
             if update.status == .complete, completion == nil {
-                let done = ScanCompletion(devices: list.devices, browses: progress.settlements, elapsed: now - progress.start)
+                let done = ScanCompletion(
+                    devices: list.devices, browses: progress.settlements, elapsed: now - progress.start)
                 completion = done
                 events.append(.scanCompleted(done))
             }

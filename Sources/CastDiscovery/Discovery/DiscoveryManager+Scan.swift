@@ -1,4 +1,3 @@
-
 extension DiscoveryManager {
     /// Runs one scan: starts discovery unless it runs, waits until the scan is complete (see
     /// ``ScanProgress``) or `timeout` has passed, stops discovery again if it started it, and
@@ -21,7 +20,9 @@ extension DiscoveryManager {
         let start = clock.now
         let (snapshot, events) = subscribeWithState()
         if snapshot.discoveryState == .running, let done = snapshot.lastCompletion {
-            return ScanResult(devices: snapshot.list.devices, isComplete: true, elapsed: .zero, browses: done.browses, resolveFailures: [])
+            return ScanResult(
+                devices: snapshot.list.devices, isComplete: true, elapsed: .zero, browses: done.browses,
+                resolveFailures: [])
         }
         let startedHere = snapshot.discoveryState == .stopped
         if startedHere { startDiscovery() }
@@ -62,7 +63,8 @@ extension DiscoveryManager {
         case .completed, .ended, .timedOut:
             let settled = criteria.browseTypes.map { type in
                 state.browses.first { $0.browseType == type }
-                    ?? BrowseSettlement(browseType: type, reason: nil, after: nil, cacheDeliveredAfter: nil, services: 0)
+                    ?? BrowseSettlement(
+                        browseType: type, reason: nil, after: nil, cacheDeliveredAfter: nil, services: 0)
             }
             return ScanResult(
                 devices: state.devices, isComplete: outcome == .completed, elapsed: clock.now - start, browses: settled,

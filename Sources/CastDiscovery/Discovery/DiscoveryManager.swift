@@ -58,7 +58,8 @@ public final class DiscoveryManager: Sendable {
         self.clock = clock
         let inputs = self.inputs
         let loop = DiscoveryLoop(
-            backend: backend, criteria: criteria, filter: filter, clock: clock, inputs: inputs, outlet: outlet, manager: self)
+            backend: backend, criteria: criteria, filter: filter, clock: clock, inputs: inputs, outlet: outlet,
+            manager: self)
         Task { await DiscoveryLoop.run(loop, inputs: inputs) }
     }
 

@@ -1,4 +1,3 @@
-
 /// What a ``DiscoveryManager`` shows the world: the state its loop last published, the event
 /// streams of its subscribers, and its delegate. The loop is its only writer; the manager's
 /// getters and ``subscribe()`` read it. Events and the state they leave are published together,

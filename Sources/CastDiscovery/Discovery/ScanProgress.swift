@@ -113,7 +113,8 @@ public struct ScanProgress: Sendable {
             let browse = browses[type.lowercased()]
             return browse?.settlement
                 ?? BrowseSettlement(
-                    browseType: type, reason: nil, after: nil, cacheDeliveredAfter: browse?.cacheDelivered.map { $0 - start },
+                    browseType: type, reason: nil, after: nil,
+                    cacheDeliveredAfter: browse?.cacheDelivered.map { $0 - start },
                     services: browse?.reported.count ?? 0, servicesFromCache: browse.flatMap(Self.fromCache),
                     sources: browse?.sources ?? [])
         }

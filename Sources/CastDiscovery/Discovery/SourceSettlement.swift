@@ -22,7 +22,8 @@ public struct SourceSettlement: Sendable, Hashable {
     /// Creates a source's settlement.
     public init(
         source: String, role: MergedBackend.Role, cacheDeliveredAfter: Duration? = nil, allForNowAfter: Duration? = nil,
-        absentAfter: Duration? = nil, cacheWaitOverAfter: Duration? = nil, services: Int = 0, servicesFromCache: Int? = nil
+        absentAfter: Duration? = nil, cacheWaitOverAfter: Duration? = nil, services: Int = 0,
+        servicesFromCache: Int? = nil
     ) {
         self.cacheWaitOverAfter = cacheWaitOverAfter
         self.source = source

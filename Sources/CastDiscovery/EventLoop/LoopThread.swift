@@ -19,15 +19,17 @@ package enum LoopThread {
     package static func start(_ body: @escaping @Sendable () -> Void) throws(Failure) {
         let box = Unmanaged.passRetained(Job(body: body))
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
-            #if canImport(Darwin)
-            let job = Unmanaged<Job>.fromOpaque(argument).takeRetainedValue()
-            #else
-            let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
-            #endif
-            job.run()
-            return nil
-        }, box.toOpaque())
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                #if canImport(Darwin)
+                let job = Unmanaged<Job>.fromOpaque(argument).takeRetainedValue()
+                #else
+                let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
+                #endif
+                job.run()
+                return nil
+            }, box.toOpaque())
         guard result == 0 else {
             box.release()
             throw Failure(reason: systemErrorMessage(result))

@@ -26,7 +26,9 @@ package final class LoopWaker: Sendable {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             }
         }
-        guard made else { throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))") }
+        guard made else {
+            throw DiscoveryError(kind: .other, message: "cannot make a pipe: \(systemErrorMessage(errno))")
+        }
         descriptor = fds[0]
         writeEnd = fds[1]
     }
@@ -72,7 +74,8 @@ extension Duration {
     package var roundedUpMilliseconds: Int64 {
         let (milliseconds, overflow) = components.seconds.multipliedReportingOverflow(by: 1000)
         guard !overflow else { return components.seconds < 0 ? .min : .max }
-        let (total, overflowAgain) = milliseconds.addingReportingOverflow(components.attoseconds / 1_000_000_000_000_000 + 1)
+        let (total, overflowAgain) = milliseconds.addingReportingOverflow(
+            components.attoseconds / 1_000_000_000_000_000 + 1)
         return overflowAgain ? .max : total
     }
 }

@@ -1,4 +1,3 @@
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -69,7 +68,8 @@ package final class PollLoop: @unchecked Sendable {
         waker = try LoopWaker()
         #if DEBUG
         if let text = getenv("CAST_DISCOVERY_FAIL_POLL_AFTER_MS").map({ String(cString: $0) }),
-           let milliseconds = Int64(text), (0...86_400_000).contains(milliseconds) {
+            let milliseconds = Int64(text), (0...86_400_000).contains(milliseconds)
+        {
             injectedFailure = .now + .milliseconds(milliseconds)
         }
         #endif
@@ -134,7 +134,8 @@ package final class PollLoop: @unchecked Sendable {
         while !waker.isStopped {
             let tokens = registrations.keys.sorted()
             var polled = tokens.map { token in
-                pollfd(fd: registrations[token]?.descriptor ?? -1, events: registrations[token]?.events ?? 0, revents: 0)
+                pollfd(
+                    fd: registrations[token]?.descriptor ?? -1, events: registrations[token]?.events ?? 0, revents: 0)
             }
             polled.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let deadline = [owner.nextDeadline(), injectedFailure].compactMap { $0 }.min()

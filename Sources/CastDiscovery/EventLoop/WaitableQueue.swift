@@ -1,4 +1,3 @@
-
 /// What a ``WaitableQueue`` keeps: its elements and the policy that keeps them (how many, and
 /// what happens when it is full).
 package protocol WaitableQueueStorage: Sendable {
@@ -17,7 +16,8 @@ package final class WaitableQueue<Storage: WaitableQueueStorage>: Sendable {
     private struct Inner: Sendable {
         var storage: Storage
         var readers: [(id: Int, continuation: CheckedContinuation<Storage.Element?, Never>)] = []
-        var writers: [(id: Int, ready: @Sendable (Storage) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var writers: [(id: Int, ready: @Sendable (Storage) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+            []
         var nextID = 0
 
         /// Hands out what the storage allows now: the resumptions to make once unlocked.

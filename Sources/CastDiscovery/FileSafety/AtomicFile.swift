@@ -39,7 +39,8 @@ package enum AtomicFile {
             case .notRegular(let path, let kind):
                 "it leads to \(SafeText.quoted(path, limit: 256)), which is \(kind), not a regular file"
             case .failed(let path, let operation, let reason) where path == original: "\(operation): \(reason)"
-            case .failed(let path, let operation, let reason): "\(SafeText.quoted(path, limit: 256)): \(operation): \(reason)"
+            case .failed(let path, let operation, let reason):
+                "\(SafeText.quoted(path, limit: 256)): \(operation): \(reason)"
             }
         }
 
@@ -89,7 +90,8 @@ package enum AtomicFile {
         var existing = stat()
         let exists = PathSyscall.lstat(target, &existing) == 0
         let mode: mode_t = exists ? existing.st_mode & 0o7777 : 0o644
-        let temporary = directory + "/." + baseName(of: target) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary =
+            directory + "/." + baseName(of: target) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = PathSyscall.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else {
             throw .failed(path: target, operation: "creating a temporary file", reason: systemErrorMessage(errno))
@@ -182,4 +184,3 @@ package enum AtomicFile {
         return String(path[path.index(after: slash)...])
     }
 }
-

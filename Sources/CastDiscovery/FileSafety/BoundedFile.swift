@@ -91,4 +91,3 @@ package enum BoundedFile {
         if info.st_size > limit { throw .tooLarge(size: Int(clamping: info.st_size), limit: limit) }
     }
 }
-

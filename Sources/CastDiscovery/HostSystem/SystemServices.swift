@@ -24,13 +24,16 @@ package struct SystemServices: Sendable, Hashable {
         package var debianPackage: String
 
         /// avahi-daemon, the mDNS daemon the Avahi and dns_sd backends talk to.
-        package static let avahi = Daemon(service: "avahi-daemon", program: "avahi-daemon", debianPackage: "avahi-daemon")
+        package static let avahi = Daemon(
+            service: "avahi-daemon", program: "avahi-daemon", debianPackage: "avahi-daemon")
         /// The D-Bus system bus, over which they reach it.
         package static let dbus = Daemon(service: "dbus", program: "dbus-daemon", debianPackage: "dbus")
     }
 
     /// The directories a daemon's program is looked for in.
-    package static let programDirectories = ["/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin"]
+    package static let programDirectories = [
+        "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin",
+    ]
 
     /// The directory the system's paths are looked up under: `/`, or a test's stand-in.
     package var root: String

@@ -49,7 +49,11 @@ public struct ServiceRegistration: Sendable, Hashable {
         guard (1...63).contains(nameBytes) else {
             throw bad("the instance name \(name) is \(nameBytes) bytes; a DNS label holds 1 to 63")
         }
-        guard !instanceName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) else {
+        guard
+            !instanceName.unicodeScalars.contains(where: {
+                $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+            })
+        else {
             throw bad("the instance name \(name) contains a control character")
         }
         guard port != 0 else { throw bad("\(name): port 0 cannot be published") }
@@ -58,13 +62,18 @@ public struct ServiceRegistration: Sendable, Hashable {
         }
         let entries = (1 + subtypes.count) * max(1, interfaceIndexes.count)
         guard entries <= Self.maximumEntries else {
-            throw bad("\(name): \(entries) records to publish (the service and \(subtypes.count) subtypes on \(max(1, interfaceIndexes.count)) interfaces), more than \(Self.maximumEntries)")
+            throw bad(
+                "\(name): \(entries) records to publish (the service and \(subtypes.count) subtypes on \(max(1, interfaceIndexes.count)) interfaces), more than \(Self.maximumEntries)"
+            )
         }
         for subtype in subtypes {
             let bytes = subtype.utf8.count
             guard subtype.hasPrefix("_"), (2...63).contains(bytes), !subtype.contains("."),
-                  !subtype.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) else {
-                throw bad("\(name): the subtype \(SafeText.quoted(subtype)) is not one DNS label of printable ASCII starting with \"_\"")
+                !subtype.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F })
+            else {
+                throw bad(
+                    "\(name): the subtype \(SafeText.quoted(subtype)) is not one DNS label of printable ASCII starting with \"_\""
+                )
             }
         }
         var total = 0

@@ -35,7 +35,8 @@ public struct ReplayBackend: DiscoveryBackend {
 
     /// Creates a backend playing `recording`, keeping its spacing with `clock`.
     public init(
-        recording: ReplayRecording, speed: Double = 1, ending: Ending = .holdOpen, clock: any DiscoveryClock = ContinuousClock()
+        recording: ReplayRecording, speed: Double = 1, ending: Ending = .holdOpen,
+        clock: any DiscoveryClock = ContinuousClock()
     ) {
         self.recording = recording
         self.speed = speed

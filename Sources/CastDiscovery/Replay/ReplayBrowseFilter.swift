@@ -28,7 +28,8 @@ struct ReplayBrowseFilter: Sendable {
             return requested.contains(browseType.lowercased()) ? event : nil
         case .sourceProgress(let step):
             return requested.contains(step.browseType.lowercased()) ? event : nil
-        case .stateChanged, .resolveFailed, .resolvesPending, .statistics, .copyResolved, .copyAddressesComplete, .copyFailed,
+        case .stateChanged, .resolveFailed, .resolvesPending, .statistics, .copyResolved, .copyAddressesComplete,
+            .copyFailed,
             .copyLimit:
             return event
         }

@@ -73,7 +73,8 @@ struct ReplayEventCoding: Codable, Sendable {
             setCopy(copy)
             let resolved = ResolvedService(
                 instanceName: copy.service.name, serviceType: copy.service.type, domain: copy.service.domain,
-                hostName: resolution.hostName, port: resolution.port, addresses: resolution.addresses, txt: resolution.txt,
+                hostName: resolution.hostName, port: resolution.port, addresses: resolution.addresses,
+                txt: resolution.txt,
                 knownHost: resolution.knownHost)
             service = ReplayService(DiscoveredService(service: resolved, browseTypes: []))
             stillAsking = asking ? true : nil
@@ -136,8 +137,12 @@ struct ReplayEventCoding: Codable, Sendable {
     /// The copy the fields name.
     private func copyKey(path: String) throws(DiscoveryError) -> ServiceCopyKey {
         let serviceType = try ReplayRecording.serviceType(type, path: "\(path).type")
-        guard let instance else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"instance\"") }
-        guard let interfaceIndex else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"interfaceIndex\"") }
+        guard let instance else {
+            throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"instance\"")
+        }
+        guard let interfaceIndex else {
+            throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"interfaceIndex\"")
+        }
         let key = ServiceKey(name: instance, type: serviceType, domain: domain ?? "local")
         return ServiceCopyKey(service: key, interfaceIndex: interfaceIndex, transport: family)
     }
@@ -149,7 +154,9 @@ struct ReplayEventCoding: Codable, Sendable {
                 "\(path).at: \(at) is not a time in seconds from 0 to \(Int(ReplayRecording.maximumTime)) (a year)")
         }
         func required<T>(_ value: T?, _ field: String) throws(DiscoveryError) -> T {
-            guard let value else { throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"\(field)\"") }
+            guard let value else {
+                throw ReplayRecording.badInput("\(path): kind \(SafeText.quoted(kind)) needs \"\(field)\"")
+            }
             return value
         }
         let event: BackendEvent
@@ -163,7 +170,8 @@ struct ReplayEventCoding: Codable, Sendable {
                 event = .stateChanged(.failed(try required(error, "error").error(path: "\(path).error")))
             case let other:
                 throw ReplayRecording.badInput(
-                    "\(path).state: unknown state \(SafeText.quoted(other)) (expected one of \(ReplayEvent.states.joined(separator: ", ")))")
+                    "\(path).state: unknown state \(SafeText.quoted(other)) (expected one of \(ReplayEvent.states.joined(separator: ", ")))"
+                )
             }
         case "browseStarted":
             event = .browseStarted(browseType: try required(browseType, "browseType"))
@@ -213,12 +221,14 @@ struct ReplayEventCoding: Codable, Sendable {
             }
             let count = try required(services, "services")
             guard count >= 0 else { throw ReplayRecording.badInput("\(path).services: must not be negative") }
-            event = .sourceProgress(SourceProgress(
-                source: name, role: try required(role, "role"), browseType: try required(browseType, "browseType"),
-                milestone: try required(milestone, "milestone"), services: count))
+            event = .sourceProgress(
+                SourceProgress(
+                    source: name, role: try required(role, "role"), browseType: try required(browseType, "browseType"),
+                    milestone: try required(milestone, "milestone"), services: count))
         default:
             throw ReplayRecording.badInput(
-                "\(path).kind: unknown event kind \(SafeText.quoted(kind)) (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))")
+                "\(path).kind: unknown event kind \(SafeText.quoted(kind)) (expected one of \(ReplayEvent.kinds.joined(separator: ", ")))"
+            )
         }
         return ReplayEvent(time: at, event: event)
     }

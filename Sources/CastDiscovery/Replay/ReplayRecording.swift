@@ -35,7 +35,8 @@ public struct ReplayRecording: Sendable, Hashable {
         for (index, event) in events.enumerated() {
             guard event.time.isFinite, event.time >= 0, event.time <= Self.maximumTime else {
                 throw Self.badInput(
-                    "events[\(index)].at: \(event.time) is not a time in seconds from 0 to \(Int(Self.maximumTime)) (a year)")
+                    "events[\(index)].at: \(event.time) is not a time in seconds from 0 to \(Int(Self.maximumTime)) (a year)"
+                )
             }
             guard event.time >= last else {
                 throw Self.badInput("events[\(index)].at: \(event.time) is earlier than the event before (\(last))")
@@ -101,12 +102,14 @@ public struct ReplayRecording: Sendable, Hashable {
         do throws(BoundedFile.Failure) {
             data = try BoundedFile.read(path: path, limit: Self.maximumFileSize)
         } catch {
-            throw Self.badInput("\(shown): \(error)", fix: error == .missing ? "check the path of the replay file" : nil)
+            throw Self.badInput(
+                "\(shown): \(error)", fix: error == .missing ? "check the path of the replay file" : nil)
         }
         do throws(DiscoveryError) {
             try self.init(json: data)
         } catch {
-            let message = error.message.hasPrefix(Self.messagePrefix)
+            let message =
+                error.message.hasPrefix(Self.messagePrefix)
                 ? String(error.message.dropFirst(Self.messagePrefix.count)) : error.message
             throw Self.badInput("\(shown): \(message)", fix: error.fix)
         }

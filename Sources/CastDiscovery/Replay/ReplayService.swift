@@ -63,10 +63,13 @@ struct ReplayService: Codable, Sendable {
         }
         var parsed: [ServiceAddress] = []
         for (index, address) in (addresses ?? []).enumerated() {
-            guard let typed = ServiceAddress(address.address, interfaceName: address.interface, interfaceIndex: address.interfaceIndex)
+            guard
+                let typed = ServiceAddress(
+                    address.address, interfaceName: address.interface, interfaceIndex: address.interfaceIndex)
             else {
                 throw ReplayRecording.badInput(
-                    "\(path).addresses[\(index)].address: \(SafeText.quoted(address.address)) is not an IPv4 or IPv6 address")
+                    "\(path).addresses[\(index)].address: \(SafeText.quoted(address.address)) is not an IPv4 or IPv6 address"
+                )
             }
             parsed.append(typed)
         }

@@ -45,7 +45,9 @@ public struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
     /// Creates an IPv6 address seen on an interface: a link-local one gets the interface's name
     /// as its zone.
     public init(_ address: IPv6Address, interfaceName: String?, interfaceIndex: Int32?) {
-        self.init(.v6(address), zone: address.isLinkLocal ? interfaceName : nil, interfaceName: interfaceName, interfaceIndex: interfaceIndex)
+        self.init(
+            .v6(address), zone: address.isLinkLocal ? interfaceName : nil, interfaceName: interfaceName,
+            interfaceIndex: interfaceIndex)
     }
 
     /// Creates an IPv4 address seen on an interface.
@@ -110,10 +112,12 @@ extension ServiceAddress: Codable {
         let name = try container.decodeIfPresent(String.self, forKey: .interfaceName)
         let index = try container.decodeIfPresent(Int32.self, forKey: .interfaceIndex)
         guard let parsed = ServiceAddress(text, interfaceName: name, interfaceIndex: index) else {
-            throw DecodingError.dataCorruptedError(forKey: .address, in: container, debugDescription: "not an IP address")
+            throw DecodingError.dataCorruptedError(
+                forKey: .address, in: container, debugDescription: "not an IP address")
         }
         if let family = try container.decodeIfPresent(Family.self, forKey: .family), family != parsed.family {
-            throw DecodingError.dataCorruptedError(forKey: .family, in: container, debugDescription: "not the address's family")
+            throw DecodingError.dataCorruptedError(
+                forKey: .family, in: container, debugDescription: "not the address's family")
         }
         self = parsed
     }

@@ -78,7 +78,7 @@ public enum DNSSDName {
             // `end` is at a dot or at the end of the input.
             position = end + 1
             if position == input.count, end < input.count {
-                break // trailing dot
+                break  // trailing dot
             }
         }
         return labels
@@ -86,7 +86,9 @@ public enum DNSSDName {
 
     /// Unescapes from `start` up to an unescaped dot (when `stopAtDot`) or the end of `input`;
     /// returns the bytes and the index where it stopped.
-    static func scanLabel(_ input: [UInt8], from start: Int, stopAtDot: Bool) throws(DNSSDNameError) -> (bytes: [UInt8], end: Int) {
+    static func scanLabel(_ input: [UInt8], from start: Int, stopAtDot: Bool) throws(DNSSDNameError) -> (
+        bytes: [UInt8], end: Int
+    ) {
         var out: [UInt8] = []
         var index = start
         while index < input.count {
@@ -106,8 +108,9 @@ public enum DNSSDName {
                 continue
             }
             guard next + 2 < input.count,
-                  DNSSDBytes.isDigit(input[next + 1]),
-                  DNSSDBytes.isDigit(input[next + 2]) else {
+                DNSSDBytes.isDigit(input[next + 1]),
+                DNSSDBytes.isDigit(input[next + 2])
+            else {
                 throw .incompleteDecimalEscape(offset: index)
             }
             let value = Int(escaped - 0x30) * 100 + Int(input[next + 1] - 0x30) * 10 + Int(input[next + 2] - 0x30)

@@ -31,29 +31,30 @@ public enum DNSSDNameError: Error, Hashable, CustomStringConvertible {
     /// A readable explanation that names the offset.
     public var description: String {
         switch self {
-        case let .trailingBackslash(offset):
+        case .trailingBackslash(let offset):
             return "lone backslash at the end of the name (offset \(offset))"
-        case let .decimalEscapeOutOfRange(offset, value):
+        case .decimalEscapeOutOfRange(let offset, let value):
             return "decimal escape \\\(value) at offset \(offset) is above 255"
-        case let .incompleteDecimalEscape(offset):
+        case .incompleteDecimalEscape(let offset):
             return "decimal escape at offset \(offset) needs exactly three digits"
-        case let .emptyLabel(offset):
+        case .emptyLabel(let offset):
             return "empty label at offset \(offset)"
-        case let .labelTooLong(offset, length):
+        case .labelTooLong(let offset, let length):
             return "label at offset \(offset) is \(length) bytes long; the maximum is 63"
         case .emptyName:
             return "the name is empty"
-        case let .missingUnderscore(offset, label):
+        case .missingUnderscore(let offset, let label):
             return "label \"\(label)\" at offset \(offset) must start with an underscore"
-        case let .serviceNameTooLong(offset, length):
+        case .serviceNameTooLong(let offset, let length):
             return "service name at offset \(offset) is \(length) characters long; the maximum is 15"
-        case let .invalidServiceName(offset, name):
-            return "service name \"\(name)\" at offset \(offset) must be letters, digits and single inner hyphens with at least one letter"
-        case let .missingTransport(offset):
+        case .invalidServiceName(let offset, let name):
+            return
+                "service name \"\(name)\" at offset \(offset) must be letters, digits and single inner hyphens with at least one letter"
+        case .missingTransport(let offset):
             return "missing transport label (_tcp or _udp) at offset \(offset)"
-        case let .invalidTransport(offset, label):
+        case .invalidTransport(let offset, let label):
             return "transport label \"\(label)\" at offset \(offset) must be _tcp or _udp"
-        case let .missingServiceType(offset):
+        case .missingServiceType(let offset):
             return "missing service type after the instance label at offset \(offset)"
         }
     }

@@ -66,9 +66,10 @@ extension ServiceType {
         let hyphen = DNSSDBytes.hyphen
         let doubleHyphen = zip(name, name.dropFirst()).contains { $0 == hyphen && $1 == hyphen }
         guard allowed,
-              name.contains(where: DNSSDBytes.isLetter),
-              name.first != hyphen, name.last != hyphen,
-              !doubleHyphen else {
+            name.contains(where: DNSSDBytes.isLetter),
+            name.first != hyphen, name.last != hyphen,
+            !doubleHyphen
+        else {
             throw .invalidServiceName(offset: label.offset, name: DNSSDBytes.decode(name))
         }
     }

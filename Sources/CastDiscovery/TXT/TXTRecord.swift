@@ -66,7 +66,8 @@ public struct TXTRecord: Sendable, Hashable {
                 if keyEnd == start {
                     issues.append(.emptyKey(index: index))
                 } else if spans.contains(where: { span in
-                    fingerprint != 0 ? span.fingerprint == fingerprint
+                    fingerprint != 0
+                        ? span.fingerprint == fingerprint
                         : span.fingerprint == 0 && Self.sameKey(bytes, span.start, span.keyEnd, start, keyEnd)
                 }) {
                     issues.append(.duplicateKey(key: DNSSDBytes.decode(bytes[start..<keyEnd]), index: index))
@@ -100,9 +101,12 @@ public struct TXTRecord: Sendable, Hashable {
     }
 
     /// Whether the keys `bytes[a..<aEnd]` and `bytes[b..<bEnd]` are equal, ASCII case-insensitively.
-    private static func sameKey(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ aEnd: Int, _ b: Int, _ bEnd: Int) -> Bool {
+    private static func sameKey(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ aEnd: Int, _ b: Int, _ bEnd: Int)
+        -> Bool
+    {
         guard aEnd - a == bEnd - b, aEnd > a else { return false }
-        for offset in 0..<(aEnd - a) where DNSSDBytes.asciiLowercased(bytes[a + offset]) != DNSSDBytes.asciiLowercased(bytes[b + offset]) {
+        for offset in 0..<(aEnd - a)
+        where DNSSDBytes.asciiLowercased(bytes[a + offset]) != DNSSDBytes.asciiLowercased(bytes[b + offset]) {
             return false
         }
         return true
@@ -136,7 +140,8 @@ public struct TXTRecord: Sendable, Hashable {
     }
 
     /// Whether an entry of `earlier` has the key `key` (ASCII case-insensitive); records the key.
-    private static func isDuplicate(_ key: ArraySlice<UInt8>, in earlier: [TXTEntry], seen: inout Set<[UInt8]>?) -> Bool {
+    private static func isDuplicate(_ key: ArraySlice<UInt8>, in earlier: [TXTEntry], seen: inout Set<[UInt8]>?) -> Bool
+    {
         if seen == nil, earlier.count < 24 {
             return earlier.contains { !$0.keySlice.isEmpty && DNSSDBytes.asciiCaseInsensitiveEqual($0.keySlice, key) }
         }

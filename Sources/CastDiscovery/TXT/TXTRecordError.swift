@@ -8,9 +8,9 @@ public enum TXTRecordError: Error, Hashable, CustomStringConvertible {
     /// A readable explanation of the error.
     public var description: String {
         switch self {
-        case let .entryTooLong(index, length):
+        case .entryTooLong(let index, let length):
             return "TXT entry \(index) is \(length) bytes long; the maximum is 255"
-        case let .emptyEntry(index):
+        case .emptyEntry(let index):
             return "TXT entry \(index) is empty; a TXT string needs at least one byte"
         }
     }

@@ -15,13 +15,14 @@ public enum TXTRecordIssue: Sendable, Hashable, CustomStringConvertible {
     /// A readable explanation of the issue.
     public var description: String {
         switch self {
-        case let .truncated(offset, declaredLength, available):
-            return "TXT data truncated: string at offset \(offset) declares \(declaredLength) bytes but only \(available) remain"
-        case let .emptyString(index):
+        case .truncated(let offset, let declaredLength, let available):
+            return
+                "TXT data truncated: string at offset \(offset) declares \(declaredLength) bytes but only \(available) remain"
+        case .emptyString(let index):
             return "TXT string \(index) is empty (ignored)"
-        case let .emptyKey(index):
+        case .emptyKey(let index):
             return "TXT string \(index) has an empty key (ignored for lookups)"
-        case let .duplicateKey(key, index):
+        case .duplicateKey(let key, let index):
             return "TXT string \(index) repeats key \"\(key)\" (the first occurrence wins)"
         }
     }

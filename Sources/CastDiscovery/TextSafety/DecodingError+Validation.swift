@@ -1,6 +1,8 @@
 extension DecodingError {
     /// The error a `Decodable` init throws when the decoded value fails its own validation.
-    static func invalidValue(_ error: some Error & CustomStringConvertible, codingPath: [any CodingKey]) -> DecodingError {
+    static func invalidValue(_ error: some Error & CustomStringConvertible, codingPath: [any CodingKey])
+        -> DecodingError
+    {
         .dataCorrupted(Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
     }
 
@@ -14,7 +16,11 @@ extension DecodingError {
         func path(_ codingPath: [any CodingKey]) -> String {
             var text = ""
             for key in codingPath {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + safe(key.stringValue) }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + safe(key.stringValue)
+                }
             }
             return text.isEmpty ? "top level" : text
         }

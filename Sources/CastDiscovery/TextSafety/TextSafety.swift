@@ -72,7 +72,8 @@ package enum TextSafety {
 
     /// Whether the nearest preceding scalar, skipping emoji modifiers, variation selectors and
     /// (optionally) tags, is an emoji.
-    private static func isEmojiBase(before index: Int, in scalars: [Unicode.Scalar], skippingTags: Bool = false) -> Bool {
+    private static func isEmojiBase(before index: Int, in scalars: [Unicode.Scalar], skippingTags: Bool = false) -> Bool
+    {
         var position = index - 1
         while position >= 0 {
             let scalar = scalars[position]

@@ -1,4 +1,3 @@
-
 /// A clock that stands still until it is moved (``advance(by:)``): time as a parameter, for tests
 /// of code that waits. Its instants are the continuous clock's, starting where it is told.
 ///

@@ -35,8 +35,8 @@ public enum DeviceProblem: Sendable, Hashable, CustomStringConvertible {
     public var violatesReceiverRules: Bool {
         switch self {
         case .missingID, .missingFriendlyName, .missingProtocolVersion, .invalidProtocolVersion,
-             .missingCapabilities, .invalidCapabilities, .missingStatus, .invalidStatus,
-             .zeroPort, .noAddress:
+            .missingCapabilities, .invalidCapabilities, .missingStatus, .invalidStatus,
+            .zeroPort, .noAddress:
             true
         case .valueMissing(let key):
             Self.requiredKeys.contains(key)
@@ -79,7 +79,8 @@ public enum DeviceProblem: Sendable, Hashable, CustomStringConvertible {
         case .missingID: "no device id (TXT key id)"
         case .missingFriendlyName: "no friendly name (TXT key fn)"
         case .missingProtocolVersion: "no protocol version (TXT key ve)"
-        case .invalidProtocolVersion(let v): "protocol version \(Self.quoted(v)) is not a number from 2 to 99 (TXT key ve)"
+        case .invalidProtocolVersion(let v):
+            "protocol version \(Self.quoted(v)) is not a number from 2 to 99 (TXT key ve)"
         case .missingCapabilities: "no capabilities (TXT key ca)"
         case .invalidCapabilities(let v): "capabilities \(Self.quoted(v)) is not a decimal number (TXT key ca)"
         case .missingStatus: "no status (TXT key st)"

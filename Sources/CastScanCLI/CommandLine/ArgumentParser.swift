@@ -230,8 +230,9 @@ extension ArgumentParser {
                 }
                 if option.takesValue {
                     let rest = String(letters[position...])
-                    take(option, inline: rest.isEmpty ? nil : rest, spelled: "-" + String(letter),
-                         arguments: arguments, index: &index)
+                    take(
+                        option, inline: rest.isEmpty ? nil : rest, spelled: "-" + String(letter),
+                        arguments: arguments, index: &index)
                     return
                 }
                 take(option, inline: nil, spelled: "-" + String(letter), arguments: arguments, index: &index)

@@ -50,7 +50,8 @@ struct CommandDeclaration: Sendable {
         let shorts = options.compactMap(\.shortName)
         precondition(Set(shorts).count == shorts.count, "'\(name)' repeats a short option name")
         for (index, positional) in positionals.enumerated() {
-            precondition(!positional.isRepeating || index == positionals.count - 1, "only the last positional may repeat")
+            precondition(
+                !positional.isRepeating || index == positionals.count - 1, "only the last positional may repeat")
             if index > 0 && positionals[index - 1].isOptional {
                 precondition(positional.isOptional, "a required positional follows an optional one")
             }

@@ -34,7 +34,9 @@ enum ShellCompletion {
             "        case \"$path ${COMP_WORDS[i]}\" in",
         ]
         let subcommandPaths = reference.entries.dropFirst().map { $0.path.joined(separator: " ") }
-        lines.append("            " + subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|") + ") path=\"$path ${COMP_WORDS[i]}\" ;;")
+        lines.append(
+            "            " + subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|")
+                + ") path=\"$path ${COMP_WORDS[i]}\" ;;")
         lines += ["        esac", "    done"]
         // An option's values are its command's: `--backend` takes other values in `publish`.
         var valueCases: [(pattern: String, values: String)] = []
@@ -44,9 +46,14 @@ enum ShellCompletion {
             for option in entry.options {
                 guard case .value(_, let allowed) = option.kind else { continue }
                 for name in names(option) {
-                    if let allowed { valueCases.append(("\(entry.path.joined(separator: " ")) \(name)", allowed.joined(separator: " "))) }
-                    else if takesPath(option) { pathOptions.insert(name) }
-                    else { plainValueOptions.insert(name) }
+                    if let allowed {
+                        valueCases.append(
+                            ("\(entry.path.joined(separator: " ")) \(name)", allowed.joined(separator: " ")))
+                    } else if takesPath(option) {
+                        pathOptions.insert(name)
+                    } else {
+                        plainValueOptions.insert(name)
+                    }
                 }
             }
         }
@@ -56,7 +63,9 @@ enum ShellCompletion {
         }
         lines += ["    esac", "    case \"$prev\" in"]
         if !pathOptions.isEmpty {
-            lines.append("        " + pathOptions.sorted().joined(separator: "|") + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
+            lines.append(
+                "        " + pathOptions.sorted().joined(separator: "|")
+                    + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
         }
         if !plainValueOptions.isEmpty {
             lines.append("        " + plainValueOptions.sorted().joined(separator: "|") + ") COMPREPLY=(); return ;;")
@@ -65,7 +74,9 @@ enum ShellCompletion {
         for entry in reference.entries {
             let words = entry.command.subcommands.map(\.name) + entry.options.flatMap(names)
             let files = entry.command.positionals.isEmpty ? "" : " $(compgen -f -- \"$cur\")"
-            lines.append("        \"\(entry.path.joined(separator: " "))\") COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")\(files)) ;;")
+            lines.append(
+                "        \"\(entry.path.joined(separator: " "))\") COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")\(files)) ;;"
+            )
         }
         lines += ["    esac", "}", "complete -F _cast_scan cast-scan", ""]
         return lines.joined(separator: "\n")
@@ -83,7 +94,8 @@ enum ShellCompletion {
             "        case \"$path $word\" in",
         ]
         let subcommandPaths = reference.entries.dropFirst().map { $0.path.joined(separator: " ") }
-        lines.append("            (" + subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|") + ") path=\"$path $word\" ;;")
+        lines.append(
+            "            (" + subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|") + ") path=\"$path $word\" ;;")
         lines += ["        esac", "    done", "    case $path in"]
         for entry in reference.entries {
             var specs: [String] = []
@@ -99,7 +111,8 @@ enum ShellCompletion {
                 for name in names(option) { specs.append("'\(repeats)\(name)[\(help)]\(action)'") }
             }
             if !entry.command.subcommands.isEmpty {
-                let described = entry.command.subcommands.map { "\($0.name)\\:\"\(zshEscape($0.abstract))\"" }.joined(separator: " ")
+                let described = entry.command.subcommands.map { "\($0.name)\\:\"\(zshEscape($0.abstract))\"" }.joined(
+                    separator: " ")
                 specs.append("'1:command:((\(described)))'")
             }
             for (index, positional) in entry.command.positionals.enumerated() {
@@ -114,15 +127,16 @@ enum ShellCompletion {
 
     /// Help text safe inside a single-quoted `_arguments` spec: no quotes, brackets or colons.
     static func zshEscape(_ text: String) -> String {
-        String(text.map { character -> Character in
-            switch character {
-            case "'", "\"", "`": "’"
-            case "[": "("
-            case "]": ")"
-            case ":": ";"
-            case "\\", "$": " "
-            default: character
-            }
-        })
+        String(
+            text.map { character -> Character in
+                switch character {
+                case "'", "\"", "`": "’"
+                case "[": "("
+                case "]": ")"
+                case ":": ";"
+                case "\\", "$": " "
+                default: character
+                }
+            })
     }
 }

@@ -61,7 +61,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidValue(let option, let value, let expected):
             return "\(safe(option)) must be \(safe(expected)) (got \(quoted(value)))"
         case .needsTerminal(let option):
-            return "\(safe(option)) redraws in place and needs standard output to be a terminal; use --jsonl for a pipe or a file"
+            return
+                "\(safe(option)) redraws in place and needs standard output to be a terminal; use --jsonl for a pipe or a file"
         case .conflictingOptions(let first, let second):
             return "\(quoted(first)) and \(quoted(second)) cannot be used together"
         case .optionNotAccepted(let option, let command):

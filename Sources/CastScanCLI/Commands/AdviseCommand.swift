@@ -5,8 +5,10 @@ struct AdviseCommand: Command {
     static let declaration = CommandDeclaration(
         name: "advise", abstract: "Advice for a Cast SDK, Xcode and deployment target combination.",
         discussion: "Exit status 2 when a finding is an error.",
-        options: [SenderProjectOptions.sdk, SenderProjectOptions.xcode, SenderProjectOptions.ios,
-                  SenderProjectOptions.noBluetoothVariant, JSONOutput.option],
+        options: [
+            SenderProjectOptions.sdk, SenderProjectOptions.xcode, SenderProjectOptions.ios,
+            SenderProjectOptions.noBluetoothVariant, JSONOutput.option,
+        ],
         inheritsOptions: false)
 
     let context: CommandContext

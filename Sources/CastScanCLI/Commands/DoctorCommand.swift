@@ -54,8 +54,9 @@ struct DoctorCommand: Command {
             _ = await iterator.next()
             return Check(name: "avahi-daemon", ok: true, detail: "reachable over the D-Bus system bus")
         } catch {
-            return Check(name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
-                         detail: error.message, fix: error.fix, required: required)
+            return Check(
+                name: error.kind == .discoveryServiceUnreachable ? "dbus" : "avahi-daemon", ok: false,
+                detail: error.message, fix: error.fix, required: required)
         }
     }
     #endif
@@ -84,7 +85,8 @@ struct DoctorCommand: Command {
         if let sharing = querier.sharingUnavailability() {
             return Check(
                 name: "mdns querier", ok: false,
-                detail: "\(sharing.message): it hears only the answers to its own legacy-unicast queries, and `auto` uses a daemon alone; \(asks)",
+                detail:
+                    "\(sharing.message): it hears only the answers to its own legacy-unicast queries, and `auto` uses a daemon alone; \(asks)",
                 fix: sharing.fix, required: false)
         }
         return Check(name: "mdns querier", ok: true, detail: "port 5353 shared; \(asks)")
@@ -95,16 +97,19 @@ struct DoctorCommand: Command {
     static func multicastInterfacesCheck() -> Check {
         let interfaces = NetworkInterface.all()
         if let unavailability = NetworkInterface.multicastUnavailability(interfaces) {
-            return Check(name: "multicast interfaces", ok: false, detail: unavailability.message, fix: unavailability.fix)
+            return Check(
+                name: "multicast interfaces", ok: false, detail: unavailability.message, fix: unavailability.fix)
         }
-        return Check(name: "multicast interfaces", ok: true, detail: multicastInterfaces(interfaces).joined(separator: ", "))
+        return Check(
+            name: "multicast interfaces", ok: true, detail: multicastInterfaces(interfaces).joined(separator: ", "))
     }
 
     /// Which backend `--backend auto` chooses, and why.
     static func autoBackendCheck() -> Check {
         do {
             let selection = try BackendChoice.auto.select()
-            return Check(name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)")
+            return Check(
+                name: "backend", ok: true, detail: "--backend auto chooses \(selection.name): \(selection.reason)")
         } catch {
             return Check(name: "backend", ok: false, detail: error.message, fix: error.fix)
         }
@@ -119,7 +124,10 @@ struct DoctorCommand: Command {
         }
         let style = console.outputStyle
         for check in checks {
-            let mark = check.ok ? style.paint("ok  ", .green) : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
+            let mark =
+                check.ok
+                ? style.paint("ok  ", .green)
+                : check.required ? style.paint("FAIL", .red) : style.paint("note", .yellow)
             console.line("\(mark) \(check.name): \(TerminalText.sanitize(check.detail))")
             if let fix = check.fix { console.line("     fix: \(fix)") }
         }

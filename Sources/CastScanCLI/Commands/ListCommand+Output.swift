@@ -28,16 +28,18 @@ extension ListCommand {
     func report(_ listing: Listing) -> ScanReport {
         let result = listing.result, options = sender.configuration.options
         return ScanReport(
-            scan: .init(complete: result.isComplete, elapsedSeconds: ScanReport.milliseconds(result.elapsed),
-                        timeoutSeconds: scanOptions.timeout.seconds,
-                        browseTypes: scanOptions.criteria.browseTypes,
-                        browses: result.browses.map(ScanReport.Browse.init),
-                        backend: listing.selection.name, backendReason: listing.selection.reason, statistics: result.statistics,
-                        resolveFailures: result.resolveFailures.map(Self.describe)),
-            sender: .init(platform: options.platform.description, sdkVersion: sender.configuration.sdkVersion.description,
-                          disableDiscoveryAutostart: options.disableDiscoveryAutostart,
-                          startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
-                          stateFile: sender.stateFile.path, step: listing.step, warnings: listing.warnings),
+            scan: .init(
+                complete: result.isComplete, elapsedSeconds: ScanReport.milliseconds(result.elapsed),
+                timeoutSeconds: scanOptions.timeout.seconds,
+                browseTypes: scanOptions.criteria.browseTypes,
+                browses: result.browses.map(ScanReport.Browse.init),
+                backend: listing.selection.name, backendReason: listing.selection.reason, statistics: result.statistics,
+                resolveFailures: result.resolveFailures.map(Self.describe)),
+            sender: .init(
+                platform: options.platform.description, sdkVersion: sender.configuration.sdkVersion.description,
+                disableDiscoveryAutostart: options.disableDiscoveryAutostart,
+                startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
+                stateFile: sender.stateFile.path, step: listing.step, warnings: listing.warnings),
             devices: listing.devices.map { device in
                 DeviceReport(device, receiver: listing.sweep?.result(for: device))
             },
@@ -56,7 +58,8 @@ extension ListCommand {
         if !shown.isEmpty { console.write(DeviceTable.render(shown, states: listing.sweep?.states)) }
         printSummary(listing, shown: shown.count)
         for host in listing.result.statistics?.unansweredHosts ?? [] {
-            console.errorLine("cast-scan: no answer from host \(TerminalText.sanitize(host)) (DNS-SD by unicast to port 5353)")
+            console.errorLine(
+                "cast-scan: no answer from host \(TerminalText.sanitize(host)) (DNS-SD by unicast to port 5353)")
         }
         for failure in listing.result.resolveFailures {
             console.errorLine("cast-scan: could not resolve \(TerminalText.sanitize(Self.describe(failure)))")
@@ -67,13 +70,15 @@ extension ListCommand {
     /// network has, how many and why.
     private func printSummary(_ listing: Listing, shown: Int) {
         let console = context.console, result = listing.result, total = listing.devices.count
-        let timing = result.isComplete
+        let timing =
+            result.isComplete
             ? "scan complete in \(Self.seconds(result.elapsed.seconds))"
             : "scan stopped at the \(Self.seconds(result.elapsed.seconds)) timeout; the list may be incomplete"
         if shown == total {
             console.line("\(total) device\(total == 1 ? "" : "s") (\(timing))")
         } else {
-            console.line("The app sees \(shown) of the \(total) Cast device\(total == 1 ? "" : "s") on the network (\(timing)).")
+            console.line(
+                "The app sees \(shown) of the \(total) Cast device\(total == 1 ? "" : "s") on the network (\(timing)).")
             console.line(SenderHeader.howToSee(step: listing.step, sender: sender))
         }
     }

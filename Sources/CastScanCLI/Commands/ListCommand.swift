@@ -8,10 +8,13 @@ import CastSender
 /// The root of the command tree.
 struct ListCommand: Command {
     static let failIfEmpty = OptionDeclaration.flag("fail-if-empty", help: "exit 1 when no device is listed")
-    static let version = OptionDeclaration.flag("version", help: "print the version and the commit it was built from, and exit")
+    static let version = OptionDeclaration.flag(
+        "version", help: "print the version and the commit it was built from, and exit")
     static let status = OptionDeclaration.flag(
         "status",
-        help: "ask each listed device over the Cast channel what it plays, as soon as it is found (APP, VOLUME, REACHABLE; a receiver object in --json); all within --timeout")
+        help:
+            "ask each listed device over the Cast channel what it plays, as soon as it is found (APP, VOLUME, REACHABLE; a receiver object in --json); all within --timeout"
+    )
 
     static let declaration = CommandDeclaration(
         name: "cast-scan",
@@ -23,10 +26,15 @@ struct ListCommand: Command {
             directory), 74 standard output or the event spool cannot be written, 75 events left \
             in the spool (report send).
             """,
-        options: ScanOptions.declarations + SenderOptions.declarations + [status, JSONOutput.option, failIfEmpty, version])
+        options: ScanOptions.declarations + SenderOptions.declarations + [
+            status, JSONOutput.option, failIfEmpty, version,
+        ])
 
     static var subcommands: [any Command.Type] {
-        [WatchCommand.self, StatusCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self, PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self]
+        [
+            WatchCommand.self, StatusCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self,
+            PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self,
+        ]
     }
 
     let context: CommandContext
@@ -50,7 +58,8 @@ struct ListCommand: Command {
         let selection = try selectBackend()
         try checkNetwork()
         // With --status each device is asked as soon as it is listed, all by the scan's time-out.
-        let sweep = context.arguments.isSet(Self.status)
+        let sweep =
+            context.arguments.isSet(Self.status)
             ? ReceiverStatusSweep(states: ReceiverStates(), deadline: .now + scanOptions.timeout) : nil
         let result = try await scan(selection.backend, sweep: sweep)
         let devices = result.devices
@@ -80,11 +89,12 @@ struct ListCommand: Command {
     /// devices alone, and says so; a replay and `--backend hosts` need no multicast.
     private func checkNetwork() throws(CommandFailure) {
         guard scanOptions.replayFile == nil, scanOptions.backendChoice != .hosts,
-              let unavailability = NetworkInterface.multicastUnavailability()
+            let unavailability = NetworkInterface.multicastUnavailability()
         else { return }
         guard scanOptions.knownHosts == nil else {
             context.console.errorLine(
-                "cast-scan: \(TerminalText.sanitize(unavailability.message)); only the --host devices are asked (see cast-scan doctor)")
+                "cast-scan: \(TerminalText.sanitize(unavailability.message)); only the --host devices are asked (see cast-scan doctor)"
+            )
             return
         }
         throw CommandFailure(message: "\(unavailability.message) (see cast-scan doctor)", exitCode: .unavailable)
@@ -93,7 +103,9 @@ struct ListCommand: Command {
     /// One scan through `backend`, counting the devices found so far on standard error's
     /// progress line (cleared when the scan ends, however it ends); with `sweep`, each device is
     /// handed to it as it is listed, and the scan ends when the sweep has every answer too.
-    private func scan(_ backend: any DiscoveryBackend, sweep: ReceiverStatusSweep?) async throws(CommandFailure) -> ScanResult {
+    private func scan(_ backend: any DiscoveryBackend, sweep: ReceiverStatusSweep?) async throws(CommandFailure)
+        -> ScanResult
+    {
         let console = context.console
         let style = console.errorStyle
         defer { console.writeError(style.clearProgress()) }
@@ -111,7 +123,9 @@ struct ListCommand: Command {
             throw CommandFailure(error)
         }
         if let sweep {
-            console.writeError(style.progress("asking \(result.devices.count) device\(result.devices.count == 1 ? "" : "s") for their status…"))
+            console.writeError(
+                style.progress(
+                    "asking \(result.devices.count) device\(result.devices.count == 1 ? "" : "s") for their status…"))
             await sweep.finish()
         }
         return result

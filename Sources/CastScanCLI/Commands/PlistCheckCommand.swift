@@ -8,8 +8,10 @@ struct PlistCheckCommand: Command {
     static let declaration = CommandDeclaration(
         name: "check", abstract: "Check an iOS app's Info.plist for what Cast discovery needs.",
         discussion: "Exit status 2 when a finding is an error.",
-        options: [ScanOptions.appID, SenderProjectOptions.sdk, SenderProjectOptions.ios, SenderProjectOptions.xcode,
-                  SenderProjectOptions.noBluetoothVariant, JSONOutput.option],
+        options: [
+            ScanOptions.appID, SenderProjectOptions.sdk, SenderProjectOptions.ios, SenderProjectOptions.xcode,
+            SenderProjectOptions.noBluetoothVariant, JSONOutput.option,
+        ],
         positionals: [file])
 
     let context: CommandContext

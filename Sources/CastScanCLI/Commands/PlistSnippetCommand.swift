@@ -5,7 +5,10 @@ import CastSender
 struct PlistSnippetCommand: Command {
     static let declaration = CommandDeclaration(
         name: "snippet", abstract: "Print the Info.plist keys Cast discovery needs, as XML.",
-        options: [ScanOptions.appID, SenderProjectOptions.sdk, SenderProjectOptions.ios, SenderProjectOptions.noBluetoothVariant])
+        options: [
+            ScanOptions.appID, SenderProjectOptions.sdk, SenderProjectOptions.ios,
+            SenderProjectOptions.noBluetoothVariant,
+        ])
 
     let context: CommandContext
     let options: PlistOptions
@@ -17,7 +20,8 @@ struct PlistSnippetCommand: Command {
 
     func run() throws -> ExitCode {
         let bluetooth = SDKAdvice(project: options.project).needsBluetoothUsageDescription
-        context.console.write(InfoPlistSnippet(criteria: options.criteria, includeBluetoothUsageDescription: bluetooth).xml)
+        context.console.write(
+            InfoPlistSnippet(criteria: options.criteria, includeBluetoothUsageDescription: bluetooth).xml)
         return .ok
     }
 }

@@ -36,7 +36,9 @@ struct PublishCommand: Command {
 
     func run() async throws -> ExitCode {
         let console = context.console
-        guard let path = context.arguments.value(of: Self.file) else { throw UsageError.missingArgument(Self.file.name) }
+        guard let path = context.arguments.value(of: Self.file) else {
+            throw UsageError.missingArgument(Self.file.name)
+        }
         let file: ReceiverFile
         let script: ReceiverScript?
         do throws(ReceiverFileError) {
@@ -53,12 +55,16 @@ struct PublishCommand: Command {
         let limit = options.backend.maximumReceivers
         let registrations = file.receivers.count * max(1, options.interfaceIndexes.count)
         guard registrations <= limit else {
-            let perInterface = options.interfaceIndexes.count > 1 ? " (\(file.receivers.count) on \(options.interfaceIndexes.count) interfaces)" : ""
+            let perInterface =
+                options.interfaceIndexes.count > 1
+                ? " (\(file.receivers.count) on \(options.interfaceIndexes.count) interfaces)" : ""
             throw CommandFailure(
-                message: "\(path): \(registrations) registrations\(perInterface); --backend \(options.backend.rawValue) publishes at most \(limit) at once",
+                message:
+                    "\(path): \(registrations) registrations\(perInterface); --backend \(options.backend.rawValue) publishes at most \(limit) at once",
                 exitCode: .dataError)
         }
-        let publishing = CastReceiverPublisher.Options(exactNames: options.exactNames, interfaceIndexes: options.interfaceIndexes)
+        let publishing = CastReceiverPublisher.Options(
+            exactNames: options.exactNames, interfaceIndexes: options.interfaceIndexes)
         do throws(DiscoveryError) {
             try CastReceiverPublisher.validate(file.receivers, options: publishing)
         } catch {
@@ -92,8 +98,12 @@ struct PublishCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        let scope = options.interfaceNames.isEmpty ? "every interface avahi-daemon uses" : options.interfaceNames.joined(separator: ", ")
-        console.errorLine("cast-scan: publish: \(file.receivers.count) device\(file.receivers.count == 1 ? "" : "s") through \(options.backend.rawValue) on \(TerminalText.sanitize(scope)); Ctrl-C withdraws them")
+        let scope =
+            options.interfaceNames.isEmpty
+            ? "every interface avahi-daemon uses" : options.interfaceNames.joined(separator: ", ")
+        console.errorLine(
+            "cast-scan: publish: \(file.receivers.count) device\(file.receivers.count == 1 ? "" : "s") through \(options.backend.rawValue) on \(TerminalText.sanitize(scope)); Ctrl-C withdraws them"
+        )
 
         let printer = PublishPrinter(console: console, receivers: publisher.receivers)
         let signals = context.termination
@@ -112,7 +122,9 @@ struct PublishCommand: Command {
                             try? await Task.sleep(until: start + at, clock: .continuous)
                         }
                         if Task.isCancelled { return nil }
-                        if let exit = Self.apply(change, to: publisher, channel: channel, printer: printer) { return exit }
+                        if let exit = Self.apply(change, to: publisher, channel: channel, printer: printer) {
+                            return exit
+                        }
                     }
                     return nil
                 }
@@ -135,9 +147,13 @@ struct PublishCommand: Command {
                             change.at = nil
                             _ = Self.apply(change, to: publisher, channel: channel, printer: printer, fatal: false)
                         case .tooLong:
-                            console.errorLine("cast-scan: publish: standard input: a line longer than \(ReceiverScript.maximumLineLength) bytes, skipped")
+                            console.errorLine(
+                                "cast-scan: publish: standard input: a line longer than \(ReceiverScript.maximumLineLength) bytes, skipped"
+                            )
                         case .failed(let reason):
-                            console.errorLine("cast-scan: publish: standard input: \(TerminalText.sanitize(reason)); no more changes are read")
+                            console.errorLine(
+                                "cast-scan: publish: standard input: \(TerminalText.sanitize(reason)); no more changes are read"
+                            )
                             return nil
                         }
                     }
@@ -151,7 +167,9 @@ struct PublishCommand: Command {
         publisher.close()
         console.errorLine("cast-scan: publish: withdrew \(published) device\(published == 1 ? "" : "s")")
         if publisher.droppedEvents > 0 {
-            console.errorLine("cast-scan: publish: \(publisher.droppedEvents) daemon events were dropped while this output was behind")
+            console.errorLine(
+                "cast-scan: publish: \(publisher.droppedEvents) daemon events were dropped while this output was behind"
+            )
         }
         return outcome
     }
@@ -159,10 +177,13 @@ struct PublishCommand: Command {
     /// The Cast channel of every receiver, started: each on its file's port when that is free
     /// on the interfaces it is published on (every address without --interface), else on one
     /// the system picks, which the receiver then publishes (said on stderr).
-    private func startChannel(_ receivers: [SimulatedReceiver]) throws(CommandFailure) -> (ReceiverChannelServer, [SimulatedReceiver]) {
+    private func startChannel(_ receivers: [SimulatedReceiver]) throws(CommandFailure) -> (
+        ReceiverChannelServer, [SimulatedReceiver]
+    ) {
         let console = context.console
         var receivers = receivers
-        let addresses = options.interfaceNames.isEmpty
+        let addresses =
+            options.interfaceNames.isEmpty
             ? [] : NetworkInterface.all().filter { options.interfaceNames.contains($0.name) }.flatMap(\.addressTexts)
         do throws(CastChannelError) {
             let server = try ReceiverChannelServer(certificate: try TLSCertificate(commonName: "cast-scan publish"))
@@ -170,10 +191,13 @@ struct PublishCommand: Command {
                 for index in receivers.indices {
                     let asked = receivers[index].port
                     let port = try server.listen(
-                        receiver: index, addresses: addresses, port: asked, status: receivers[index].receiverStatus.jsonText)
+                        receiver: index, addresses: addresses, port: asked,
+                        status: receivers[index].receiverStatus.jsonText)
                     guard port != asked else { continue }
                     receivers[index].port = port
-                    console.errorLine("cast-scan: publish: \(TerminalText.sanitize(receivers[index].instanceName)): port \(asked) is taken; its Cast channel and SRV record use port \(port)")
+                    console.errorLine(
+                        "cast-scan: publish: \(TerminalText.sanitize(receivers[index].instanceName)): port \(asked) is taken; its Cast channel and SRV record use port \(port)"
+                    )
                 }
                 try server.start()
             } catch {
@@ -190,7 +214,8 @@ struct PublishCommand: Command {
     /// (broadcast when it changed); an error ends the command (a file's script was checked
     /// before publishing, so it is the daemon's) unless not `fatal`.
     private static func apply(
-        _ change: ReceiverChange, to publisher: CastReceiverPublisher, channel: ReceiverChannelServer, printer: PublishPrinter,
+        _ change: ReceiverChange, to publisher: CastReceiverPublisher, channel: ReceiverChannelServer,
+        printer: PublishPrinter,
         fatal: Bool = true
     ) -> ExitCode? {
         do throws(DiscoveryError) {

@@ -36,13 +36,17 @@ struct ReportSendCommand: Command {
         let remaining = try await ReportOptions.status(reporter).pending
         await ReportOptions.finish(reporter, console: context.console)
         if context.arguments.isSet(JSONOutput.option) {
-            context.console.write(try JSONOutput.string(
-                Output(sent: result.delivered, failed: result.failed, refused: result.refused, remaining: remaining, error: result.error),
-                format: .pretty))
+            context.console.write(
+                try JSONOutput.string(
+                    Output(
+                        sent: result.delivered, failed: result.failed, refused: result.refused, remaining: remaining,
+                        error: result.error),
+                    format: .pretty))
         } else {
             let reason = result.error.map { " (\(TerminalText.sanitize($0)))" } ?? ""
             let refused = result.refused > 0 ? ", refused as too large \(result.refused) (set aside in the spool)" : ""
-            context.console.line("sent \(result.delivered), failed \(result.failed)\(reason)\(refused), \(remaining) left in the spool")
+            context.console.line(
+                "sent \(result.delivered), failed \(result.failed)\(reason)\(refused), \(remaining) left in the spool")
         }
         if result.refused > 0 { ReportOptions.announceRefused(result.refused, console: context.console) }
         return remaining == 0 ? .ok : .eventsRemain

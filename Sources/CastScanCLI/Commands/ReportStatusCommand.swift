@@ -49,13 +49,18 @@ struct ReportStatusCommand: Command {
         let directory = options.configuration.spoolDirectory
         if context.arguments.isSet(JSONOutput.option) {
             let last = status.lastSend.map {
-                LastSend(time: Date(timeIntervalSince1970: $0.time), delivered: $0.delivered, failed: $0.failed, error: $0.error)
+                LastSend(
+                    time: Date(timeIntervalSince1970: $0.time), delivered: $0.delivered, failed: $0.failed,
+                    error: $0.error)
             }
-            context.console.write(try JSONOutput.string(Output(
-                spool: directory, pending: status.pending, oldestPendingAgeSeconds: status.oldestPendingAge,
-                dropped: status.dropped, beyondBounds: status.beyondBounds, refused: status.refused, lastSend: last,
-                setAside: status.setAside),
-                format: .pretty))
+            context.console.write(
+                try JSONOutput.string(
+                    Output(
+                        spool: directory, pending: status.pending, oldestPendingAgeSeconds: status.oldestPendingAge,
+                        dropped: status.dropped, beyondBounds: status.beyondBounds, refused: status.refused,
+                        lastSend: last,
+                        setAside: status.setAside),
+                    format: .pretty))
             return .ok
         }
         let age = status.oldestPendingAge.map { ", the oldest \(Self.age($0)) old" } ?? ""

@@ -14,12 +14,16 @@ import Foundation
 struct ServeCommand: Command {
     static let status = OptionDeclaration.flag(
         "status",
-        help: "keep a Cast channel open to each device: whether it answers, what it plays and its volume, in /metrics (cast_device_reachable...), /devices and the status page")
+        help:
+            "keep a Cast channel open to each device: whether it answers, what it plays and its volume, in /metrics (cast_device_reachable...), /devices and the status page"
+    )
 
     static let declaration = CommandDeclaration(
         name: "serve",
-        abstract: "Watch Cast devices and serve them over HTTP: /metrics for Prometheus, /devices (JSON), /healthz and a status page at /.",
-        options: ScanOptions.declarations + ServeOptions.declarations + [status] + ReportOptions.declarations, inheritsOptions: false)
+        abstract:
+            "Watch Cast devices and serve them over HTTP: /metrics for Prometheus, /devices (JSON), /healthz and a status page at /.",
+        options: ScanOptions.declarations + ServeOptions.declarations + [status] + ReportOptions.declarations,
+        inheritsOptions: false)
 
     /// A signal is how serving ends: it comes as `context.termination`.
     static var endsOnSignal: Bool { false }
@@ -48,15 +52,18 @@ struct ServeCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        let monitor = FleetMonitor(Fleet(
-            backend: selection.name, reason: selection.reason, started: Date(),
-            forgetAfter: serve.forgetAfter, goneLimit: serve.maxDevices))
+        let monitor = FleetMonitor(
+            Fleet(
+                backend: selection.name, reason: selection.reason, started: Date(),
+                forgetAfter: serve.forgetAfter, goneLimit: serve.maxDevices))
         let channel = try context.arguments.isSet(Self.status) ? WatchCommand.startMonitor() : nil
         defer { channel?.stop() }
         let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
         let server: HTTPServer
         do {
-            server = try HTTPServer(listen: serve.listen, limits: .init(connections: serve.maxConnections)) { routes.respond(to: $0) }
+            server = try HTTPServer(listen: serve.listen, limits: .init(connections: serve.maxConnections)) {
+                routes.respond(to: $0)
+            }
         } catch {
             console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description))")
             return .unavailable
@@ -74,15 +81,20 @@ struct ServeCommand: Command {
         manager.startDiscovery()
         defer { manager.stopDiscovery() }
 
-        console.errorLine("cast-scan: serve: listening on http://\(server.address)/ (metrics at /metrics); backend \(selection.name): \(TerminalText.sanitize(selection.reason))")
-        if case .failed(let reason) = ServiceManager.ready(status: "serving on \(server.address), backend \(selection.name)") {
+        console.errorLine(
+            "cast-scan: serve: listening on http://\(server.address)/ (metrics at /metrics); backend \(selection.name): \(TerminalText.sanitize(selection.reason))"
+        )
+        if case .failed(let reason) = ServiceManager.ready(
+            status: "serving on \(server.address), backend \(selection.name)")
+        {
             console.errorLine("cast-scan: serve: cannot tell the service manager it is ready: \(reason)")
         }
 
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             let flow = DiscoveryEventFlow(
                 events: events, reporter: reporter, console: console, encodesLines: false, storesMissedEvents: false)
-            flow.addTasks(to: &group, handler: Logged(monitor: monitor, manager: manager, console: console, channel: channel))
+            flow.addTasks(
+                to: &group, handler: Logged(monitor: monitor, manager: manager, console: console, channel: channel))
             if let channel {
                 group.addTask {
                     await Self.log(channel, manager: manager, console: console)
@@ -166,7 +178,9 @@ struct ServeCommand: Command {
                 $0.list(missed.devices, generation: missed.generation, at: Date())
                 $0.missedEvents += missed.count
                 $0.backendState = missed.backendState
-                if missed.discoveryState == .stopped, $0.stopped == nil { $0.stopped = "stopped while this server was behind" }
+                if missed.discoveryState == .stopped, $0.stopped == nil {
+                    $0.stopped = "stopped while this server was behind"
+                }
             }
             console.errorLine("cast-scan: serve: \(WatchCommand.Printer.droppedText(missed))")
         case .backendStateChanged(let state):
@@ -175,19 +189,24 @@ struct ServeCommand: Command {
         case .backendStatistics(let statistics):
             monitor.update { $0.statistics = statistics }
         case .discoveryStopped(let reason):
-            let text = switch reason {
-            case .requested: "stopped"
-            case .backendEnded: "the backend's events ended (a replay's end)"
-            case .backendFailed(let error): "the backend failed: \(error)"
-            }
+            let text =
+                switch reason {
+                case .requested: "stopped"
+                case .backendEnded: "the backend's events ended (a replay's end)"
+                case .backendFailed(let error): "the backend failed: \(error)"
+                }
             monitor.update { $0.stopped = text }
-            console.errorLine("cast-scan: serve: discovery stopped: \(TerminalText.sanitize(text)); still serving what was found")
+            console.errorLine(
+                "cast-scan: serve: discovery stopped: \(TerminalText.sanitize(text)); still serving what was found")
         case .discoveryFailedToStart(let error):
             monitor.update { $0.stopped = "failed to start: \(error)" }
             console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description)); still serving")
         case .resolveFailed(let key, let error):
-            console.errorLine("cast-scan: serve: could not resolve \(TerminalText.sanitize(key.name)): \(TerminalText.sanitize(error.message))")
-        case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList, .didUpdateDeviceList,
+            console.errorLine(
+                "cast-scan: serve: could not resolve \(TerminalText.sanitize(key.name)): \(TerminalText.sanitize(error.message))"
+            )
+        case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList,
+            .didUpdateDeviceList,
             .cacheExhausted, .allForNow, .browseSettled, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
             break
         }
@@ -208,6 +227,8 @@ struct ServeCommand: Command {
         let device = change.device
         let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
         let status = device.status == .busy ? " busy" : ""
-        console.errorLine("cast-scan: serve: \(change.mark) \(TerminalText.sanitize("\(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"))")
+        console.errorLine(
+            "cast-scan: serve: \(change.mark) \(TerminalText.sanitize("\(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"))"
+        )
     }
 }

@@ -8,7 +8,8 @@ struct StatusCommand: Command {
         "HOST[:PORT]", help: "a receiver's address or name, port 8009 when none is given ([IPV6]:PORT with a port)",
         isRepeating: true)
     static let timeout = OptionDeclaration.value(
-        "timeout", short: "t", valueName: "SECONDS", help: "longest each receiver may take, all phases together (default 5)")
+        "timeout", short: "t", valueName: "SECONDS",
+        help: "longest each receiver may take, all phases together (default 5)")
 
     static let declaration = CommandDeclaration(
         name: "status", abstract: "Ask Cast receivers what they play, over the Cast channel (no discovery).",
@@ -30,7 +31,8 @@ struct StatusCommand: Command {
         endpoints = try texts.map { text throws(UsageError) in
             guard let endpoint = ReceiverEndpoint(parsing: text) else {
                 throw UsageError.invalidValue(
-                    option: Self.hosts.name, value: text, expected: "a host (address or name) with an optional :PORT from 1 to 65535")
+                    option: Self.hosts.name, value: text,
+                    expected: "a host (address or name) with an optional :PORT from 1 to 65535")
             }
             return endpoint
         }
@@ -56,7 +58,9 @@ struct StatusCommand: Command {
             func add() {
                 let index = next
                 let endpoint = endpoints[index]
-                group.addTask { (index, await ReceiverProbe.probe(host: endpoint.host, port: endpoint.port, timeout: timeout)) }
+                group.addTask {
+                    (index, await ReceiverProbe.probe(host: endpoint.host, port: endpoint.port, timeout: timeout))
+                }
                 next += 1
             }
             while next < min(concurrency, endpoints.count) { add() }

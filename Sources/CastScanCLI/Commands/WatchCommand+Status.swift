@@ -33,7 +33,10 @@ extension WatchCommand {
             for await event in monitor.events {
                 if Task.isCancelled { return nil }
                 if case let now = monitor.droppedEvents, now > dropped {
-                    printer.note("receiverEventsDropped", "receiver events dropped: \(now - dropped) (the reader was too slow); the latest state of each device is kept")
+                    printer.note(
+                        "receiverEventsDropped",
+                        "receiver events dropped: \(now - dropped) (the reader was too slow); the latest state of each device is kept"
+                    )
                     dropped = now
                 }
                 if let exit = await show(event) { return exit }
@@ -50,13 +53,16 @@ extension WatchCommand {
             case .unreachable: kind = "unreachable"
             case .reachable: kind = "reachable"
             }
-            let line = Line(time: Date(), event: kind, uniqueID: event.uniqueID, friendlyName: name,
-                            receiver: ReceiverStatusReport.Receiver(event.result))
+            let line = Line(
+                time: Date(), event: kind, uniqueID: event.uniqueID, friendlyName: name,
+                receiver: ReceiverStatusReport.Receiver(event.result))
             if let reporter {
                 do throws(EventReportError) {
                     _ = try await reporter.record(line)
                 } catch {
-                    printer.console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
+                    printer.console.errorLine(
+                        "cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))"
+                    )
                     return error.isTemporary ? .eventsRemain : error.isRefusal ? .cannotCreate : .ioError
                 }
             }
@@ -77,7 +83,8 @@ extension WatchCommand {
             case .status(_, let result):
                 let app = ReceiverStatusTable.application(result.status)
                 let detail = result.status?.runningApplication?.statusText.map { " \"\($0)\"" } ?? ""
-                text = "= \(name): \(app)\(detail), volume \(ReceiverStatusTable.volume(result.status?.volume))"
+                text =
+                    "= \(name): \(app)\(detail), volume \(ReceiverStatusTable.volume(result.status?.volume))"
                     + (result.status?.isStandBy == true ? ", standby" : "")
             case .unreachable(_, let result):
                 text = "! \(name) unreachable: \(result.error?.description ?? "no status")"

@@ -13,14 +13,20 @@ struct WatchCommand: Command {
     static let jsonLines = OptionDeclaration.flag("jsonl", help: "one JSON object per event and line")
     static let status = OptionDeclaration.flag(
         "status",
-        help: "keep a Cast channel open to each device (heartbeats, reconnects) and say when what it plays changes (receiverStatus) and when it becomes unreachable or reachable")
+        help:
+            "keep a Cast channel open to each device (heartbeats, reconnects) and say when what it plays changes (receiverStatus) and when it becomes unreachable or reachable"
+    )
 
     static let table = OptionDeclaration.flag(
-        "table", help: "redraw the device table in place (standard output must be a terminal), with the channel's columns when --status is given")
+        "table",
+        help:
+            "redraw the device table in place (standard output must be a terminal), with the channel's columns when --status is given"
+    )
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
-        options: ScanOptions.declarations + [jsonLines, status, table] + ReportOptions.declarations, inheritsOptions: false)
+        options: ScanOptions.declarations + [jsonLines, status, table] + ReportOptions.declarations,
+        inheritsOptions: false)
 
     /// The longest a watch whose events have ended waits for its last send.
     static let finalSendLimit: Duration = .seconds(15)
@@ -89,7 +95,8 @@ struct WatchCommand: Command {
         let monitor = try context.arguments.isSet(Self.status) ? Self.startMonitor() : nil
         defer { monitor?.stop() }
         let flow = DiscoveryEventFlow(
-            events: events, reporter: reporter, console: context.console, encodesLines: jsonLines, storesMissedEvents: true)
+            events: events, reporter: reporter, console: context.console, encodesLines: jsonLines,
+            storesMissedEvents: true)
         let outcome = await withTaskGroup(of: ExitCode?.self) { group in
             flow.addTasks(to: &group, handler: Shown(printer: printer, reporter: reporter, monitor: monitor))
             if let monitor {
@@ -98,7 +105,8 @@ struct WatchCommand: Command {
                 }
             }
             if tabled {
-                let live = LiveTable(console: context.console, manager: manager, states: monitor?.states, backend: selection.name)
+                let live = LiveTable(
+                    console: context.console, manager: manager, states: monitor?.states, backend: selection.name)
                 group.addTask {
                     await live.run()
                     return nil
@@ -124,12 +132,15 @@ struct WatchCommand: Command {
         return Task {
             var failing = false
             for await report in reporter.reports {
-                if case .sent(let result) = report, result.refused > 0 { ReportOptions.announceRefused(result.refused, console: console) }
+                if case .sent(let result) = report, result.refused > 0 {
+                    ReportOptions.announceRefused(result.refused, console: console)
+                }
                 switch report {
                 case .sent(let result) where result.failed > 0:
                     failing = true
                     let reason = result.error.map { ": \(TerminalText.sanitize($0))" } ?? ""
-                    console.errorLine("cast-scan: report: \(result.delivered) sent, \(result.failed) waiting in the spool\(reason)")
+                    console.errorLine(
+                        "cast-scan: report: \(result.delivered) sent, \(result.failed) waiting in the spool\(reason)")
                 case .sent(let result) where failing:
                     failing = false
                     console.errorLine("cast-scan: report: the collector takes events again (\(result.delivered) sent)")
@@ -156,7 +167,8 @@ struct WatchCommand: Command {
             // that list was stored in their place, and the loss is said where it is read.
             if reporter != nil, case .eventsDropped(let missed) = step.event {
                 printer.console.errorLine(
-                    "cast-scan: report: the watch fell behind: \(missed.count) device events were not stored one by one; the list they left (\(missed.devices.count) devices) was stored in their place")
+                    "cast-scan: report: the watch fell behind: \(missed.count) device events were not stored one by one; the list they left (\(missed.devices.count) devices) was stored in their place"
+                )
             }
             if let exit = printer.print(step) {
                 // Discovery stopped (a replay's end): the send that is due is finished, for a
@@ -194,14 +206,17 @@ struct WatchCommand: Command {
             case .scanCompleted(let done):
                 let count = done.devices.count
                 note("scanCompleted", "scan complete: \(count) device\(count == 1 ? "" : "s")")
-            case .resolveFailed(let key, let error): note("resolveFailed", "could not resolve \(key.name): \(error.message)")
+            case .resolveFailed(let key, let error):
+                note("resolveFailed", "could not resolve \(key.name): \(error.message)")
             case .backendStatistics(let statistics):
                 if jsonLines { line(Line(time: Date(), event: "statistics", statistics: statistics)) }
                 let now = statistics.unansweredHosts ?? []
                 for host in now where !unansweredHosts.contains(host) {
                     note("hostUnanswered", "no answer from host \(host) (DNS-SD by unicast to port 5353)")
                 }
-                for host in unansweredHosts where !now.contains(host) { note("hostAnswered", "host \(host) answers again") }
+                for host in unansweredHosts where !now.contains(host) {
+                    note("hostAnswered", "host \(host) answers again")
+                }
                 unansweredHosts = now
             case .discoveryFailedToStart(let error):
                 console.errorLine("cast-scan: \(TerminalText.sanitize(error.description))")
@@ -221,7 +236,7 @@ struct WatchCommand: Command {
                     line(Self.droppedLine(missed))
                 }
             case .discoveryStarted, .hadDiscoveredDevicesWhenStarting, .willUpdateDeviceList, .didUpdateDeviceList,
-                 .cacheExhausted, .allForNow, .browseSettled:
+                .cacheExhausted, .allForNow, .browseSettled:
                 break
             }
             return nil
@@ -229,12 +244,15 @@ struct WatchCommand: Command {
 
         /// The `eventsDropped` line: how many events were missed and the list they left.
         static func droppedLine(_ missed: MissedEvents) -> Line {
-            Line(time: Date(), event: "eventsDropped", devices: missed.devices.map { DeviceReport($0) }, detail: Self.droppedText(missed))
+            Line(
+                time: Date(), event: "eventsDropped", devices: missed.devices.map { DeviceReport($0) },
+                detail: Self.droppedText(missed))
         }
 
         static func droppedText(_ missed: MissedEvents) -> String {
             let listed = missed.devices.count
-            return "events dropped: \(missed.count) (the consumer was too slow); \(listed) device\(listed == 1 ? "" : "s") listed now"
+            return
+                "events dropped: \(missed.count) (the consumer was too slow); \(listed) device\(listed == 1 ? "" : "s") listed now"
         }
 
         /// A device event, as its `--jsonl` line and its mark for people.
@@ -251,7 +269,8 @@ struct WatchCommand: Command {
             switch event {
             case .inserted(let found, let at): (kind, mark, device, index, toIndex) = ("inserted", "+", found, at, nil)
             case .updated(let found, let at): (kind, mark, device, index, toIndex) = ("updated", "~", found, at, nil)
-            case .updatedAndMoved(let found, let from, let to): (kind, mark, device, index, toIndex) = ("moved", "~", found, from, to)
+            case .updatedAndMoved(let found, let from, let to):
+                (kind, mark, device, index, toIndex) = ("moved", "~", found, from, to)
             case .removed(let found, let at): (kind, mark, device, index, toIndex) = ("removed", "-", found, at, nil)
             default: return nil
             }
@@ -268,7 +287,8 @@ struct WatchCommand: Command {
             let device = change.device
             let status = device.status == .busy ? " busy" + (device.statusText.map { ": \($0)" } ?? "") : ""
             let address = device.networkAddress.map { $0.endpoint(port: device.port) } ?? "-"
-            let text = "\(change.mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
+            let text =
+                "\(change.mark) \(device.friendlyName) (\(device.kind), \(device.modelName ?? "-")) \(address)\(status)"
             console.line("\(TimeOfDay.now()) \(TerminalText.sanitize(text))")
         }
 
@@ -277,7 +297,8 @@ struct WatchCommand: Command {
             if jsonLines {
                 line(Line(time: Date(), event: kind, detail: text))
             } else {
-                console.line("\(TimeOfDay.now()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
+                console.line(
+                    "\(TimeOfDay.now()) \(console.outputStyle.paint("* " + TerminalText.sanitize(text), .dim))")
             }
         }
 

@@ -82,13 +82,19 @@ struct DiscoveryEventFlow: Sendable {
             stores = reporter != nil && change != nil
             line = change?.line
         }
-        guard let line, encodesLines || stores else { return (DiscoveryStep(event: event, change: change, generation: generation), nil) }
+        guard let line, encodesLines || stores else {
+            return (DiscoveryStep(event: event, change: change, generation: generation), nil)
+        }
         do {
             let json = try JSONOutput.bytes(line, format: .lines)
-            return (DiscoveryStep(event: event, change: change, json: json, generation: generation), stores ? json : nil)
+            return (
+                DiscoveryStep(event: event, change: change, json: json, generation: generation), stores ? json : nil
+            )
         } catch {
             guard stores else { return (DiscoveryStep(event: event, change: change, generation: generation), nil) }
-            console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
+            console.errorLine(
+                "cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))"
+            )
             return nil
         }
     }
@@ -96,7 +102,8 @@ struct DiscoveryEventFlow: Sendable {
     /// Says why the spool could not take a batch; the exit status: 75 when another process
     /// kept it locked, 73 when what is now at its path is refused, else 74.
     private static func storeFailure(_ error: EventReportError, console: Console) -> ExitCode {
-        console.errorLine("cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
+        console.errorLine(
+            "cast-scan: cannot store the event for the collector: \(TerminalText.sanitize(String(describing: error)))")
         return error.isTemporary ? .eventsRemain : error.isRefusal ? .cannotCreate : .ioError
     }
 }

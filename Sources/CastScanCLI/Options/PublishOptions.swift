@@ -3,14 +3,20 @@ import CastReceiverPublisher
 
 /// How `cast-scan publish` publishes, from the command line.
 struct PublishOptions: Sendable {
-    static let backend = OptionDeclaration.value("backend", short: "b", valueName: "NAME",
+    static let backend = OptionDeclaration.value(
+        "backend", short: "b", valueName: "NAME",
         allowedValues: ReceiverPublishingBackend.allCases.map(\.rawValue),
         help: "the daemon API to publish through: avahi (entry groups, the default) or dnssd (DNSServiceRegister)")
-    static let script = OptionDeclaration.value("script", valueName: "FILE",
-        help: "changes to make at given times, one a line ([SECONDS] ACTION DEVICE [ARGS]); - reads them from standard input as they come")
-    static let exactNames = OptionDeclaration.flag("exact-names",
+    static let script = OptionDeclaration.value(
+        "script", valueName: "FILE",
+        help:
+            "changes to make at given times, one a line ([SECONDS] ACTION DEVICE [ARGS]); - reads them from standard input as they come"
+    )
+    static let exactNames = OptionDeclaration.flag(
+        "exact-names",
         help: "publish friendly names as the file gives them, without the \" (simulated)\" suffix")
-    static let interface = OptionDeclaration.value("interface", short: "i", valueName: "NAME", repeatable: true,
+    static let interface = OptionDeclaration.value(
+        "interface", short: "i", valueName: "NAME", repeatable: true,
         help: "publish on this network interface only (default: every interface the daemon uses)")
 
     static let declarations = [backend, script, exactNames, interface]
@@ -30,7 +36,9 @@ struct PublishOptions: Sendable {
         var indexes: [UInt32] = []
         for name in interfaceNames {
             guard let index = InterfaceName.index(of: name) else {
-                throw .invalidValue(option: Self.interface.displayName, value: name, expected: "the name of a network interface of this host")
+                throw .invalidValue(
+                    option: Self.interface.displayName, value: name,
+                    expected: "the name of a network interface of this host")
             }
             if !indexes.contains(index) { indexes.append(index) }
         }

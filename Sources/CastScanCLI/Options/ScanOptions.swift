@@ -39,11 +39,13 @@ struct ScanOptions: Sendable {
         let hosts = arguments.values(of: Self.host)
         if replayFile != nil, !hosts.isEmpty { throw UsageError.conflictingOptions("--replay", "--host") }
         if backendChoice == .hosts, hosts.isEmpty {
-            throw UsageError.invalidValue(option: Self.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
+            throw UsageError.invalidValue(
+                option: Self.backend.displayName, value: "hosts", expected: "given with --host ADDRESS")
         }
         if hosts.count > KnownHostsBackend.maximumHosts {
-            throw UsageError.invalidValue(option: Self.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
-                                          expected: "given at most \(KnownHostsBackend.maximumHosts) times")
+            throw UsageError.invalidValue(
+                option: Self.host.displayName, value: hosts[KnownHostsBackend.maximumHosts],
+                expected: "given at most \(KnownHostsBackend.maximumHosts) times")
         }
         let interval = try arguments.seconds(of: Self.hostInterval, in: 1...86400) ?? 30
         knownHosts = nil
@@ -60,7 +62,9 @@ struct ScanOptions: Sendable {
     }
 
     /// The criteria of `--app-id` and `--namespace` (any given), else `whenEmpty`.
-    static func criteria(_ arguments: ParsedArguments, whenEmpty: DiscoveryCriteria) throws(UsageError) -> DiscoveryCriteria {
+    static func criteria(_ arguments: ParsedArguments, whenEmpty: DiscoveryCriteria) throws(UsageError)
+        -> DiscoveryCriteria
+    {
         let ids = arguments.values(of: Self.appID), namespaces = arguments.values(of: Self.namespace)
         guard !ids.isEmpty || !namespaces.isEmpty else { return whenEmpty }
         do {
@@ -68,11 +72,13 @@ struct ScanOptions: Sendable {
         } catch {
             switch error {
             case .emptyNamespace, .namespaceMissingCastPrefix, .namespaceMissingSuffix, .namespaceTooLong:
-                throw UsageError.invalidValue(option: Self.namespace.displayName, value: error.input,
-                                              expected: "a Cast namespace such as urn:x-cast:com.example.app")
+                throw UsageError.invalidValue(
+                    option: Self.namespace.displayName, value: error.input,
+                    expected: "a Cast namespace such as urn:x-cast:com.example.app")
             default:
-                throw UsageError.invalidValue(option: Self.appID.displayName, value: error.input,
-                                              expected: "a hexadecimal receiver app ID such as CC1AD845")
+                throw UsageError.invalidValue(
+                    option: Self.appID.displayName, value: error.input,
+                    expected: "a hexadecimal receiver app ID such as CC1AD845")
             }
         }
     }
@@ -83,7 +89,8 @@ struct ScanOptions: Sendable {
     func backend(live: Bool) throws(DiscoveryError) -> BackendSelection {
         if let replayFile {
             let replay = try ReplayBackend(
-                contentsOf: URL(fileURLWithPath: RawPath.absolute(replayFile)), speed: live ? 1 : 0, ending: live ? .finish : .holdOpen)
+                contentsOf: URL(fileURLWithPath: RawPath.absolute(replayFile)), speed: live ? 1 : 0,
+                ending: live ? .finish : .holdOpen)
             return BackendSelection(backend: replay, name: "replay", reason: "--replay \(RawPath.display(replayFile))")
         }
         return try backendChoice.select(

@@ -47,7 +47,8 @@ struct SenderOptions {
         let option = SenderProjectOptions.ios
         guard let ios = arguments.value(of: option) else { return .linux }
         guard let platform = try? SenderPlatform(parsing: ios), platform != .linux else {
-            throw UsageError.invalidValue(option: option.displayName, value: ios, expected: "an iOS version such as 14.5")
+            throw UsageError.invalidValue(
+                option: option.displayName, value: ios, expected: "an iOS version such as 14.5")
         }
         return platform
     }
@@ -71,7 +72,8 @@ struct SenderOptions {
 
     /// The tool's state directory: `cast-scan` in `$XDG_STATE_HOME`, else in `~/.local/state`.
     static func stateDirectory(_ environment: [String: String]) -> String {
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? Self.temporaryDirectory(environment)) + "/.local/state")
         return base + "/cast-scan"
     }

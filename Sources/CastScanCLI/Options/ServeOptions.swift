@@ -2,13 +2,19 @@ import CastScanServing
 
 /// How `cast-scan serve` serves, from the command line.
 struct ServeOptions: Sendable {
-    static let listen = OptionDeclaration.value("listen", valueName: "ADDR:PORT",
+    static let listen = OptionDeclaration.value(
+        "listen", valueName: "ADDR:PORT",
         help: "where to answer HTTP (default 127.0.0.1:9464, loopback only; [::]:9464 opens it to the network)")
-    static let forgetAfter = OptionDeclaration.value("forget-after", valueName: "SECONDS",
-        help: "keep a device that went as cast_device_up 0 for this long, then end its series (default 600; 0 ends it at once)")
-    static let maxDevices = OptionDeclaration.value("max-devices", valueName: "N",
+    static let forgetAfter = OptionDeclaration.value(
+        "forget-after", valueName: "SECONDS",
+        help:
+            "keep a device that went as cast_device_up 0 for this long, then end its series (default 600; 0 ends it at once)"
+    )
+    static let maxDevices = OptionDeclaration.value(
+        "max-devices", valueName: "N",
         help: "per-device series and page rows for at most N devices, the rest counted (default 4096)")
-    static let maxConnections = OptionDeclaration.value("max-connections", valueName: "N",
+    static let maxConnections = OptionDeclaration.value(
+        "max-connections", valueName: "N",
         help: "HTTP connections open at once, 1 to 10000 (default 64); more wait until one closes")
 
     static let declarations = [listen, forgetAfter, maxDevices, maxConnections]
@@ -23,21 +29,25 @@ struct ServeOptions: Sendable {
             do throws(HTTPServerError) {
                 listen = try HTTPListenAddress(parsing: text)
             } catch {
-                throw .invalidValue(option: Self.listen.displayName, value: text,
-                                    expected: "ADDRESS:PORT with a literal address, e.g. 127.0.0.1:9464 or [::]:9464")
+                throw .invalidValue(
+                    option: Self.listen.displayName, value: text,
+                    expected: "ADDRESS:PORT with a literal address, e.g. 127.0.0.1:9464 or [::]:9464")
             }
         } else {
             listen = .loopbackDefault
         }
-        let seconds = try arguments.value(of: Self.forgetAfter, expected: "a whole number of seconds from 0 to 31536000") {
-            Int($0).flatMap { (0...31_536_000).contains($0) ? $0 : nil }
-        } ?? 600
+        let seconds =
+            try arguments.value(of: Self.forgetAfter, expected: "a whole number of seconds from 0 to 31536000") {
+                Int($0).flatMap { (0...31_536_000).contains($0) ? $0 : nil }
+            } ?? 600
         forgetAfter = .seconds(seconds)
-        maxDevices = try arguments.value(of: Self.maxDevices, expected: "a whole number from 1 to 1000000") {
-            Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
-        } ?? 4096
-        maxConnections = try arguments.value(of: Self.maxConnections, expected: "a whole number from 1 to 10000") {
-            Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil }
-        } ?? 64
+        maxDevices =
+            try arguments.value(of: Self.maxDevices, expected: "a whole number from 1 to 1000000") {
+                Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
+            } ?? 4096
+        maxConnections =
+            try arguments.value(of: Self.maxConnections, expected: "a whole number from 1 to 10000") {
+                Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil }
+            } ?? 64
     }
 }

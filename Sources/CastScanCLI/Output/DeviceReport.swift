@@ -63,13 +63,17 @@ package struct DeviceReport: Encodable, Sendable {
         instanceName = device.instanceName
         hostName = device.hostName
         port = device.port
-        addresses = device.addresses.map { Address(address: $0.address, family: $0.family.rawValue, interface: $0.interfaceName) }
+        addresses = device.addresses.map {
+            Address(address: $0.address, family: $0.family.rawValue, interface: $0.interfaceName)
+        }
         source = device.knownHost == nil ? "multicast" : "host"
         knownHost = device.knownHost
         txt = device.txt.entries.map { String(decoding: $0.bytes, as: UTF8.self) }
         if device.txt.entries.contains(where: { String(validating: $0.bytes, as: UTF8.self) == nil }) {
             txtHex = device.txt.entries.map { HexText.encode($0.bytes) }
         }
-        problems = device.problems.map { Problem(code: $0.code, message: $0.description, violatesReceiverRules: $0.violatesReceiverRules) }
+        problems = device.problems.map {
+            Problem(code: $0.code, message: $0.description, violatesReceiverRules: $0.violatesReceiverRules)
+        }
     }
 }

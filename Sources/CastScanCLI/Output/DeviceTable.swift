@@ -4,18 +4,21 @@ import CastDiscovery
 /// The device table of `cast-scan`: untrusted names made safe, long cells cut, wide and
 /// combining characters kept aligned.
 package enum DeviceTable {
-    static let formatter = TableFormatter(columns: [
-        .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
-        .init("STATUS", maxWidth: 24), .init("CAPABILITIES", maxWidth: 40), .init("ID"),
-    ], trimsTrailingSpaces: true)
+    static let formatter = TableFormatter(
+        columns: [
+            .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
+            .init("STATUS", maxWidth: 24), .init("CAPABILITIES", maxWidth: 40), .init("ID"),
+        ], trimsTrailingSpaces: true)
 
     /// The table with what each device said over the Cast channel (`--status`): APP, VOLUME
     /// and REACHABLE after STATUS.
-    static let statusFormatter = TableFormatter(columns: [
-        .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
-        .init("STATUS", maxWidth: 24), .init("APP", maxWidth: 24), .init("VOLUME"), .init("REACHABLE", maxWidth: 32),
-        .init("CAPABILITIES", maxWidth: 40), .init("ID"),
-    ], trimsTrailingSpaces: true)
+    static let statusFormatter = TableFormatter(
+        columns: [
+            .init("NAME", maxWidth: 32), .init("KIND"), .init("MODEL", maxWidth: 20), .init("ADDRESS", maxWidth: 46),
+            .init("STATUS", maxWidth: 24), .init("APP", maxWidth: 24), .init("VOLUME"),
+            .init("REACHABLE", maxWidth: 32),
+            .init("CAPABILITIES", maxWidth: 40), .init("ID"),
+        ], trimsTrailingSpaces: true)
 
     /// The rows for `devices`, every cell sanitized; with `states`, each device's APP, VOLUME
     /// and REACHABLE cells after STATUS.

@@ -32,20 +32,28 @@ final class PublishPrinter: Sendable {
             guard receivers.indices.contains(id) else { return nil }
             let receiver = receivers[id]
             let apps = receiver.appIDs.isEmpty ? "no app IDs" : "apps \(receiver.appIDs.joined(separator: " "))"
-            line("published \(published): \"\(receiver.value(of: "fn") ?? "")\" (\(receiver.value(of: "md") ?? "?"), port \(receiver.port), \(apps))")
+            line(
+                "published \(published): \"\(receiver.value(of: "fn") ?? "")\" (\(receiver.value(of: "md") ?? "?"), port \(receiver.port), \(apps))"
+            )
         case .renamed(let id, let from, let to):
             names.withLock { if $0.indices.contains(id) { $0[id] = to } }
-            console.errorLine("cast-scan: publish: name conflict: \(TerminalText.sanitize(from)) is taken on the network; publishing as \(TerminalText.sanitize(to)), the daemon's next name")
+            console.errorLine(
+                "cast-scan: publish: name conflict: \(TerminalText.sanitize(from)) is taken on the network; publishing as \(TerminalText.sanitize(to)), the daemon's next name"
+            )
             line("renamed \(from) to \(to)")
         case .failed(let id, let error):
-            console.errorLine("cast-scan: publish: \(TerminalText.sanitize(name(id))): \(TerminalText.sanitize(error.description))")
+            console.errorLine(
+                "cast-scan: publish: \(TerminalText.sanitize(name(id))): \(TerminalText.sanitize(error.description))")
             return CommandFailure(error).exitCode
         case .stopped(let error):
-            console.errorLine("cast-scan: publish: \(TerminalText.sanitize(error.description)); nothing is published any more")
+            console.errorLine(
+                "cast-scan: publish: \(TerminalText.sanitize(error.description)); nothing is published any more")
             return CommandFailure(error).exitCode
         case .daemonLost(let reason):
             daemonAway.withLock { $0 = true }
-            console.errorLine("cast-scan: publish: lost the daemon (\(TerminalText.sanitize(reason))); everything is published again when it returns")
+            console.errorLine(
+                "cast-scan: publish: lost the daemon (\(TerminalText.sanitize(reason))); everything is published again when it returns"
+            )
         case .daemonRunning:
             let wasAway = daemonAway.withLock { away in
                 defer { away = false }
@@ -64,9 +72,16 @@ final class PublishPrinter: Sendable {
         case .withdraw: line("withdrew \(instance)")
         case .return: line("returned \(instance)")
         case .rename: line("changed \(instance): fn=\(receiver.value(of: "fn") ?? "")")
-        case .startApp, .stopApp: line("changed \(instance): st=\(receiver.value(of: "st") ?? "") rs=\(receiver.value(of: "rs") ?? "")")
-        case .set(let settings): line("changed \(instance): \(settings.map { "\($0.key)=\(receiver.value(of: $0.key) ?? "")" }.joined(separator: " "))")
-        case .volume: line("changed \(instance): volume \(NumberText.fixed(receiver.volumeLevel, digits: 2))\(receiver.isMuted ? " muted" : "")")
+        case .startApp, .stopApp:
+            line("changed \(instance): st=\(receiver.value(of: "st") ?? "") rs=\(receiver.value(of: "rs") ?? "")")
+        case .set(let settings):
+            line(
+                "changed \(instance): \(settings.map { "\($0.key)=\(receiver.value(of: $0.key) ?? "")" }.joined(separator: " "))"
+            )
+        case .volume:
+            line(
+                "changed \(instance): volume \(NumberText.fixed(receiver.volumeLevel, digits: 2))\(receiver.isMuted ? " muted" : "")"
+            )
         }
     }
 }

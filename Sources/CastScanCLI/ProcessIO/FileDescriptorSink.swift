@@ -58,7 +58,8 @@ final class FileDescriptorSink: TextSink {
     /// fails on the first write, with `EBADF`). Notes of drops go to `notes` (nil: the stream
     /// itself), at most one per `noteInterval` on `clock`.
     init(
-        descriptor: Int32, name: String, bound: OutputQueue.Bound, closedAtStart: Bool = false, notes: (any TextSink)? = nil,
+        descriptor: Int32, name: String, bound: OutputQueue.Bound, closedAtStart: Bool = false,
+        notes: (any TextSink)? = nil,
         noteInterval: Duration = .seconds(1), clock: any DiscoveryClock = ContinuousClock()
     ) {
         self.descriptor = descriptor
@@ -133,7 +134,8 @@ final class FileDescriptorSink: TextSink {
             let total = state.queue.droppedLines + (state.writing ?? 0)
             if total > 0 {
                 let waiting = now > 0 ? ", \(now) of them still waiting at the end" : ""
-                notes?.write("cast-scan: \(name) was not read: dropped \(total) line\(total == 1 ? "" : "s") in all\(waiting)\n")
+                notes?.write(
+                    "cast-scan: \(name) was not read: dropped \(total) line\(total == 1 ? "" : "s") in all\(waiting)\n")
             }
             return ((now, total), state.takeWaitersIfIdle())
         }
@@ -151,7 +153,9 @@ final class FileDescriptorSink: TextSink {
                 guard !state.abandoned, state.failure == nil, var bytes = state.queue.next() else { return nil }
                 var note: String?
                 let now = clock.now
-                if state.lastNote.map({ now - $0 >= noteInterval }) ?? true, let said = dropNote(state.queue.takeDroppedLines()) {
+                if state.lastNote.map({ now - $0 >= noteInterval }) ?? true,
+                    let said = dropNote(state.queue.takeDroppedLines())
+                {
                     note = said
                     state.lastNote = now
                 }

@@ -56,7 +56,11 @@ enum StandardInputLines {
                         }
                     }
                 }
-                if skipping { _ = send(.tooLong) } else if !pending.isEmpty { _ = send(.text(String(decoding: pending, as: UTF8.self))) }
+                if skipping {
+                    _ = send(.tooLong)
+                } else if !pending.isEmpty {
+                    _ = send(.text(String(decoding: pending, as: UTF8.self)))
+                }
                 continuation.finish()
             }
         } catch {

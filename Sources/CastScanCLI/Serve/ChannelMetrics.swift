@@ -20,11 +20,17 @@ enum ChannelMetrics {
                 if let value = status.volume?.muted { muted.append(.init([id], value: value ? 1 : 0)) }
                 if let value = status.isStandBy { standby.append(.init([id], value: value ? 1 : 0)) }
                 if let running = status.runningApplication {
-                    app.append(.init([id, .init("app_id", FleetMetrics.label(running.appId ?? "")),
-                                      .init("app_name", FleetMetrics.label(running.displayName ?? ""))], value: 1))
+                    app.append(
+                        .init(
+                            [
+                                id, .init("app_id", FleetMetrics.label(running.appId ?? "")),
+                                .init("app_name", FleetMetrics.label(running.displayName ?? "")),
+                            ], value: 1))
                 }
             }
-            for (phase, duration) in [("connect", result.connectDuration), ("tls", result.tlsDuration), ("status", result.statusDuration)] {
+            for (phase, duration) in [
+                ("connect", result.connectDuration), ("tls", result.tlsDuration), ("status", result.statusDuration),
+            ] {
                 if let duration { phases.append(.init([id, .init("phase", phase)], value: duration.seconds)) }
             }
             for code in CastChannelError.Code.allCases {
@@ -32,13 +38,33 @@ enum ChannelMetrics {
             }
         }
         return [
-            MetricFamily("cast_device_reachable", help: "1 while the device answers over its Cast channel (TLS, port 8009) with its status; 0 while it does not.", kind: .gauge, samples: reachable),
-            MetricFamily("cast_device_volume_level", help: "The receiver's volume, 0 to 1, as its last status said.", kind: .gauge, samples: level),
-            MetricFamily("cast_device_muted", help: "1 while the receiver's last status said it is muted.", kind: .gauge, samples: muted),
-            MetricFamily("cast_device_standby", help: "1 while the receiver's last status said it is on standby.", kind: .gauge, samples: standby),
-            MetricFamily("cast_device_app_info", help: "The app the receiver runs (not its idle screen), as its last status said (always 1).", kind: .gauge, samples: app),
-            MetricFamily("cast_device_probe_seconds", help: "How long each phase of the last connection to the device took: connect (TCP), tls, status (the first RECEIVER_STATUS).", kind: .gauge, samples: phases),
-            MetricFamily("cast_device_channel_failures", help: "Attempts to reach the device over its Cast channel that failed, by reason.", kind: .counter, samples: failures),
+            MetricFamily(
+                "cast_device_reachable",
+                help:
+                    "1 while the device answers over its Cast channel (TLS, port 8009) with its status; 0 while it does not.",
+                kind: .gauge, samples: reachable),
+            MetricFamily(
+                "cast_device_volume_level", help: "The receiver's volume, 0 to 1, as its last status said.",
+                kind: .gauge, samples: level),
+            MetricFamily(
+                "cast_device_muted", help: "1 while the receiver's last status said it is muted.", kind: .gauge,
+                samples: muted),
+            MetricFamily(
+                "cast_device_standby", help: "1 while the receiver's last status said it is on standby.", kind: .gauge,
+                samples: standby),
+            MetricFamily(
+                "cast_device_app_info",
+                help: "The app the receiver runs (not its idle screen), as its last status said (always 1).",
+                kind: .gauge, samples: app),
+            MetricFamily(
+                "cast_device_probe_seconds",
+                help:
+                    "How long each phase of the last connection to the device took: connect (TCP), tls, status (the first RECEIVER_STATUS).",
+                kind: .gauge, samples: phases),
+            MetricFamily(
+                "cast_device_channel_failures",
+                help: "Attempts to reach the device over its Cast channel that failed, by reason.", kind: .counter,
+                samples: failures),
         ]
     }
 }

@@ -96,7 +96,9 @@ package struct Fleet: Sendable {
 
     /// The devices that went and are not forgotten yet, the latest gone first.
     var gone: [Member] {
-        members.values.filter { $0.goneAt != nil }.sorted { ($0.goneAt!, $0.device.uniqueID) > ($1.goneAt!, $1.device.uniqueID) }
+        members.values.filter { $0.goneAt != nil }.sorted {
+            ($0.goneAt!, $0.device.uniqueID) > ($1.goneAt!, $1.device.uniqueID)
+        }
     }
 
     /// Takes the manager's list of `generation` (nil: the one mirrored) as what is listed now:

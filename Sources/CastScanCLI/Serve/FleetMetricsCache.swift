@@ -53,7 +53,10 @@ final class FleetMetricsCache: Sendable {
     /// The body of a scrape of `monitor`'s fleet at `now` in `format`, with per-device series
     /// for at most `maxDevices` devices; with `channel` (`serve --status`), each listed
     /// device's Cast channel families too.
-    func body(of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int, channel: ReceiverStates? = nil) -> String {
+    func body(
+        of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int,
+        channel: ReceiverStates? = nil
+    ) -> String {
         let (revision, process) = monitor.update { ($0.revision, FleetMetrics.processFamilies($0)) }
         let rendered = cached(revision, format) ?? render(monitor.snapshot, format: format, maxDevices: maxDevices)
         let nowValue = MetricsExposition.number(FleetMetrics.seconds(now))
@@ -74,13 +77,15 @@ final class FleetMetricsCache: Sendable {
     /// The channel's families, rendered again only when the fleet or the states changed: a
     /// scrape of unchanged ones reads two revisions and copies neither.
     private func channelPart(
-        _ monitor: FleetMonitor, _ fleetRevision: Fleet.Revision, _ channel: ReceiverStates, format: ExpositionFormat, maxDevices: Int
+        _ monitor: FleetMonitor, _ fleetRevision: Fleet.Revision, _ channel: ReceiverStates, format: ExpositionFormat,
+        maxDevices: Int
     ) -> String {
         let key = ChannelKey(fleet: fleetRevision, states: channel.revision, format: format)
         if let text = channelEntry.withLock({ $0?.key == key ? $0?.text : nil }) { return text }
         let fleet = monitor.snapshot
         let (revision, entries) = channel.snapshot()
-        let text = MetricsExposition.renderFamilies(ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format)
+        let text = MetricsExposition.renderFamilies(
+            ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format)
         // Kept under the revisions of what was rendered (newer than the key's, if anything changed).
         channelEntry.withLock { $0 = (ChannelKey(fleet: fleet.revision, states: revision, format: format), text) }
         return text
@@ -99,8 +104,10 @@ final class FleetMetricsCache: Sendable {
             leading: MetricsExposition.renderFamilies(members.leading, format: format),
             lastSeenHeader: MetricsExposition.header(lastSeen, format: format),
             lastSeen: members.lastSeen.map { series in
-                (MetricsExposition.series(lastSeen, series.labels),
-                 series.goneAt.map { MetricsExposition.number(FleetMetrics.seconds($0)) })
+                (
+                    MetricsExposition.series(lastSeen, series.labels),
+                    series.goneAt.map { MetricsExposition.number(FleetMetrics.seconds($0)) }
+                )
             },
             trailing: MetricsExposition.renderFamilies(members.trailing, format: format))
         entry.withLock { entry in

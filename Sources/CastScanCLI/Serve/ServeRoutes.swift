@@ -61,8 +61,13 @@ package struct ServeRoutes: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", headers: noStore, body: Array(text.utf8))
         case "/healthz":
             let fleet = monitor.snapshot
-            if let reason = fleet.downReason { return .text(503, "unavailable: \(TerminalText.sanitize(reason))\n", headers: noStore) }
-            return .text(200, "ok: discovery running (backend \(TerminalText.sanitize(fleet.backend)), \(fleet.listedCount) devices)\n", headers: noStore)
+            if let reason = fleet.downReason {
+                return .text(503, "unavailable: \(TerminalText.sanitize(reason))\n", headers: noStore)
+            }
+            return .text(
+                200,
+                "ok: discovery running (backend \(TerminalText.sanitize(fleet.backend)), \(fleet.listedCount) devices)\n",
+                headers: noStore)
         case "/":
             let page = StatusPage.html(monitor.snapshot, at: now, maxDevices: maxDevices, channel: channel)
             return HTTPResponse(

@@ -37,7 +37,9 @@ struct LiveTable: Sendable {
 
         static func current() -> TerminalSize {
             var size = winsize()
-            guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return TerminalSize(columns: 80, rows: 24) }
+            guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+                return TerminalSize(columns: 80, rows: 24)
+            }
             return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
         }
     }
@@ -60,15 +62,21 @@ struct LiveTable: Sendable {
         let list = manager.list
         let now = Drawn(generation: list.generation, revision: states?.revision ?? 0, size: .current())
         guard now != last else { return now }
-        console.write(Self.frame(devices: list.devices, states: states, backend: backend, size: now.size, time: TimeOfDay.now()))
+        console.write(
+            Self.frame(devices: list.devices, states: states, backend: backend, size: now.size, time: TimeOfDay.now()))
         return now
     }
 
     /// One screen: cursor home, a heading, the table, each line cut to the width and ended by
     /// an erase to its end, then the rest of the screen erased.
-    static func frame(devices: [CastDevice], states: ReceiverStates?, backend: String, size: TerminalSize, time: String) -> String {
+    static func frame(devices: [CastDevice], states: ReceiverStates?, backend: String, size: TerminalSize, time: String)
+        -> String
+    {
         let count = devices.count
-        var lines = ["cast-scan watch: \(count) device\(count == 1 ? "" : "s"), backend \(TerminalText.sanitize(backend)), \(time)", ""]
+        var lines = [
+            "cast-scan watch: \(count) device\(count == 1 ? "" : "s"), backend \(TerminalText.sanitize(backend)), \(time)",
+            "",
+        ]
         if devices.isEmpty {
             lines.append("No Cast device is listed yet.")
         } else {
@@ -78,7 +86,9 @@ struct LiveTable: Sendable {
         let shown = lines.prefix(max(1, size.rows - 1)).map { DisplayWidth.truncate($0, toWidth: size.columns) }
         var text = "\u{1B}[H"
         for line in shown { text += line + "\u{1B}[K\n" }
-        if lines.count > shown.count { text += "… \(lines.count - shown.count) more lines (a taller terminal shows them)\u{1B}[K\n" }
+        if lines.count > shown.count {
+            text += "… \(lines.count - shown.count) more lines (a taller terminal shows them)\u{1B}[K\n"
+        }
         return text + "\u{1B}[J"
     }
 }

@@ -24,5 +24,7 @@ enum TimeOfDay {
 
     private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    private static func three(_ value: Int32) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
+    private static func three(_ value: Int32) -> String {
+        value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+    }
 }

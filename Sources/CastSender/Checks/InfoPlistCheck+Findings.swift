@@ -27,11 +27,12 @@ extension InfoPlistCheck {
         var declared = BonjourDeclarations()
         for (index, element) in entries.enumerated() {
             guard let entry = element.string else {
-                findings.append(CheckFinding(
-                    .bonjourServiceNotString,
-                    message: "\(bonjourKey) item \(index) is \(element.typeName), "
-                        + "not a string; iOS only reads strings there.",
-                    fix: "Replace item \(index) with a service type string, or remove it."))
+                findings.append(
+                    CheckFinding(
+                        .bonjourServiceNotString,
+                        message: "\(bonjourKey) item \(index) is \(element.typeName), "
+                            + "not a string; iOS only reads strings there.",
+                        fix: "Replace item \(index) with a service type string, or remove it."))
                 continue
             }
             if let finding = entryFinding(entry, declared: &declared, kept: &kept) { findings.append(finding) }
@@ -54,19 +55,21 @@ extension InfoPlistCheck {
     {
         let requiredList = criteria.bonjourServices.map { SafeText.quoted($0) }.joined(separator: ", ")
         guard let value = plist[bonjourKey] else {
-            findings.append(CheckFinding(
-                .missingBonjourServices,
-                message: "The Info.plist has no \(bonjourKey), so on iOS 14 and later the "
-                    + "system blocks Cast discovery and no device is ever found.",
-                fix: "Add \(bonjourKey) as an array listing \(requiredList)."))
+            findings.append(
+                CheckFinding(
+                    .missingBonjourServices,
+                    message: "The Info.plist has no \(bonjourKey), so on iOS 14 and later the "
+                        + "system blocks Cast discovery and no device is ever found.",
+                    fix: "Add \(bonjourKey) as an array listing \(requiredList)."))
             return nil
         }
         guard let array = value.array else {
-            findings.append(CheckFinding(
-                .bonjourServicesNotArray,
-                message: "\(bonjourKey) is \(value.typeName), not an array, so iOS "
-                    + "ignores it and blocks Cast discovery.",
-                fix: "Make \(bonjourKey) an array of strings listing \(requiredList)."))
+            findings.append(
+                CheckFinding(
+                    .bonjourServicesNotArray,
+                    message: "\(bonjourKey) is \(value.typeName), not an array, so iOS "
+                        + "ignores it and blocks Cast discovery.",
+                    fix: "Make \(bonjourKey) an array of strings listing \(requiredList)."))
             return nil
         }
         return array
@@ -122,22 +125,24 @@ extension InfoPlistCheck {
     private func missingServiceFindings(_ declared: BonjourDeclarations) -> [CheckFinding] {
         var findings: [CheckFinding] = []
         if !declared.hasGoogleCast {
-            findings.append(CheckFinding(
-                .missingGoogleCastService,
-                message: "\(bonjourKey) does not list \"\(DiscoveryCriteria.serviceType)\", so on "
-                    + "iOS 14 and later the system blocks the browse for Cast devices.",
-                fix: "Add \"\(DiscoveryCriteria.serviceType)\" (exactly, in lower case) to "
-                    + "\(bonjourKey)."))
+            findings.append(
+                CheckFinding(
+                    .missingGoogleCastService,
+                    message: "\(bonjourKey) does not list \"\(DiscoveryCriteria.serviceType)\", so on "
+                        + "iOS 14 and later the system blocks the browse for Cast devices.",
+                    fix: "Add \"\(DiscoveryCriteria.serviceType)\" (exactly, in lower case) to "
+                        + "\(bonjourKey)."))
         }
         for id in criteria.applicationIDs
         where !declared.applications.contains(id) && !declared.miswritten.contains(id) {
             let entry = "\(id.subtypeLabel).\(DiscoveryCriteria.serviceType)"
-            findings.append(CheckFinding(
-                .missingApplicationService,
-                message: "\(bonjourKey) does not list \"\(entry)\", so on iOS 14 and later the "
-                    + "system blocks the browse for devices that can run receiver app \(id)"
-                    + (id == .defaultMediaReceiver ? " (the Default Media Receiver)." : "."),
-                fix: "Add \"\(entry)\" to \(bonjourKey) (no \"_sub\"; the ID in upper case)."))
+            findings.append(
+                CheckFinding(
+                    .missingApplicationService,
+                    message: "\(bonjourKey) does not list \"\(entry)\", so on iOS 14 and later the "
+                        + "system blocks the browse for devices that can run receiver app \(id)"
+                        + (id == .defaultMediaReceiver ? " (the Default Media Receiver)." : "."),
+                    fix: "Add \"\(entry)\" to \(bonjourKey) (no \"_sub\"; the ID in upper case)."))
         }
         return findings
     }
@@ -150,29 +155,32 @@ extension InfoPlistCheck {
         let sample = SafeText.quoted(
             InfoPlistSnippet.sampleLocalNetworkUsageDescription, limit: 200)
         guard let value = plist[key] else {
-            findings.append(CheckFinding(
-                .missingLocalNetworkUsageDescription,
-                message: "The Info.plist has no \(key); iOS 14 and later need it to show the "
-                    + "local network prompt, without which Cast discovery is blocked.",
-                fix: "Add \(key) with a sentence saying why the app uses the local network, "
-                    + "for example \(sample)."))
+            findings.append(
+                CheckFinding(
+                    .missingLocalNetworkUsageDescription,
+                    message: "The Info.plist has no \(key); iOS 14 and later need it to show the "
+                        + "local network prompt, without which Cast discovery is blocked.",
+                    fix: "Add \(key) with a sentence saying why the app uses the local network, "
+                        + "for example \(sample)."))
             return nil
         }
         guard let text = value.string else {
-            findings.append(CheckFinding(
-                .localNetworkUsageDescriptionNotString,
-                message: "\(key) is \(value.typeName), not a string, so iOS has no "
-                    + "text for the local network prompt.",
-                fix: "Make \(key) a string, for example \(sample)."))
+            findings.append(
+                CheckFinding(
+                    .localNetworkUsageDescriptionNotString,
+                    message: "\(key) is \(value.typeName), not a string, so iOS has no "
+                        + "text for the local network prompt.",
+                    fix: "Make \(key) a string, for example \(sample)."))
             return nil
         }
         if text.allSatisfy(\.isWhitespace) {
-            findings.append(CheckFinding(
-                .emptyLocalNetworkUsageDescription,
-                message: "\(key) is \(text.isEmpty ? "empty" : "only white space"); iOS needs "
-                    + "a non-empty explanation to show the local network prompt.",
-                fix: "Write a sentence saying why the app uses the local network, for example "
-                    + "\(sample)."))
+            findings.append(
+                CheckFinding(
+                    .emptyLocalNetworkUsageDescription,
+                    message: "\(key) is \(text.isEmpty ? "empty" : "only white space"); iOS needs "
+                        + "a non-empty explanation to show the local network prompt.",
+                    fix: "Write a sentence saying why the app uses the local network, for example "
+                        + "\(sample)."))
             return nil
         }
         return text
@@ -187,13 +195,14 @@ extension InfoPlistCheck {
         let value = plist[key]
         let text = value?.string.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         guard let project else {
-            findings.append(CheckFinding(
-                .bluetoothNeedUnknown,
-                message: "Whether \(key) is needed depends on the Cast SDK version, its "
-                    + "no-Bluetooth variant and the deployment target, which were not given"
-                    + (text == nil ? "; the Info.plist has none." : "; the Info.plist has one."),
-                fix: "Give the SDK version and deployment target to decide; it is needed only "
-                    + "for iOS 13 support with SDK < 4.8.1 without google-cast-sdk-no-bluetooth."))
+            findings.append(
+                CheckFinding(
+                    .bluetoothNeedUnknown,
+                    message: "Whether \(key) is needed depends on the Cast SDK version, its "
+                        + "no-Bluetooth variant and the deployment target, which were not given"
+                        + (text == nil ? "; the Info.plist has none." : "; the Info.plist has one."),
+                    fix: "Give the SDK version and deployment target to decide; it is needed only "
+                        + "for iOS 13 support with SDK < 4.8.1 without google-cast-sdk-no-bluetooth."))
             return (text != nil, text)
         }
         let advice = SDKAdvice(project: project)
@@ -203,26 +212,28 @@ extension InfoPlistCheck {
                     value == nil
                     ? "has no \(key)"
                     : "has \(key) as \(value?.string != nil ? "blank text" : value?.typeName ?? "")"
-                findings.append(CheckFinding(
-                    .missingBluetoothUsageDescription,
-                    message: "The Info.plist \(state), but Cast SDK \(project.sdkVersion) uses "
-                        + "Bluetooth for guest mode on iOS 13 (deployment target iOS "
-                        + "\(project.deploymentTarget)); the app is rejected or crashes without "
-                        + "it.",
-                    fix: "Add \(key) with a sentence saying why, or link "
-                        + "google-cast-sdk-no-bluetooth, or raise the deployment target to iOS 14."
-                ))
+                findings.append(
+                    CheckFinding(
+                        .missingBluetoothUsageDescription,
+                        message: "The Info.plist \(state), but Cast SDK \(project.sdkVersion) uses "
+                            + "Bluetooth for guest mode on iOS 13 (deployment target iOS "
+                            + "\(project.deploymentTarget)); the app is rejected or crashes without "
+                            + "it.",
+                        fix: "Add \(key) with a sentence saying why, or link "
+                            + "google-cast-sdk-no-bluetooth, or raise the deployment target to iOS 14."
+                    ))
             }
             return (true, text)
         }
         if value != nil {
-            findings.append(CheckFinding(
-                .bluetoothUsageDescriptionNotNeeded,
-                message: "\(key) is present, but Cast SDK \(project.sdkVersion) with deployment "
-                    + "target iOS \(project.deploymentTarget)"
-                    + (project.usesNoBluetoothVariant ? " (no-Bluetooth variant)" : "")
-                    + " does not use Bluetooth.",
-                fix: "Remove \(key) unless the app uses Bluetooth for something else."))
+            findings.append(
+                CheckFinding(
+                    .bluetoothUsageDescriptionNotNeeded,
+                    message: "\(key) is present, but Cast SDK \(project.sdkVersion) with deployment "
+                        + "target iOS \(project.deploymentTarget)"
+                        + (project.usesNoBluetoothVariant ? " (no-Bluetooth variant)" : "")
+                        + " does not use Bluetooth.",
+                    fix: "Remove \(key) unless the app uses Bluetooth for something else."))
         }
         return (text != nil, text)
     }

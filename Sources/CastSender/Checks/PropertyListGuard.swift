@@ -39,8 +39,11 @@ enum PropertyListGuard {
             if let open = opens.first(where: { matches($0, in: bytes, at: index) }) {
                 var end = index + open.count
                 // Only `<array>`/`<array ...>`, not `<arrayx>`; `<array/>` opens nothing.
-                guard end < bytes.count, [UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A,
-                    0x0D].contains(bytes[end])
+                guard end < bytes.count,
+                    [
+                        UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A,
+                        0x0D,
+                    ].contains(bytes[end])
                 else {
                     index += 1
                     continue

@@ -52,7 +52,8 @@ struct ScenarioFile: Decodable {
             let options = CastOptions(
                 criteria: try Self.criteria(object),
                 disableDiscoveryAutostart: try object.bool(.disableDiscoveryAutostart) ?? false,
-                startDiscoveryAfterFirstTapOnCastButton: try object.bool(.startDiscoveryAfterFirstTapOnCastButton) ?? true,
+                startDiscoveryAfterFirstTapOnCastButton: try object.bool(.startDiscoveryAfterFirstTapOnCastButton)
+                    ?? true,
                 platform: platform)
             configuration = SenderAppConfiguration(
                 sdkVersion: try object.required(Self.version(object, .sdk), .sdk),
@@ -63,7 +64,8 @@ struct ScenarioFile: Decodable {
             plistPath = try object.string(.plist)
         }
 
-        private static func version(_ object: ScenarioObject<Key>, _ key: Key) throws(ScenarioFieldError) -> SDKVersion? {
+        private static func version(_ object: ScenarioObject<Key>, _ key: Key) throws(ScenarioFieldError) -> SDKVersion?
+        {
             guard let text = try object.string(key) else { return nil }
             do throws(SDKVersionError) {
                 return try SDKVersion(parsing: text)
@@ -94,7 +96,8 @@ struct ScenarioFile: Decodable {
             let object = try ScenarioObject<Key>(decoder)
             state = SenderFlowState(
                 discoveryHasStartedOnce: try object.bool(.discoveryHasStartedOnce) ?? false,
-                localNetworkPermission: try object.choice(.localNetworkPermission, what: "permission") ?? .notDetermined,
+                localNetworkPermission: try object.choice(.localNetworkPermission, what: "permission")
+                    ?? .notDetermined,
                 bluetoothPromptAnswered: try object.bool(.bluetoothPromptAnswered) ?? false)
         }
     }
@@ -123,7 +126,9 @@ struct ScenarioFile: Decodable {
         case replay(path: String, location: String)
 
         /// The devices of `object`'s `devices` or `replay` field; nil when neither is there.
-        init?<Key: CodingKey & CaseIterable & RawRepresentable<String>>(_ object: ScenarioObject<Key>, devices: Key, replay: Key) throws(ScenarioFieldError) {
+        init?<Key: CodingKey & CaseIterable & RawRepresentable<String>>(
+            _ object: ScenarioObject<Key>, devices: Key, replay: Key
+        ) throws(ScenarioFieldError) {
             if object.contains(devices), object.contains(replay) {
                 throw object.error("give \"devices\" or \"replay\", not both")
             }

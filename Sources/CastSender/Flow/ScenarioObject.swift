@@ -10,7 +10,8 @@ struct ScenarioObject<Key: CodingKey & CaseIterable & RawRepresentable<String>> 
 
     /// Opens the object `decoder` stands at, allowing `allowed` fields (all of `Key` by default;
     /// nil: not checked yet) and requiring `required`.
-    init(_ decoder: any Decoder, allowed: [Key]? = Array(Key.allCases), required: [Key] = []) throws(ScenarioFieldError) {
+    init(_ decoder: any Decoder, allowed: [Key]? = Array(Key.allCases), required: [Key] = []) throws(ScenarioFieldError)
+    {
         location = ScenarioFieldError.location(of: decoder.codingPath)
         do {
             container = try decoder.container(keyedBy: ScenarioAnyKey.self)
@@ -19,13 +20,16 @@ struct ScenarioObject<Key: CodingKey & CaseIterable & RawRepresentable<String>> 
             throw ScenarioFieldError(location: location, message: "expected an object, found \(found)")
         }
         let names = allowed?.map(\.rawValue) ?? []
-        if allowed != nil, let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !names.contains($0) }) {
+        if allowed != nil,
+            let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !names.contains($0) })
+        {
             throw ScenarioFieldError(
                 location: ScenarioFieldError.join(location, unknown),
                 message: "unknown field \(SafeText.quoted(unknown)); expected one of: \(names.joined(separator: ", "))")
         }
         if let missing = required.first(where: { !container.contains(ScenarioAnyKey(stringValue: $0.rawValue)) }) {
-            throw ScenarioFieldError(location: ScenarioFieldError.join(location, missing.rawValue), message: "missing required field")
+            throw ScenarioFieldError(
+                location: ScenarioFieldError.join(location, missing.rawValue), message: "missing required field")
         }
     }
 
@@ -93,7 +97,8 @@ struct ScenarioObject<Key: CodingKey & CaseIterable & RawRepresentable<String>> 
     func choice<T>(_ key: Key, names: [String], what: String, _ make: (String) -> T?) throws(ScenarioFieldError) -> T? {
         guard let string = try string(key) else { return nil }
         guard let value = make(string) else {
-            throw error(key, "unknown \(what) \(SafeText.quoted(string)); expected one of: \(names.joined(separator: ", "))")
+            throw error(
+                key, "unknown \(what) \(SafeText.quoted(string)); expected one of: \(names.joined(separator: ", "))")
         }
         return value
     }

@@ -32,7 +32,8 @@ struct ScenarioStep: Decodable {
                 let place = ScenarioFieldError.place(replayLocation, replacing: location, with: named)
                 input = .deviceListReplay(path: path, location: place)
             }
-            expectation = try object.decode(ScenarioExpectation.self, .expect, expected: "an object")?.expectation
+            expectation =
+                try object.decode(ScenarioExpectation.self, .expect, expected: "an object")?.expectation
                 ?? SenderScenarioExpectation()
             comment = try object.string(.comment)
         } catch {
@@ -47,12 +48,16 @@ struct ScenarioStep: Decodable {
         let text = try object.required(object.string(.input), .input)
         guard let name = SenderFlowInput.Name(rawValue: text) else {
             throw object.error(
-                .input, "unknown input \(SafeText.quoted(text)); expected one of: " + SenderFlowInput.names.joined(separator: ", "))
+                .input,
+                "unknown input \(SafeText.quoted(text)); expected one of: "
+                    + SenderFlowInput.names.joined(separator: ", "))
         }
         return name
     }
 
-    private static func input(_ name: SenderFlowInput.Name, _ object: ScenarioObject<Key>) throws(ScenarioFieldError) -> Input {
+    private static func input(_ name: SenderFlowInput.Name, _ object: ScenarioObject<Key>) throws(ScenarioFieldError)
+        -> Input
+    {
         switch name {
         case .appLaunched: return .ready(.appLaunched)
         case .relaunched: return .ready(.relaunched)
@@ -60,9 +65,12 @@ struct ScenarioStep: Decodable {
         case .enteredForeground: return .ready(.enteredForeground)
         case .castButtonTapped: return .ready(.castButtonTapped)
         case .interstitialDismissed: return .ready(.interstitialDismissed)
-        case .promptAnswered: return .ready(.promptAnswered(granted: try object.required(object.bool(.granted), .granted)))
-        case .settingsChanged: return .ready(.settingsChanged(granted: try object.required(object.bool(.granted), .granted)))
-        case .locationPermissionChanged: return .ready(.locationPermissionChanged(granted: try object.required(object.bool(.granted), .granted)))
+        case .promptAnswered:
+            return .ready(.promptAnswered(granted: try object.required(object.bool(.granted), .granted)))
+        case .settingsChanged:
+            return .ready(.settingsChanged(granted: try object.required(object.bool(.granted), .granted)))
+        case .locationPermissionChanged:
+            return .ready(.locationPermissionChanged(granted: try object.required(object.bool(.granted), .granted)))
         case .startDiscoveryRequested: return .ready(.startDiscoveryRequested)
         case .stopDiscoveryRequested: return .ready(.stopDiscoveryRequested)
         case .dialogDismissed: return .ready(.dialogDismissed)

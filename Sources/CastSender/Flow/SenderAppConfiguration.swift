@@ -151,7 +151,9 @@ public struct SenderAppConfiguration: Sendable, Hashable {
         }
         if appPresentsDialogs, sdkVersion < Self.alwaysVisibleButtonVersion {
             throw SenderConfigurationError(
-                message: "an app presents its own dialogs through GCKUICastButtonDelegate, which exists from Cast SDK 4.6.0, not \(sdkVersion)")
+                message:
+                    "an app presents its own dialogs through GCKUICastButtonDelegate, which exists from Cast SDK 4.6.0, not \(sdkVersion)"
+            )
         }
         if noBluetoothVariant, sdkVersion < Self.noBluetoothVariantVersion {
             throw SenderConfigurationError(

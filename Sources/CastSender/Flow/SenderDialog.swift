@@ -39,20 +39,25 @@ public struct SenderDialog: Sendable, Hashable, Codable {
     /// The SDK's local network permission dialog (a tap before discovery ever ran, iOS 14+).
     public static let localNetworkPermission = SenderDialog(
         title: "Allow local network access",
-        hints: ["To find Cast devices, this app needs access to your local network. iOS asks for it when the app first looks for devices."],
+        hints: [
+            "To find Cast devices, this app needs access to your local network. iOS asks for it when the app first looks for devices."
+        ],
         buttons: ["OK"])
 
     /// The system's local network prompt, with the app's NSLocalNetworkUsageDescription (or a
     /// note that the Info.plist lacks it); nil `usageDescription` and no plist: unknown text.
-    public static func localNetworkPrompt(appName: String?, usageDescription: String?, plistKnown: Bool) -> SenderDialog {
+    public static func localNetworkPrompt(appName: String?, usageDescription: String?, plistKnown: Bool) -> SenderDialog
+    {
         let name = appName.map { "\u{201C}\($0)\u{201D}" } ?? "The app"
         let message: String
         if let usageDescription, !usageDescription.isEmpty {
             message = usageDescription
         } else if plistKnown {
-            message = "(no NSLocalNetworkUsageDescription in the Info.plist: the prompt has no explanation, and App Review requires one)"
+            message =
+                "(no NSLocalNetworkUsageDescription in the Info.plist: the prompt has no explanation, and App Review requires one)"
         } else {
-            message = "(the app's NSLocalNetworkUsageDescription: unknown without its Info.plist; give --plist, or app.plist in a scenario)"
+            message =
+                "(the app's NSLocalNetworkUsageDescription: unknown without its Info.plist; give --plist, or app.plist in a scenario)"
         }
         return SenderDialog(
             title: "\(name) would like to find and connect to devices on your local network",

@@ -239,7 +239,9 @@ public struct SenderFlow: Sendable {
             return ignore("\(configuration.platform) has no local-network permission")
         }
         guard phase != .foreground else {
-            return ignore("the app is in the foreground; the user opens Settings, which puts the app in the background (send enteredBackground first)")
+            return ignore(
+                "the app is in the foreground; the user opens Settings, which puts the app in the background (send enteredBackground first)"
+            )
         }
         guard permission != .notDetermined else {
             return ignore("Settings lists the app under Local Network only once it has asked")
@@ -370,17 +372,22 @@ public struct SenderFlow: Sendable {
             case .localNetworkPermissionDialog: .localNetworkPermission
             case .localNetworkPrompt:
                 .localNetworkPrompt(
-                    appName: configuration.infoPlist?.appName, usageDescription: configuration.infoPlist?.localNetworkUsageDescription,
+                    appName: configuration.infoPlist?.appName,
+                    usageDescription: configuration.infoPlist?.localNetworkUsageDescription,
                     plistKnown: configuration.infoPlist != nil)
             default: nil
             }
         var notes = log.notes
         let blocked = discoveryRanThisLaunch ? configuration.missingBonjourServices : []
         for entry in blocked {
-            notes.append("iOS refuses the browse for \(entry) (NoAuth, -72008): add \(entry) to NSBonjourServices in the Info.plist")
+            notes.append(
+                "iOS refuses the browse for \(entry) (NoAuth, -72008): add \(entry) to NSBonjourServices in the Info.plist"
+            )
         }
         if discoveryRanThisLaunch, configuration.findsNothing {
-            notes.append("Cast SDK \(configuration.sdkVersion) built with Xcode \(configuration.xcodeVersion.map { "\($0)" } ?? "12") finds no devices on iOS 14 or later: update the SDK to 4.5.0 or later")
+            notes.append(
+                "Cast SDK \(configuration.sdkVersion) built with Xcode \(configuration.xcodeVersion.map { "\($0)" } ?? "12") finds no devices on iOS 14 or later: update the SDK to 4.5.0 or later"
+            )
         }
         var unique: [SenderInference] = []
         for item in log.inferred where !unique.contains(item) { unique.append(item) }

@@ -15,8 +15,8 @@ extension SenderFlowInput {
             case .deviceListChanged: ["devices", "replay"]
             case .deviceSelected: ["device"]
             case .appLaunched, .relaunched, .enteredBackground, .enteredForeground, .castButtonTapped,
-                 .interstitialDismissed, .startDiscoveryRequested, .stopDiscoveryRequested, .dialogDismissed,
-                 .goToSettingsTapped, .sessionStarted, .sessionEnded:
+                .interstitialDismissed, .startDiscoveryRequested, .stopDiscoveryRequested, .dialogDismissed,
+                .goToSettingsTapped, .sessionStarted, .sessionEnded:
                 []
             }
         }

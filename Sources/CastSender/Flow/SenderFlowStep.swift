@@ -128,18 +128,25 @@ public struct SenderFlowStep: Sendable, Hashable, Codable, CustomStringConvertib
             for hint in dialog.hints { add("", "hint: \(hint)") }
             add("", "buttons: " + dialog.buttons.joined(separator: ", "))
         }
-        add("discovery:", (discoveryRunning ? "running" : "not running")
-            + (discoveryHasStartedOnce ? " (has started once)" : " (never started)"))
+        add(
+            "discovery:",
+            (discoveryRunning ? "running" : "not running")
+                + (discoveryHasStartedOnce ? " (has started once)" : " (never started)"))
         add("permission:", localNetworkPermission.rawValue)
         add("Wi-Fi:", wifi ? "on" : "off")
-        add("devices:", visibleDevices.isEmpty
-            ? "none visible" : "\(visibleDevices.count) visible: "
-                + visibleDevices.map { SafeText.quoted($0.friendlyName) }.joined(separator: ", "))
+        add(
+            "devices:",
+            visibleDevices.isEmpty
+                ? "none visible"
+                : "\(visibleDevices.count) visible: "
+                    + visibleDevices.map { SafeText.quoted($0.friendlyName) }.joined(separator: ", "))
         add("Cast button:", castButton.description)
         add("cast state:", castState.description)
         for quirk in quirks { add("quirk:", "\(quirk.rawValue): \(quirk.summary)") }
         for type in blockedBrowses {
-            add("blocked:", "browse for \(SafeText.quoted(type)) refused by iOS (NoAuth -72008): not in NSBonjourServices")
+            add(
+                "blocked:",
+                "browse for \(SafeText.quoted(type)) refused by iOS (NoAuth -72008): not in NSBonjourServices")
         }
         for item in inferred { add("inferred:", "\(item.rawValue): \(item.summary)") }
         for note in notes { add("note:", note) }

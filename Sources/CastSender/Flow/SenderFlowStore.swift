@@ -64,7 +64,8 @@ public struct SenderFlowStore: Sendable, Hashable {
             switch error {
             case .missing: return Loaded(state: SenderFlowState(), version: nil)
             case .directory: throw DiscoveryStartStoreError(kind: .refused, path: path, message: "it is a directory")
-            case .notRegular(let kind): throw DiscoveryStartStoreError(kind: .refused, path: path, message: "it is \(kind)")
+            case .notRegular(let kind):
+                throw DiscoveryStartStoreError(kind: .refused, path: path, message: "it is \(kind)")
             case .tooLarge: return corrupt("\(error)")
             case .unreadable(let reason): throw DiscoveryStartStoreError(kind: .unreadable, path: path, message: reason)
             }
@@ -103,7 +104,8 @@ public struct SenderFlowStore: Sendable, Hashable {
     public func save(_ state: SenderFlowState) throws(DiscoveryStartStoreError) {
         let contents = Contents(
             version: Self.currentVersion, discoveryHasStartedOnce: state.discoveryHasStartedOnce,
-            localNetworkPermission: state.localNetworkPermission, bluetoothPromptAnswered: state.bluetoothPromptAnswered)
+            localNetworkPermission: state.localNetworkPermission, bluetoothPromptAnswered: state.bluetoothPromptAnswered
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
@@ -115,7 +117,8 @@ public struct SenderFlowStore: Sendable, Hashable {
         do throws(AtomicFile.Failure) {
             try AtomicFile.write(Array(data), to: url.path, createDirectories: true)
         } catch {
-            throw DiscoveryStartStoreError(kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
+            throw DiscoveryStartStoreError(
+                kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
         }
     }
 
@@ -128,7 +131,8 @@ public struct SenderFlowStore: Sendable, Hashable {
         do throws(AtomicFile.Failure) {
             _ = try AtomicFile.destination(of: url.path)
         } catch {
-            throw DiscoveryStartStoreError(kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
+            throw DiscoveryStartStoreError(
+                kind: error.isRefusal ? .refused : .unwritable, path: url.path, message: error.reason(at: url.path))
         }
     }
 

@@ -137,7 +137,8 @@ public struct SenderScenario: Sendable {
                 switch step.input {
                 case .ready(let ready): input = ready
                 case .deviceListReplay(let path, let location):
-                    input = .deviceListChanged(try await loader.devices(.replay(path: path, location: location), criteria: criteria) ?? [])
+                    input = .deviceListChanged(
+                        try await loader.devices(.replay(path: path, location: location), criteria: criteria) ?? [])
                 }
                 steps.append(Step(input: input, expectation: step.expectation, comment: step.comment))
             }
@@ -159,7 +160,8 @@ public struct SenderScenario: Sendable {
         } catch {
             switch error {
             case .tooDeep:
-                throw ScenarioFieldError(location: "", message: "\(error); a scenario needs at most \(maximumNestingDepth) levels")
+                throw ScenarioFieldError(
+                    location: "", message: "\(error); a scenario needs at most \(maximumNestingDepth) levels")
             case .invalid:
                 throw ScenarioFieldError(location: "", message: "not valid JSON: \(error)")
             }
@@ -253,7 +255,8 @@ public struct SenderScenario: Sendable {
             let recording = try ReplayRecording(contentsOf: url)
             try spend(recording.events.count)
             let backend = ReplayBackend(recording: recording, speed: 0, ending: .finish)
-            let devices = try await SenderFlow.networkDevices(of: DiscoveryManager(backend: backend, criteria: criteria))
+            let devices = try await SenderFlow.networkDevices(
+                of: DiscoveryManager(backend: backend, criteria: criteria))
             loaded[url.path] = (recording.events.count, devices)
             return devices
         }
@@ -262,7 +265,8 @@ public struct SenderScenario: Sendable {
             guard events <= remaining else {
                 throw DiscoveryError(
                     kind: .badInput,
-                    message: "the scenario's replays hold more than \(SenderScenario.maximumReplayEvents) events in all "
+                    message:
+                        "the scenario's replays hold more than \(SenderScenario.maximumReplayEvents) events in all "
                         + "(each reference counts)")
             }
             remaining -= events

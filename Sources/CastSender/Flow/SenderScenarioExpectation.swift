@@ -80,8 +80,10 @@ public struct SenderScenarioExpectation: Sendable, Hashable {
         check("quirks", quirks.map(Self.sorted), Self.sorted(step.quirks)) {
             "[" + $0.map(\.rawValue).joined(separator: ", ") + "]"
         }
-        check("inferred", inferred.map { $0.sorted { $0.rawValue < $1.rawValue } },
-              step.inferred.sorted { $0.rawValue < $1.rawValue }) {
+        check(
+            "inferred", inferred.map { $0.sorted { $0.rawValue < $1.rawValue } },
+            step.inferred.sorted { $0.rawValue < $1.rawValue }
+        ) {
             "[" + $0.map(\.rawValue).joined(separator: ", ") + "]"
         }
         check("blockedBrowses", blockedBrowses.map { $0.sorted() }, step.blockedBrowses.sorted(), names)

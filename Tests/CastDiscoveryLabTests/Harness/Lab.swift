@@ -55,9 +55,10 @@ enum Lab {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CommandError(command: ([program] + arguments).joined(separator: " "),
-                               status: process.terminationStatus,
-                               stderr: String(decoding: errors, as: UTF8.self))
+            throw CommandError(
+                command: ([program] + arguments).joined(separator: " "),
+                status: process.terminationStatus,
+                stderr: String(decoding: errors, as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
     }

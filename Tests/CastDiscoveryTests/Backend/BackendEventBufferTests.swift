@@ -23,7 +23,9 @@ struct BackendEventBufferTests {
         }
     }
 
-    @Test("a stalled consumer: 20 devices updated 1,000 times each while nobody reads; then every device's last state, the rest folded and counted, the buffer bounded")
+    @Test(
+        "a stalled consumer: 20 devices updated 1,000 times each while nobody reads; then every device's last state, the rest folded and counted, the buffer bounded"
+    )
     func stalledConsumer() async {
         let (stream, buffer) = BackendEventBuffer.makeStream()
         let capacity = buffer.capacity
@@ -47,8 +49,8 @@ struct BackendEventBufferTests {
             if version % 100 == 0 { yield(.statistics(BackendStatistics())) }
         }
         yield(.removed(Script.service(0, version: 1_000)))
-        yield(.found(Script.service(20)))              // found and gone while the consumer is behind:
-        yield(.removed(Script.service(20)))            // it never hears of it
+        yield(.found(Script.service(20)))  // found and gone while the consumer is behind:
+        yield(.removed(Script.service(20)))  // it never hears of it
         yield(.found(Script.service(21, version: 7)))
         yield(.resolvesPending(0))
         yield(.allForNow(browseType: Self.base))
@@ -74,22 +76,27 @@ struct BackendEventBufferTests {
         // Counted: what the consumer did not receive on its own, also in the statistics it reads.
         #expect(buffer.coalescedEvents == yielded - events.count)
         #expect(buffer.coalescedEvents > 12_000)
-        guard case .statistics(let counts)? = events.last(where: { if case .statistics = $0 { true } else { false } }) else {
+        guard case .statistics(let counts)? = events.last(where: { if case .statistics = $0 { true } else { false } })
+        else {
             Issue.record("no statistics after the fold"); return
         }
         #expect(counts.coalescedEvents == buffer.coalescedEvents)
         #expect(events.count < capacity + 40)
     }
 
-    @Test("while the consumer is behind, milestones follow the state before them, repeats keep their last place, and the count is said")
+    @Test(
+        "while the consumer is behind, milestones follow the state before them, repeats keep their last place, and the count is said"
+    )
     func foldOrder() async {
         let (stream, buffer) = BackendEventBuffer.makeStream(capacity: 3)
         let a = Script.service(1), b = Script.service(2), c = Script.service(3)
-        for event: BackendEvent in [.stateChanged(.running), .browseStarted(browseType: Self.base), .found(a)] { buffer.yield(event) }
+        for event: BackendEvent in [.stateChanged(.running), .browseStarted(browseType: Self.base), .found(a)] {
+            buffer.yield(event)
+        }
         // Full: the rest folds.
         let folded: [BackendEvent] = [
             .copyAdded(Script.copy(2, .ipv4), browseType: Self.base), .resolvesPending(1),
-            .allForNow(browseType: Self.base),                                   // before b was found...
+            .allForNow(browseType: Self.base),  // before b was found...
             .found(b), .resolvesPending(0),
             .updated(Script.service(1, version: 1)), .updated(Script.service(1, version: 2)),
             .found(c), .removed(c),
@@ -102,14 +109,15 @@ struct BackendEventBufferTests {
         // The copy (forgotten with the daemon), resolvesPending(1), the first update of a, c
         // found and removed.
         statistics.coalescedEvents = 5
-        #expect(events == [
-            .stateChanged(.running), .browseStarted(browseType: Self.base), .found(a),
-            .stateChanged(.daemonLost),                                          // the merge forgets the copies here
-            .found(b), .updated(Script.service(1, version: 2)),                 // a was known before: updated
-            .resolvesPending(0), .statistics(statistics),                       // a backend that sends none
-            .allForNow(browseType: Self.base),                                   // ...and is after it now
-            .stateChanged(.connecting), .stateChanged(.running),
-        ])
+        #expect(
+            events == [
+                .stateChanged(.running), .browseStarted(browseType: Self.base), .found(a),
+                .stateChanged(.daemonLost),  // the merge forgets the copies here
+                .found(b), .updated(Script.service(1, version: 2)),  // a was known before: updated
+                .resolvesPending(0), .statistics(statistics),  // a backend that sends none
+                .allForNow(browseType: Self.base),  // ...and is after it now
+                .stateChanged(.connecting), .stateChanged(.running),
+            ])
         #expect(buffer.coalescedEvents == 5)
     }
 
@@ -120,9 +128,9 @@ struct BackendEventBufferTests {
         buffer.yield(.found(a))
         var reader = stream.makeAsyncIterator()
         #expect(await reader.next() == .found(a))
-        buffer.yield(.found(b))                       // waits in order
-        buffer.yield(.removed(a))                     // folded: a was known
-        buffer.yield(.removed(b))                     // folded: b was queued, so known by then
+        buffer.yield(.found(b))  // waits in order
+        buffer.yield(.removed(a))  // folded: a was known
+        buffer.yield(.removed(b))  // folded: b was queued, so known by then
         buffer.yield(.found(b))
         buffer.finish()
         var rest: [BackendEvent] = []
@@ -198,7 +206,9 @@ struct BackendEventBufferTests {
         #expect(ended.withLock { $0 } == 1)
     }
 
-    @Test("read directly: events in order; with none waiting the reader is told once, when one comes or the producer finishes; then the end")
+    @Test(
+        "read directly: events in order; with none waiting the reader is told once, when one comes or the producer finishes; then the end"
+    )
     func takenDirectly() {
         let buffer = BackendEventBuffer(capacity: 2)
         let told = LockedValue(0)
@@ -220,7 +230,8 @@ struct BackendEventBufferTests {
         #expect(buffer.take(orNotify: notify) == .ended)
     }
 
-    @Test("a reader that lets go: the producer's events are let go, onTermination runs once, a waiting notice is dropped")
+    @Test(
+        "a reader that lets go: the producer's events are let go, onTermination runs once, a waiting notice is dropped")
     func letGo() {
         let buffer = BackendEventBuffer()
         let ended = LockedValue(0)

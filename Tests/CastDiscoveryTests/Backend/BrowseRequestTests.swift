@@ -12,7 +12,9 @@ struct BrowseRequestTests {
         #expect(request.serviceTypes.first == .googleCast)
         #expect(request.serviceTypes.dropFirst().map(\.subtype) == criteria.allSubtypes)
         #expect(Set(request.serviceTypesByName.values.map(\.base)) == [.googleCast])
-        #expect(request.serviceTypesByName[criteria.browseTypes[3]]?.subtype == "_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED")
+        #expect(
+            request.serviceTypesByName[criteria.browseTypes[3]]?.subtype == "_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED"
+        )
     }
 
     @Test("parsing takes browse types as text and gives the same request")
@@ -21,12 +23,17 @@ struct BrowseRequestTests {
         let parsed = try BrowseRequest(parsing: text, passive: true)
         #expect(parsed.browseTypes == text)
         #expect(parsed.passive)
-        #expect(parsed == (try BrowseRequest(serviceTypes: [.googleCast, ServiceType.googleCast.subtype("_CC1AD845")], passive: true)))
+        #expect(
+            parsed
+                == (try BrowseRequest(
+                    serviceTypes: [.googleCast, ServiceType.googleCast.subtype("_CC1AD845")], passive: true)))
     }
 
-    @Test("a type that does not parse is refused, with the one message every backend used to write its own way", arguments: [
-        ["googlecast"], ["_googlecast._tcp", "_x._sub"], ["_googlecast._bogus"],
-    ])
+    @Test(
+        "a type that does not parse is refused, with the one message every backend used to write its own way",
+        arguments: [
+            ["googlecast"], ["_googlecast._tcp", "_x._sub"], ["_googlecast._bogus"],
+        ])
     func errors(types: [String]) {
         #expect(throws: DiscoveryError.self) { try BrowseRequest(parsing: types) }
         do {

@@ -73,8 +73,13 @@ enum StartupScript {
     private static func make(_ index: Int, ipv6: Bool, ipv4Net: UInt8) -> DiscoveredService {
         let uuid = TestService.uuid(index)
         let strings = ["id=\(uuid)", "fn=TV \(index)", "ve=05", "ca=4101", "st=0"]
-        var addresses = [ServiceAddress("10.\(ipv4Net).\(index / 256).\(index % 256)", interfaceName: "eth0", interfaceIndex: 2)!]
-        if ipv6 { addresses.append(ServiceAddress("fd00::\(String(index, radix: 16))", interfaceName: "eth0", interfaceIndex: 2)!) }
+        var addresses = [
+            ServiceAddress("10.\(ipv4Net).\(index / 256).\(index % 256)", interfaceName: "eth0", interfaceIndex: 2)!
+        ]
+        if ipv6 {
+            addresses.append(
+                ServiceAddress("fd00::\(String(index, radix: 16))", interfaceName: "eth0", interfaceIndex: 2)!)
+        }
         let resolved = ResolvedService(
             instanceName: "Chromecast-\(uuid)", hostName: "\(uuid).local", port: 8009, addresses: addresses,
             txt: TXTRecord(strings: strings.map { Array($0.utf8) }))
@@ -94,7 +99,8 @@ enum StartupScript {
             let whole = service(index, ipv4Net: ipv4Net).service
             func resolution(_ family: ServiceAddress.Family) -> ServiceResolution {
                 ServiceResolution(
-                    hostName: whole.hostName, port: whole.port, addresses: whole.addresses.filter { $0.family == family },
+                    hostName: whole.hostName, port: whole.port,
+                    addresses: whole.addresses.filter { $0.family == family },
                     txt: whole.txt)
             }
             events += [

@@ -24,7 +24,9 @@ struct MergedBackendTests {
     }
 
     static func copy(_ name: String, interface: Int32 = 2) -> ServiceCopyKey {
-        ServiceCopyKey(service: ServiceKey(name: name, type: .googleCast, domain: "local"), interfaceIndex: interface, transport: .ipv4)
+        ServiceCopyKey(
+            service: ServiceKey(name: name, type: .googleCast, domain: "local"), interfaceIndex: interface,
+            transport: .ipv4)
     }
     static func service(_ name: String, _ address: String, knownHost: String? = nil) -> DiscoveredService {
         DiscoveredService(
@@ -48,20 +50,28 @@ struct MergedBackendTests {
     }
 
     /// A step of the source `source` for the base type.
-    static func step(_ source: (name: String, role: MergedBackend.Role), _ milestone: SourceProgress.Milestone, services: Int = 0) -> BackendEvent {
-        .sourceProgress(SourceProgress(source: source.name, role: source.role, browseType: type, milestone: milestone, services: services))
+    static func step(
+        _ source: (name: String, role: MergedBackend.Role), _ milestone: SourceProgress.Milestone, services: Int = 0
+    ) -> BackendEvent {
+        .sourceProgress(
+            SourceProgress(
+                source: source.name, role: source.role, browseType: type, milestone: milestone, services: services))
     }
 
-    @Test("each source's all-for-now and cache delivery pass as its steps, never as the merge's own; the browse starts once; pending resolves summed")
+    @Test(
+        "each source's all-for-now and cache delivery pass as its steps, never as the merge's own; the browse starts once; pending resolves summed"
+    )
     func browses() {
         var merger = Self.merger()
         let type = DiscoveryCriteria.serviceType
-        #expect(merger.take(.browseStarted(browseType: type), from: 0)
-            == [.browseStarted(browseType: type), Self.step(("mdns", .asks), .browseStarted)])
+        #expect(
+            merger.take(.browseStarted(browseType: type), from: 0)
+                == [.browseStarted(browseType: type), Self.step(("mdns", .asks), .browseStarted)])
         #expect(merger.take(.browseStarted(browseType: type), from: 1) == [Self.step(("hosts", .asks), .browseStarted)])
         #expect(merger.take(.allForNow(browseType: type), from: 1) == [Self.step(("hosts", .asks), .allForNow)])
         #expect(merger.take(.allForNow(browseType: type), from: 0) == [Self.step(("mdns", .asks), .allForNow)])
-        #expect(merger.take(.cacheExhausted(browseType: type), from: 0) == [Self.step(("mdns", .asks), .cacheExhausted)])
+        #expect(
+            merger.take(.cacheExhausted(browseType: type), from: 0) == [Self.step(("mdns", .asks), .cacheExhausted)])
         #expect(merger.take(.resolvesPending(2), from: 0) == [.resolvesPending(2)])
         #expect(merger.take(.resolvesPending(1), from: 1) == [.resolvesPending(3)])
         #expect(!merger.end(0).done && merger.end(1).done)
@@ -78,8 +88,11 @@ struct MergedBackendTests {
         #expect(ended.events == [Self.step(("mdns", .asks), .absent), .resolvesPending(0)])
         let other = "_8E6C866D._sub._googlecast._tcp"
         let started = merger.take(.browseStarted(browseType: other), from: 1)
-        #expect(started.contains(.sourceProgress(SourceProgress(
-            source: "mdns", role: .asks, browseType: other, milestone: .absent, services: 0))))
+        #expect(
+            started.contains(
+                .sourceProgress(
+                    SourceProgress(
+                        source: "mdns", role: .asks, browseType: other, milestone: .absent, services: 0))))
     }
 
     @Test("the same address from two sources is listed once, with the multicast one's interface")
@@ -134,12 +147,18 @@ struct MergedBackendTests {
     func daemonPending() {
         var merger = Self.beside()
         _ = merger.take(.copyAdded(Self.copy("TV"), browseType: Self.type), from: 0)
-        #expect(Self.pending(merger.take(.copyResolved(Self.copy("TV"), Self.resolution("10.0.0.2"), stillAsking: false), from: 0)) == [0])
-        #expect(Self.pending(merger.take(.copyAdded(Self.copy("TV"), browseType: Self.type), from: 1)).isEmpty,
-                "resolving what the querier has holds nothing up")
-        #expect(Self.pending(merger.take(.copyAdded(Self.copy("Radio"), browseType: Self.type), from: 1)) == [1],
-                "the querier missed Radio, so the daemon's resolve is waited for")
-        let radio = merger.take(.copyResolved(Self.copy("Radio"), Self.resolution("10.0.0.3"), stillAsking: false), from: 1)
+        #expect(
+            Self.pending(
+                merger.take(.copyResolved(Self.copy("TV"), Self.resolution("10.0.0.2"), stillAsking: false), from: 0))
+                == [0])
+        #expect(
+            Self.pending(merger.take(.copyAdded(Self.copy("TV"), browseType: Self.type), from: 1)).isEmpty,
+            "resolving what the querier has holds nothing up")
+        #expect(
+            Self.pending(merger.take(.copyAdded(Self.copy("Radio"), browseType: Self.type), from: 1)) == [1],
+            "the querier missed Radio, so the daemon's resolve is waited for")
+        let radio = merger.take(
+            .copyResolved(Self.copy("Radio"), Self.resolution("10.0.0.3"), stillAsking: false), from: 1)
         #expect(Self.pending(radio) == [0], "resolved by the daemon")
         #expect(radio.contains { if case .found(let s) = $0 { s.key == Self.copy("Radio").service } else { false } })
     }
@@ -149,7 +168,10 @@ struct MergedBackendTests {
         var merger = Self.beside()
         #expect(Self.pending(merger.take(.copyAdded(Self.copy("TV"), browseType: Self.type), from: 1)) == [1])
         _ = merger.take(.copyAdded(Self.copy("TV"), browseType: Self.type), from: 0)
-        #expect(Self.pending(merger.take(.copyResolved(Self.copy("TV"), Self.resolution("10.0.0.2"), stillAsking: false), from: 0)) == [0])
+        #expect(
+            Self.pending(
+                merger.take(.copyResolved(Self.copy("TV"), Self.resolution("10.0.0.2"), stillAsking: false), from: 0))
+                == [0])
         #expect(Self.pending(merger.take(.copyAdded(Self.copy("Gone"), browseType: Self.type), from: 1)) == [1])
         let error = DiscoveryError(kind: .other, message: "timeout")
         let failed = merger.take(.copyFailed(Self.copy("Gone"), error), from: 1)
@@ -163,8 +185,11 @@ struct MergedBackendTests {
         let type = Self.type
         _ = merger.take(.copyAdded(Self.copy("TV"), browseType: type), from: 1)
         let events = merger.take(.cacheExhausted(browseType: type), from: 1)
-        #expect(events.first == .sourceProgress(SourceProgress(
-            source: "avahi", role: .cache, browseType: type, milestone: .cacheExhausted, services: 1)))
+        #expect(
+            events.first
+                == .sourceProgress(
+                    SourceProgress(
+                        source: "avahi", role: .cache, browseType: type, milestone: .cacheExhausted, services: 1)))
     }
 
     /// A backend that starts its browse and then says nothing: a daemon that never delivers.
@@ -195,7 +220,9 @@ struct MergedBackendTests {
         }
     }
 
-    @Test("a merged scan beside a daemon that never delivers its cache completes once the daemon's round has passed, on the scan's clock")
+    @Test(
+        "a merged scan beside a daemon that never delivers its cache completes once the daemon's round has passed, on the scan's clock"
+    )
     func silentDaemonScan() async throws {
         let merged = MergedBackend([
             MergedBackend.Source("mdns", PromptBackend(), role: .asks),
@@ -216,7 +243,8 @@ struct MergedBackendTests {
         let browse = try #require(result.browses.first)
         #expect(browse.reason == .allForNow && browse.after == .milliseconds(200))
         #expect(browse.sources.map(\.source) == ["mdns", "avahi"])
-        #expect(browse.sources[1].cacheWaitOverAfter == .milliseconds(200) && browse.sources[1].cacheDeliveredAfter == nil)
+        #expect(
+            browse.sources[1].cacheWaitOverAfter == .milliseconds(200) && browse.sources[1].cacheDeliveredAfter == nil)
     }
 
     /// A backend that notes in `log` when its browse is started, then says nothing.
@@ -259,7 +287,8 @@ struct MergedBackendTests {
         merger.noteSource(0, readThrough: A.at(0))
         _ = merger.take(.copyAdded(A.copy(2, .ipv4), browseType: Self.type), from: 0, at: A.at(0))
         merger.noteSource(0, madeBy: A.at(1))
-        _ = merger.take(.copyResolved(A.copy(2, .ipv4), A.resolution("10.0.0.2"), stillAsking: false), from: 0, at: A.at(2))
+        _ = merger.take(
+            .copyResolved(A.copy(2, .ipv4), A.resolution("10.0.0.2"), stillAsking: false), from: 0, at: A.at(2))
         #expect(merger.nextCheck(at: A.at(2)) == A.at(27), "the grace, in the merge's time")
         // Due, but the stack has read only up to 0 ms: looked at again shortly, not at once.
         #expect(A.found(merger.releaseDue(at: A.at(30))).isEmpty)
@@ -276,12 +305,15 @@ struct MergedBackendTests {
             MergedBackend.Source("mdns", PromptBackend(), role: .asks),
             MergedBackend.Source("avahi", SilentBackend(queryRound: .milliseconds(730)), role: .cache),
         ])
-        let outer = MergedBackend([MergedBackend.Source("default", inner), MergedBackend.Source("hosts", PromptBackend())])
-        #expect(outer.scanSources == [
-            ScanSource(name: "mdns", role: .asks, round: .milliseconds(730)),
-            ScanSource(name: "avahi", role: .cache, round: .milliseconds(730)),
-            ScanSource(name: "hosts", role: .asks, round: .milliseconds(730)),
+        let outer = MergedBackend([
+            MergedBackend.Source("default", inner), MergedBackend.Source("hosts", PromptBackend()),
         ])
+        #expect(
+            outer.scanSources == [
+                ScanSource(name: "mdns", role: .asks, round: .milliseconds(730)),
+                ScanSource(name: "avahi", role: .cache, round: .milliseconds(730)),
+                ScanSource(name: "hosts", role: .asks, round: .milliseconds(730)),
+            ])
     }
 
     // MARK: - A consumer that falls behind
@@ -309,16 +341,21 @@ struct MergedBackendTests {
     static func readAfterStall(querier: [BackendEvent], daemon: [BackendEvent]) async throws -> [BackendEvent] {
         let mdns = BufferedTestBackend(querier)
         let avahi = BufferedTestBackend(daemon)
-        let merged = MergedBackend([MergedBackend.Source("mdns", mdns), MergedBackend.Source("avahi", avahi, role: .cache)])
+        let merged = MergedBackend([
+            MergedBackend.Source("mdns", mdns), MergedBackend.Source("avahi", avahi, role: .cache),
+        ])
         let stream = try merged.events(browsing: [Self.type])
         #expect(await mdns.waitUntilRead(), "the merge read the querier")
         #expect(await avahi.waitUntilRead(), "the merge read the daemon")
         return await Self.readAll(stream)
     }
 
-    @Test("a stalled consumer: two sources send 10,000 updates each for the same 10 devices while nobody reads; then every device's final merged state, the folds counted in the statistics")
+    @Test(
+        "a stalled consumer: two sources send 10,000 updates each for the same 10 devices while nobody reads; then every device's final merged state, the folds counted in the statistics"
+    )
     func stalledConsumer() async throws {
-        let events = try await Self.readAfterStall(querier: Self.updates(versions: 1_000, net: 0), daemon: Self.updates(versions: 1_000, net: 1))
+        let events = try await Self.readAfterStall(
+            querier: Self.updates(versions: 1_000, net: 0), daemon: Self.updates(versions: 1_000, net: 1))
 
         var known: [ServiceKey: DiscoveredService] = [:]
         StartupScript.mirror(events, into: &known)
@@ -331,17 +368,23 @@ struct MergedBackendTests {
             #expect(known[StartupScript.key(index)] == final, "device \(index)")
         }
         #expect(known.count == 10)
-        #expect(events.contains(.sourceProgress(SourceProgress(
-            source: "avahi", role: .cache, browseType: Self.type, milestone: .allForNow, services: 10))))
+        #expect(
+            events.contains(
+                .sourceProgress(
+                    SourceProgress(
+                        source: "avahi", role: .cache, browseType: Self.type, milestone: .allForNow, services: 10))))
         // Bounded: what waited is the buffer's 8,192 and one entry per device, count and step.
         #expect(events.count < BackendEventBuffer.defaultCapacity + 40, "\(events.count) events waited")
         let counts = events.compactMap { if case .statistics(let counts) = $0 { counts } else { nil } }
         #expect((counts.last?.coalescedEvents ?? 0) > 1_000, "the merged events folded are counted: \(counts)")
     }
 
-    @Test("a start-up of 500 devices through the querier beside a daemon, four events each: nothing folds while nobody reads")
+    @Test(
+        "a start-up of 500 devices through the querier beside a daemon, four events each: nothing folds while nobody reads"
+    )
     func startupOf500() async throws {
-        let events = try await Self.readAfterStall(querier: StartupScript.startup(devices: 500), daemon: StartupScript.startup(devices: 500))
+        let events = try await Self.readAfterStall(
+            querier: StartupScript.startup(devices: 500), daemon: StartupScript.startup(devices: 500))
         var known: [ServiceKey: DiscoveredService] = [:]
         StartupScript.mirror(events, into: &known)
         #expect(known.count == 500)

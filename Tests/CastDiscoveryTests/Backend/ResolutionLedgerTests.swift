@@ -90,7 +90,9 @@ struct ResolutionLedgerTests {
         #expect(!ledger.isOpen)
     }
 
-    @Test("the first round: copies wait up to the limit until settled, then the round's deferral; settled is heard once, after the releases, and not once closed")
+    @Test(
+        "the first round: copies wait up to the limit until settled, then the round's deferral; settled is heard once, after the releases, and not once closed"
+    )
     func settled() {
         let ledger = ResolutionLedger(deferral: .milliseconds(175), firstRoundLimit: .seconds(2))
         let (heard, _) = Self.observed(ledger)
@@ -112,7 +114,9 @@ struct ResolutionLedgerTests {
         #expect(closed.all == [.closed], "closed says everything")
     }
 
-    @Test("the merge settles the ledger when every asking source said all-for-now for every started browse with nothing pending")
+    @Test(
+        "the merge settles the ledger when every asking source said all-for-now for every started browse with nothing pending"
+    )
     func mergerSettles() {
         let ledger = ResolutionLedger(deferral: .milliseconds(175))
         var merger = BackendMerger(sources: [("mdns", .asks), ("avahi", .cache), ("hosts", .asks)], ledger: ledger)

@@ -10,12 +10,19 @@ struct ServiceAggregatorTests {
 
     static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
 
-    static func copy(_ interface: Int32 = 2, _ transport: ServiceAddress.Family = .ipv4, key: ServiceKey = key) -> ServiceCopyKey {
+    static func copy(_ interface: Int32 = 2, _ transport: ServiceAddress.Family = .ipv4, key: ServiceKey = key)
+        -> ServiceCopyKey
+    {
         ServiceCopyKey(service: key, interfaceIndex: interface, transport: transport)
     }
 
-    static func resolution(_ address: String, host: String = "cc.local", port: UInt16 = 8009, txt: TXTRecord = ["id=1", "fn=TV"], interface: Int32 = 2) -> ServiceResolution {
-        ServiceResolution(hostName: host, port: port, address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface)!, txt: txt)
+    static func resolution(
+        _ address: String, host: String = "cc.local", port: UInt16 = 8009, txt: TXTRecord = ["id=1", "fn=TV"],
+        interface: Int32 = 2
+    ) -> ServiceResolution {
+        ServiceResolution(
+            hostName: host, port: port,
+            address: ServiceAddress(address, interfaceName: "lab0", interfaceIndex: interface)!, txt: txt)
     }
 
     static func found(_ events: [BackendEvent]) -> [DiscoveredService] {
@@ -25,7 +32,10 @@ struct ServiceAggregatorTests {
     @Test("a copy new to a browse is news for that browse, once")
     func copyAdded() {
         var aggregator = ServiceAggregator()
-        #expect(aggregator.add(Self.copy(2, .ipv4), browseType: Self.base).events == [.copyAdded(Self.copy(2, .ipv4), browseType: Self.base)])
+        #expect(
+            aggregator.add(Self.copy(2, .ipv4), browseType: Self.base).events == [
+                .copyAdded(Self.copy(2, .ipv4), browseType: Self.base)
+            ])
         #expect(aggregator.add(Self.copy(2, .ipv4), browseType: Self.base).events.isEmpty)
         // The same copy from a subtype browse: no new resolver, but news for the subtype browse.
         let sub = aggregator.add(Self.copy(2, .ipv4), browseType: Self.youTube)
@@ -92,7 +102,8 @@ struct ServiceAggregatorTests {
         let other = ServiceKey(name: "Other", type: .googleCast, domain: "local")
         _ = aggregator.add(Self.copy(2, .ipv4, key: other), browseType: Self.base, at: Self.at(200))
         _ = aggregator.add(Self.copy(2, .ipv6, key: other), browseType: Self.base, at: Self.at(200))
-        #expect(aggregator.resolved(Self.copy(2, .ipv4, key: other), Self.resolution("10.0.0.3"), at: Self.at(201)).isEmpty)
+        #expect(
+            aggregator.resolved(Self.copy(2, .ipv4, key: other), Self.resolution("10.0.0.3"), at: Self.at(201)).isEmpty)
         let error = DiscoveryError(kind: .daemonError, message: "timeout")
         let failed = aggregator.resolveFailed(Self.copy(2, .ipv6, key: other), error, at: Self.at(210))
         #expect(failed.first == .resolveFailed(other, error))
@@ -121,7 +132,10 @@ struct ServiceAggregatorTests {
         _ = aggregator.add(Self.copy(), browseType: Self.base)
         _ = aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"))
         let sub = aggregator.add(Self.copy(), browseType: Self.youTube)
-        #expect(sub.events.last == .updated(DiscoveredService(service: aggregator.services[0].service, browseTypes: [Self.base, Self.youTube])))
+        #expect(
+            sub.events.last
+                == .updated(
+                    DiscoveredService(service: aggregator.services[0].service, browseTypes: [Self.base, Self.youTube])))
         let leave = aggregator.remove(Self.copy(), browseType: Self.youTube)
         #expect(!leave.isCopyGone)
         #expect(leave.events.count == 1)
@@ -170,14 +184,18 @@ struct ServiceAggregatorTests {
         _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base)
         _ = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2", host: "leader-a.local", port: 32000))
         _ = aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2", host: "leader-a.local", port: 32000))
-        let moved = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
+        let moved = aggregator.resolved(
+            Self.copy(2, .ipv4),
+            Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
         guard case .updated(let service)? = moved.first else { Issue.record("no update: \(moved)"); return }
         #expect(service.service.hostName == "leader-b.local")
         #expect(service.service.port == 42000)
         #expect(service.service.txt.string(forKey: "fn") == "Moved")
         // The stale IPv6 answer still names the old leader, so its address is not merged.
         #expect(service.service.addresses.map(\.address) == ["10.0.0.9"])
-        let same = aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
+        let same = aggregator.resolved(
+            Self.copy(2, .ipv4),
+            Self.resolution("10.0.0.9", host: "leader-b.local", port: 42000, txt: ["id=1", "fn=Moved"]))
         #expect(same.isEmpty, "an unchanged answer is not an update")
     }
 
@@ -201,7 +219,9 @@ struct ServiceAggregatorTests {
         let error = DiscoveryError(kind: .daemonError, message: "timeout")
         #expect(aggregator.resolveFailed(Self.copy(), error) == [.resolveFailed(Self.key, error)])
         #expect(aggregator.pendingResolves == 0)
-        #expect(aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error).isEmpty)
+        #expect(
+            aggregator.resolveFailed(Self.copy(key: ServiceKey(name: "x", type: .googleCast, domain: "local")), error)
+                .isEmpty)
     }
 
     @Test("a daemon's copy of an instance another source resolved is not pending; its own are while none has")
@@ -222,26 +242,35 @@ struct ServiceAggregatorTests {
         #expect(aggregator.pendingResolves == 0, "an ended source's copies are not waited for")
     }
 
-    @Test("two sources' copies of one instance are one service: newest host, port and TXT, every address, removed with the last")
+    @Test(
+        "two sources' copies of one instance are one service: newest host, port and TXT, every address, removed with the last"
+    )
     func sources() throws {
         var aggregator = ServiceAggregator(sources: [.init(), .init()])
         _ = aggregator.add(Self.copy(), browseType: Self.base, source: 0, at: Self.at(0))
         _ = aggregator.add(Self.copy(), browseType: Self.youTube, source: 1, at: Self.at(0))
-        #expect(Self.found(aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1))).count == 1)
+        #expect(
+            Self.found(aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1))).count
+                == 1)
         let newer = Self.resolution("10.0.0.3", txt: ["id=1", "fn=Kitchen"])
         let updated = aggregator.resolved(Self.copy(), newer, source: 1, at: Self.at(2))
-        guard case .updated(let merged)? = updated.last else { Issue.record("expected an update, got \(updated)"); return }
+        guard case .updated(let merged)? = updated.last else {
+            Issue.record("expected an update, got \(updated)"); return
+        }
         #expect(merged.service.txt == newer.txt)
         #expect(merged.service.addresses.map(\.address) == ["10.0.0.2", "10.0.0.3"])
         #expect(merged.browseTypes == [Self.base, Self.youTube])
-        #expect(aggregator.remove(Self.copy(), browseType: Self.base, source: 0, at: Self.at(3)).events.allSatisfy {
-            if case .updated = $0 { true } else { false }
-        })
+        #expect(
+            aggregator.remove(Self.copy(), browseType: Self.base, source: 0, at: Self.at(3)).events.allSatisfy {
+                if case .updated = $0 { true } else { false }
+            })
         let last = aggregator.remove(Self.copy(), browseType: Self.youTube, source: 1, at: Self.at(4))
         #expect(last.isCopyGone && last.events.contains { if case .removed = $0 { true } else { false } })
     }
 
-    @Test("an address one stack reaches on two interfaces is listed per interface; another stack's same address once, the first stack's")
+    @Test(
+        "an address one stack reaches on two interfaces is listed per interface; another stack's same address once, the first stack's"
+    )
     func addressesPerInterface() throws {
         var aggregator = ServiceAggregator(sources: [.init(), .init()])
         // Two interfaces on one link: the querier hears the device's IPv4 copy on each.
@@ -249,8 +278,10 @@ struct ServiceAggregatorTests {
             _ = aggregator.add(Self.copy(interface), browseType: Self.base, source: 0, at: Self.at(0))
         }
         _ = aggregator.resolved(Self.copy(2), Self.resolution("10.0.0.2", interface: 2), source: 0, at: Self.at(1))
-        let both = aggregator.resolved(Self.copy(3), Self.resolution("10.0.0.2", interface: 3), source: 0, at: Self.at(2))
-        let merged = try #require(Self.found(both).first ?? both.compactMap { if case .updated(let s) = $0 { s } else { nil } }.last)
+        let both = aggregator.resolved(
+            Self.copy(3), Self.resolution("10.0.0.2", interface: 3), source: 0, at: Self.at(2))
+        let merged = try #require(
+            Self.found(both).first ?? both.compactMap { if case .updated(let s) = $0 { s } else { nil } }.last)
         #expect(merged.service.addresses.map(\.interfaceIndex) == [2, 3], "one address per interface it is reached on")
         // The daemon beside it reports the same address on interface 2: not listed again.
         _ = aggregator.add(Self.copy(2), browseType: Self.base, source: 1, at: Self.at(3))
@@ -270,16 +301,19 @@ struct ServiceAggregatorTests {
         aggregator.setCopyLimit(2, of: 0)
         aggregator.setCopyLimit(2, of: 1)
         _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, source: 0, at: Self.at(0))
-        #expect(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1)).isEmpty)
+        #expect(
+            aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1)).isEmpty)
         #expect(aggregator.nextRelease == Self.at(1) + .milliseconds(25), "the querier's grace for its IPv6 copy")
         // The daemon's cache gives its IPv4 copy: the querier's grace still holds the report.
         _ = aggregator.add(Self.copy(2, .ipv4), browseType: Self.base, source: 1, at: Self.at(2))
-        #expect(aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 1, at: Self.at(3)).isEmpty)
+        #expect(
+            aggregator.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), source: 1, at: Self.at(3)).isEmpty)
         #expect(aggregator.releaseHeld(at: Self.at(3)).isEmpty)
         // The querier's IPv6 copy comes within its grace, and resolves: one report, both addresses.
         _ = aggregator.add(Self.copy(2, .ipv6), browseType: Self.base, source: 0, at: Self.at(10))
         #expect(aggregator.releaseHeld(at: Self.at(30)).isEmpty, "held while the IPv6 copy resolves")
-        let found = Self.found(aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), source: 0, at: Self.at(40)))
+        let found = Self.found(
+            aggregator.resolved(Self.copy(2, .ipv6), Self.resolution("fd00::2"), source: 0, at: Self.at(40)))
         #expect(found.map { $0.service.addresses.map(\.address) } == [["10.0.0.2", "fd00::2"]])
     }
 
@@ -313,7 +347,9 @@ struct ServiceAggregatorTests {
         var caughtUp = Self.saysHowFarItRead()
         #expect(caughtUp.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2)).isEmpty)
         caughtUp.noteSource(0, readThrough: Self.at(27))
-        #expect(Self.found(caughtUp.releaseHeld(at: Self.at(30))).count == 1, "read up to the end of its grace: nothing more came")
+        #expect(
+            Self.found(caughtUp.releaseHeld(at: Self.at(30))).count == 1,
+            "read up to the end of its grace: nothing more came")
 
         var stalled = Self.saysHowFarItRead()
         #expect(stalled.resolved(Self.copy(2, .ipv4), Self.resolution("10.0.0.2"), at: Self.at(2)).isEmpty)
@@ -321,7 +357,8 @@ struct ServiceAggregatorTests {
         #expect(Self.found(stalled.releaseHeld(at: Self.at(2) + ServiceAggregator.stackBehindLimit)).count == 1)
     }
 
-    @Test("a whole service is one copy of its source: found at once with its addresses as given, its copies not pending")
+    @Test(
+        "a whole service is one copy of its source: found at once with its addresses as given, its copies not pending")
     func wholeServices() throws {
         var aggregator = ServiceAggregator()
         let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
@@ -347,7 +384,8 @@ struct ServiceAggregatorTests {
         _ = aggregator.add(Self.copy(), browseType: Self.base, source: 0, at: Self.at(0))
         _ = aggregator.resolved(Self.copy(), Self.resolution("10.0.0.2"), source: 0, at: Self.at(1))
         _ = aggregator.add(Self.copy(key: other), browseType: Self.base, source: 1, at: Self.at(0))
-        _ = aggregator.resolved(Self.copy(key: other), Self.resolution("10.0.0.3", host: "o.local"), source: 1, at: Self.at(1))
+        _ = aggregator.resolved(
+            Self.copy(key: other), Self.resolution("10.0.0.3", host: "o.local"), source: 1, at: Self.at(1))
         _ = aggregator.add(Self.copy(), browseType: Self.base, source: 1, at: Self.at(0))
         let lost = aggregator.take(.stateChanged(.daemonLost), from: 1, at: Self.at(2)) ?? []
         #expect(lost.count == 1 && lost.allSatisfy { if case .removed(let s) = $0 { s.key == other } else { false } })
@@ -377,7 +415,8 @@ struct ServiceAggregatorTests {
         let v6 = try #require(ServiceAddress("fd00::2", interfaceName: "lab0", interfaceIndex: 2))
         _ = aggregator.add(copy, browseType: Self.base, at: Self.at(0))
         let ipv6Only = ServiceResolution(hostName: "cc.local", port: 8009, addresses: [v6], txt: ["id=1"])
-        #expect(aggregator.resolved(copy, ipv6Only, stillAsking: true, at: Self.at(10)).isEmpty, "held for the IPv4 answer")
+        #expect(
+            aggregator.resolved(copy, ipv6Only, stillAsking: true, at: Self.at(10)).isEmpty, "held for the IPv4 answer")
         #expect(aggregator.nextRelease == Self.at(10) + FirstReportWait.standardLongest, "the hold, not the grace")
         #expect(aggregator.pendingResolves == 1, "a scan waits for the held report")
         #expect(aggregator.releaseHeld(at: Self.at(100)).isEmpty)
@@ -402,7 +441,8 @@ struct ServiceAggregatorTests {
 
 @Suite("ServiceAggregator: the held and pending counts under random traffic")
 struct ServiceAggregatorHeldCountTests {
-    @Test("the kept counts and release times equal a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test(
+        "the kept counts and release times equal a recount after every change", arguments: [1, 2, 3, 4, 5] as [UInt64])
     func keptCountMatchesRecount(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var aggregator = ServiceAggregator(wait: FirstReportWait(grace: .milliseconds(20)))
@@ -423,7 +463,10 @@ struct ServiceAggregatorHeldCountTests {
             switch Int.random(in: 0..<10, using: &random) {
             case 0, 1: _ = aggregator.add(copy, browseType: browse, at: now)
             case 2: _ = aggregator.remove(copy, browseType: browse, at: now)
-            case 3: _ = aggregator.resolved(copy, ServiceAggregatorTests.resolution("10.0.0.\(step % 200 + 1)"), stillAsking: Bool.random(using: &random), at: now)
+            case 3:
+                _ = aggregator.resolved(
+                    copy, ServiceAggregatorTests.resolution("10.0.0.\(step % 200 + 1)"),
+                    stillAsking: Bool.random(using: &random), at: now)
             case 4: _ = aggregator.resolveFailed(copy, error, at: now)
             case 5, 6: _ = aggregator.addressesComplete(copy, at: now)
             case 7: _ = aggregator.remove(copy, browseType: browse, at: now)
@@ -433,7 +476,9 @@ struct ServiceAggregatorHeldCountTests {
             #expect(aggregator.heldReports == aggregator.heldReportsRecounted, "after step \(step)")
             #expect(aggregator.releaseTimesKept == aggregator.releaseTimesRecomputed, "after step \(step)")
             #expect(aggregator.nextRelease == aggregator.releaseTimesRecomputed.values.min(), "after step \(step)")
-            #expect(aggregator.pendingResolves - aggregator.heldReports == aggregator.pendingCopiesRecounted, "after step \(step)")
+            #expect(
+                aggregator.pendingResolves - aggregator.heldReports == aggregator.pendingCopiesRecounted,
+                "after step \(step)")
             held = max(held, aggregator.heldReports)
             if aggregator.heldReports != aggregator.heldReportsRecounted
                 || aggregator.releaseTimesKept != aggregator.releaseTimesRecomputed

@@ -10,9 +10,10 @@ struct DeviceFilterTests {
 
     static func device(_ addresses: [ServiceAddress]) throws -> CastDevice {
         let txt = TXTRecord(strings: ["id=406c2bcdd5995755059b5bb045326056", "fn=TV"].map { Array($0.utf8) })
-        return try CastDevice(service: ResolvedService(
-            instanceName: "Chromecast-406c2bcdd5995755059b5bb045326056", hostName: "h.local", port: 8009,
-            addresses: addresses, txt: txt))
+        return try CastDevice(
+            service: ResolvedService(
+                instanceName: "Chromecast-406c2bcdd5995755059b5bb045326056", hostName: "h.local", port: 8009,
+                addresses: addresses, txt: txt))
     }
 
     @Test("none keeps every device as it is, even one without an address")
@@ -25,7 +26,10 @@ struct DeviceFilterTests {
     @Test("families and interface select addresses; a device with none left is dropped")
     func selects() throws {
         let device = try Self.device([Self.eth0v4, Self.eth0v6, Self.eth1v4, Self.unknownInterface])
-        #expect(DeviceFilter(families: [.ipv4]).apply(to: device)?.addresses == [Self.eth0v4, Self.eth1v4, Self.unknownInterface])
+        #expect(
+            DeviceFilter(families: [.ipv4]).apply(to: device)?.addresses == [
+                Self.eth0v4, Self.eth1v4, Self.unknownInterface,
+            ])
         #expect(DeviceFilter(families: [.ipv6]).apply(to: device)?.addresses == [Self.eth0v6])
         #expect(DeviceFilter(interfaceName: "eth1").apply(to: device)?.addresses == [Self.eth1v4])
         #expect(DeviceFilter(interfaceName: "eth1", families: [.ipv6]).apply(to: device) == nil)

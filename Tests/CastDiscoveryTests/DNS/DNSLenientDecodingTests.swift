@@ -12,9 +12,11 @@ struct DNSLenientDecodingTests {
     static func label(_ text: String) -> [UInt8] { [UInt8(text.utf8.count)] + Array(text.utf8) }
     static func pointer(_ offset: Int) -> [UInt8] { [0xC0 | UInt8(offset >> 8), UInt8(offset & 0xFF)] }
     static func fields(type: UInt16, cacheFlush: Bool, ttl: UInt32, length: Int) -> [UInt8] {
-        [UInt8(type >> 8), UInt8(type & 0xFF), cacheFlush ? 0x80 : 0, 1,
-         UInt8(ttl >> 24), UInt8(ttl >> 16 & 0xFF), UInt8(ttl >> 8 & 0xFF), UInt8(ttl & 0xFF),
-         UInt8(length >> 8), UInt8(length & 0xFF)]
+        [
+            UInt8(type >> 8), UInt8(type & 0xFF), cacheFlush ? 0x80 : 0, 1,
+            UInt8(ttl >> 24), UInt8(ttl >> 16 & 0xFF), UInt8(ttl >> 8 & 0xFF), UInt8(ttl & 0xFF),
+            UInt8(length >> 8), UInt8(length & 0xFF),
+        ]
     }
 
     /// A Cast answer whose PTR names point ahead, at the service type the SRV's owner name
@@ -24,7 +26,10 @@ struct DNSLenientDecodingTests {
         // The PTR: its owner is a pointer to the service type (patched below), its data the
         // instance label and the same pointer.
         let ptrStart = header.count
-        var bytes = header + [0, 0] + fields(type: 12, cacheFlush: false, ttl: 120, length: 18) + label("Chromecast-406c") + [0, 0]
+        var bytes =
+            header + [0, 0] + fields(type: 12, cacheFlush: false, ttl: 120, length: 18) + label("Chromecast-406c") + [
+                0, 0,
+            ]
         let srvStart = bytes.count
         let serviceType = srvStart + label("Chromecast-406c").count
         bytes += label("Chromecast-406c") + label("_googlecast") + label("_tcp") + label("local") + [0]
@@ -45,13 +50,17 @@ struct DNSLenientDecodingTests {
         let bytes = Self.forwardPointerAnswer()
         let expected = DNSMessage(
             flags: DNSMessage.responseFlag | DNSMessage.authoritativeFlag,
-            answers: [DNSResourceRecord(
-                name: Self.name("_googlecast._tcp.local"), ttl: 120, data: .ptr(Self.name("Chromecast-406c._googlecast._tcp.local")))],
+            answers: [
+                DNSResourceRecord(
+                    name: Self.name("_googlecast._tcp.local"), ttl: 120,
+                    data: .ptr(Self.name("Chromecast-406c._googlecast._tcp.local")))
+            ],
             additionals: [
                 DNSResourceRecord(
                     name: Self.name("Chromecast-406c._googlecast._tcp.local"), cacheFlush: true, ttl: 120,
                     data: .srv(priority: 0, weight: 0, port: 8009, target: Self.name("406c2bcd.local"))),
-                DNSResourceRecord(name: Self.name("406c2bcd.local"), cacheFlush: true, ttl: 120, data: .a(IPv4Address(10, 213, 1, 1))),
+                DNSResourceRecord(
+                    name: Self.name("406c2bcd.local"), cacheFlush: true, ttl: 120, data: .a(IPv4Address(10, 213, 1, 1))),
             ])
         #expect(try DNSMessage(decoding: bytes) == expected)
     }
@@ -71,8 +80,14 @@ struct DNSLenientDecodingTests {
         let additionals = answer.additionals.count + 2
         bytes[10] = UInt8(additionals >> 8)
         bytes[11] = UInt8(additionals & 0xFF)
-        bytes += pointer(host) + fields(type: 47, cacheFlush: true, ttl: 120, length: 6) + pointer(srvClass) + [0, 2, 0x40, 0]
-        bytes += label("other") + label("local") + [0] + fields(type: 1, cacheFlush: true, ttl: 120, length: 4) + [10, 213, 1, 2]
+        bytes +=
+            pointer(host) + fields(type: 47, cacheFlush: true, ttl: 120, length: 6) + pointer(srvClass) + [
+                0, 2, 0x40, 0,
+            ]
+        bytes +=
+            label("other") + label("local") + [0] + fields(type: 1, cacheFlush: true, ttl: 120, length: 4) + [
+                10, 213, 1, 2,
+            ]
         return (bytes, srvClass)
     }
 
@@ -82,7 +97,8 @@ struct DNSLenientDecodingTests {
         let decoding = try DNSMessage.decodingLeniently(bytes)
         var expected = DNSMessageTests.castAnswer
         expected.additionals.append(
-            DNSResourceRecord(name: Self.name("other.local"), cacheFlush: true, ttl: 120, data: .a(IPv4Address(10, 213, 1, 2))))
+            DNSResourceRecord(
+                name: Self.name("other.local"), cacheFlush: true, ttl: 120, data: .a(IPv4Address(10, 213, 1, 2))))
         #expect(decoding.message == expected)
         #expect(decoding.skippedRecords.map(\.kind) == [.labelTooLong(length: 0x80)])
         #expect(decoding.skippedRecords.first?.offset == srvClass, "the error is found where the pointer leads")
@@ -109,15 +125,24 @@ struct DNSLenientDecodingTests {
     func badDataSkipped() throws {
         // An A record of 5 bytes, then a good A record.
         let owner = Self.label("a") + [0]
-        let bytes: [UInt8] = [0, 0, 0x84, 0, 0, 0, 0, 2, 0, 0, 0, 0] + owner + Self.fields(type: 1, cacheFlush: false, ttl: 120, length: 5)
-            + [10, 0, 0, 1, 9] + Self.pointer(12) + Self.fields(type: 1, cacheFlush: false, ttl: 120, length: 4) + [10, 0, 0, 2]
+        let bytes: [UInt8] =
+            [0, 0, 0x84, 0, 0, 0, 0, 2, 0, 0, 0, 0] + owner
+            + Self.fields(type: 1, cacheFlush: false, ttl: 120, length: 5)
+            + [10, 0, 0, 1, 9] + Self.pointer(12) + Self.fields(type: 1, cacheFlush: false, ttl: 120, length: 4) + [
+                10, 0, 0, 2,
+            ]
         let decoding = try DNSMessage.decodingLeniently(bytes)
-        #expect(decoding.message.answers == [DNSResourceRecord(name: Self.name("a"), ttl: 120, data: .a(IPv4Address(10, 0, 0, 2)))])
+        #expect(
+            decoding.message.answers == [
+                DNSResourceRecord(name: Self.name("a"), ttl: 120, data: .a(IPv4Address(10, 0, 0, 2)))
+            ])
         #expect(decoding.skippedRecords.map(\.kind) == [.badRecordData(type: .a, reason: "5 bytes, not 4")])
     }
 
     @Test("a header cut short gives nothing: an error, not an empty message")
     func shortHeader() {
-        #expect(throws: DNSDecodingError(.truncated, at: 10)) { try DNSMessage.decodingLeniently([0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0]) }
+        #expect(throws: DNSDecodingError(.truncated, at: 10)) {
+            try DNSMessage.decodingLeniently([0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0])
+        }
     }
 }

@@ -15,7 +15,10 @@ struct DNSMessageGenerator {
     mutating func name() -> DNSName {
         let suffixes: [[[UInt8]]] = [
             [Array("_googlecast".utf8), Array("_tcp".utf8), Array("local".utf8)], [Array("local".utf8)],
-            [Array("_CC1AD845".utf8), Array("_sub".utf8), Array("_googlecast".utf8), Array("_tcp".utf8), Array("local".utf8)], [],
+            [
+                Array("_CC1AD845".utf8), Array("_sub".utf8), Array("_googlecast".utf8), Array("_tcp".utf8),
+                Array("local".utf8),
+            ], [],
         ]
         var labels: [[UInt8]] = []
         for _ in 0..<int(0...3) {
@@ -29,14 +32,22 @@ struct DNSMessageGenerator {
     mutating func data() -> DNSRecordData {
         switch int(0...6) {
         case 0: return .ptr(name())
-        case 1: return .srv(priority: UInt16(int(0...65535)), weight: UInt16(int(0...65535)), port: UInt16(int(0...65535)), target: name())
+        case 1:
+            return .srv(
+                priority: UInt16(int(0...65535)), weight: UInt16(int(0...65535)), port: UInt16(int(0...65535)),
+                target: name())
         case 2: return .txt(TXTRecord(strings: (0..<int(0...6)).map { _ in (0..<int(1...40)).map { _ in byte() } }))
         case 3: return .a(IPv4Address(value: UInt32.random(in: 0...UInt32.max, using: &random)))
         case 4: return .aaaa(IPv6Address(bytes: (0..<16).map { _ in byte() })!)
         case 5:
-            let types = Set((0..<int(0...6)).map { _ in DNSRecordType(rawValue: UInt16(chance(70) ? int(1...255) : int(256...65535))) })
+            let types = Set(
+                (0..<int(0...6)).map { _ in
+                    DNSRecordType(rawValue: UInt16(chance(70) ? int(1...255) : int(256...65535)))
+                })
             return .nsec(next: name(), types: types.sorted())
-        default: return .other(type: DNSRecordType(rawValue: UInt16(int(256...65535))), bytes: (0..<int(0...30)).map { _ in byte() })
+        default:
+            return .other(
+                type: DNSRecordType(rawValue: UInt16(int(256...65535))), bytes: (0..<int(0...30)).map { _ in byte() })
         }
     }
 
@@ -50,8 +61,10 @@ struct DNSMessageGenerator {
         DNSMessage(
             id: UInt16(int(0...65535)), flags: UInt16(int(0...65535)),
             questions: (0..<int(0...4)).map { _ in
-                DNSQuestion(name: name(), type: DNSRecordType(rawValue: UInt16(int(0...300))), recordClass: UInt16(int(0...0x7FFF)),
-                            unicastResponse: chance(50))
+                DNSQuestion(
+                    name: name(), type: DNSRecordType(rawValue: UInt16(int(0...300))),
+                    recordClass: UInt16(int(0...0x7FFF)),
+                    unicastResponse: chance(50))
             },
             answers: (0..<int(0...5)).map { _ in record() },
             authorities: (0..<int(0...2)).map { _ in record() },

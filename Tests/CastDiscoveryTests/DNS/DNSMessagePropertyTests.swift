@@ -22,7 +22,8 @@ struct DNSMessagePropertyTests {
                 return
             }
             // Compression never makes a message longer than writing every name in full.
-            let full = 12 + message.questions.reduce(0) { $0 + $1.name.wireLength + 4 }
+            let full =
+                12 + message.questions.reduce(0) { $0 + $1.name.wireLength + 4 }
                 + message.records.reduce(0) { $0 + $1.name.wireLength + 10 + Self.fullLength($1.data) }
             #expect(bytes.count <= full)
         }
@@ -111,10 +112,14 @@ struct DNSMessagePropertyTests {
         #expect(decoding.stoppedBy == nil)
         #expect(decoding.message.questions.count == 1360)
         #expect(decoding.message.questions.last?.name.labelCount == 60)
-        #expect(decoding.work <= DNSMessage.workBound(forSize: bytes.count), "\(decoding.work) steps for \(bytes.count) bytes")
+        #expect(
+            decoding.work <= DNSMessage.workBound(forSize: bytes.count),
+            "\(decoding.work) steps for \(bytes.count) bytes")
     }
 
-    @Test("a compression bomb (1,300 names pointing at 40 long names in turn) is cut at the work bound, keeping what came before")
+    @Test(
+        "a compression bomb (1,300 names pointing at 40 long names in turn) is cut at the work bound, keeping what came before"
+    )
     func compressionBomb() throws {
         let bytes = Self.pointerChainPacket(chain: 60, pointers: 1300, targets: 40)
         let decoding = try DNSMessage.decodingLeniently(bytes)
@@ -154,14 +159,17 @@ struct DNSMessagePropertyTests {
         let hops = 1500
         let root = 18
         let lastHop = root + 1 + 2 * (hops - 1)
-        var bytes: [UInt8] = [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xC0 | UInt8(lastHop >> 8), UInt8(lastHop & 0xFF), 0, 1, 0, 1, 0]
+        var bytes: [UInt8] = [
+            0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xC0 | UInt8(lastHop >> 8), UInt8(lastHop & 0xFF), 0, 1, 0, 1, 0,
+        ]
         for hop in 0..<hops {
             let target = hop == 0 ? root : root + 1 + 2 * (hop - 1)
             bytes += [0xC0 | UInt8(target >> 8), UInt8(target & 0xFF)]
         }
         let hopsDecoding = try DNSMessage.decodingLeniently(bytes)
         #expect(hopsDecoding.gaveNothing)
-        #expect(hopsDecoding.stoppedBy == DNSDecodingError(.pointerLoop(target: lastHop - 2 * 127), at: lastHop - 2 * 126))
+        #expect(
+            hopsDecoding.stoppedBy == DNSDecodingError(.pointerLoop(target: lastHop - 2 * 127), at: lastHop - 2 * 126))
         #expect(hopsDecoding.work <= DNSMessage.maximumNameSteps)
     }
 }

@@ -5,7 +5,9 @@ import Testing
 struct DNSNameTests {
     @Test("labels are bytes: a dot or a backslash inside a label is data")
     func labelsAreBytes() throws {
-        let name = try DNSName(labels: [Array("Living.Room\\1".utf8), Array("_googlecast".utf8), Array("_tcp".utf8), Array("local".utf8)])
+        let name = try DNSName(labels: [
+            Array("Living.Room\\1".utf8), Array("_googlecast".utf8), Array("_tcp".utf8), Array("local".utf8),
+        ])
         #expect(name.labelCount == 4)
         #expect(name.description == #"Living\.Room\\1._googlecast._tcp.local."#)
         #expect(try DNSName(parsing: name.description) == name)
@@ -27,7 +29,9 @@ struct DNSNameTests {
     @Test("empty labels, labels over 63 bytes and names over 255 bytes are refused")
     func limits() throws {
         #expect(throws: DNSNameError.emptyLabel(index: 1)) { try DNSName(labels: [[0x61], []]) }
-        #expect(throws: DNSNameError.labelTooLong(index: 0, length: 64)) { try DNSName(labels: [Array(repeating: 0x61, count: 64)]) }
+        #expect(throws: DNSNameError.labelTooLong(index: 0, length: 64)) {
+            try DNSName(labels: [Array(repeating: 0x61, count: 64)])
+        }
         let label = Array(repeating: UInt8(0x61), count: 63)
         _ = try DNSName(labels: [label, label, label, Array(repeating: 0x61, count: 61)])  // 255 bytes
         #expect(throws: DNSNameError.nameTooLong(length: 256)) {

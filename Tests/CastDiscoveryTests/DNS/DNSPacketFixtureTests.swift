@@ -27,7 +27,8 @@ struct DNSPacketFixtureTests {
 
     /// Every `*.json` file in `directory` as a fixture (DNSPeerPacketTests reads another folder).
     static func fixtures(in directory: URL) throws -> [Fixture] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         guard !files.isEmpty else { throw FixtureSetEmpty(folder: directory.path) }
         return try files.map { file in
             let data = try Data(contentsOf: directory.appendingPathComponent(file))
@@ -49,7 +50,9 @@ struct DNSPacketFixtureTests {
         let types = Set(messages.flatMap(\.records).map(\.type))
         // No NSEC: neither stack sends one in the lab, where every host has both address
         // families (the NSEC codec is checked by the round trip and the error cases).
-        for type in [DNSRecordType.ptr, .srv, .txt, .a, .aaaa] { #expect(types.contains(type), "no \(type) record captured") }
+        for type in [DNSRecordType.ptr, .srv, .txt, .a, .aaaa] {
+            #expect(types.contains(type), "no \(type) record captured")
+        }
         #expect(messages.contains { !$0.authorities.isEmpty }, "no probe (authority section) captured")
         #expect(messages.contains { $0.records.contains(where: \.cacheFlush) })
     }
@@ -77,16 +80,21 @@ struct DNSPacketFixtureTests {
     /// The records of `expected` whose type is one of `types`.
     static func records(_ expected: [String: Any], of types: Set<DNSRecordType>) -> [[String: Any]] {
         ((expected["records"] as? [[String: Any]]) ?? []).filter { record in
-            (record["type"] as? Int).flatMap(UInt16.init(exactly:)).map { types.contains(DNSRecordType(rawValue: $0)) } ?? false
+            (record["type"] as? Int).flatMap(UInt16.init(exactly:)).map { types.contains(DNSRecordType(rawValue: $0)) }
+                ?? false
         }
     }
 
-    static func compare(_ message: DNSMessage, with expected: [String: Any], headerCounts: Bool = true, types: Set<DNSRecordType> = modelled) throws {
+    static func compare(
+        _ message: DNSMessage, with expected: [String: Any], headerCounts: Bool = true,
+        types: Set<DNSRecordType> = modelled
+    ) throws {
         #expect(Int(message.id) == expected["id"] as? Int)
         #expect(Int(message.flags) == expected["flags"] as? Int)
         if headerCounts {
-            #expect([message.questions.count, message.answers.count, message.authorities.count, message.additionals.count]
-                == expected["counts"] as? [Int])
+            #expect(
+                [message.questions.count, message.answers.count, message.authorities.count, message.additionals.count]
+                    == expected["counts"] as? [Int])
         }
         let questions = (expected["questions"] as? [[String: Any]]) ?? []
         #expect(message.questions.count == questions.count)
@@ -111,7 +119,9 @@ struct DNSPacketFixtureTests {
                 #expect(Self.zeroconfName(target) == data["ptr"] as? String)
             case .srv(let priority, let weight, let port, let target):
                 let srv = data["srv"] as? [String: Any] ?? [:]
-                #expect([Int(priority), Int(weight), Int(port)] == [srv["priority"], srv["weight"], srv["port"]].compactMap { $0 as? Int })
+                #expect(
+                    [Int(priority), Int(weight), Int(port)]
+                        == [srv["priority"], srv["weight"], srv["port"]].compactMap { $0 as? Int })
                 #expect(Self.zeroconfName(target) == srv["target"] as? String)
             case .txt(let txt):
                 let wire = try txt.wireFormat()

@@ -40,7 +40,11 @@ struct DNSPeerPacketTests {
     func folder() throws {
         let fixtures = try Self.fixtures()
         #expect(!fixtures.isEmpty, "no packets in \(Self.directory?.path ?? "CAST_PEER_PACKETS")")
-        #expect(fixtures.allSatisfy { ($0.expected["records"] as? [Any])?.isEmpty == false || ($0.expected["questions"] as? [Any])?.isEmpty == false })
+        #expect(
+            fixtures.allSatisfy {
+                ($0.expected["records"] as? [Any])?.isEmpty == false
+                    || ($0.expected["questions"] as? [Any])?.isEmpty == false
+            })
     }
 
     @Test("each packet decodes leniently to the questions and records python-zeroconf reads", arguments: try fixtures())
@@ -60,10 +64,12 @@ struct DNSPeerPacketTests {
         case .txt(let txt): data = "txt " + ((try? txt.wireFormat()).map { HexText.encode($0) } ?? "unencodable")
         case .a(let address): data = "a \(address)"
         case .aaaa(let address): data = "aaaa \(address)"
-        case .nsec(let next, let types): data = "nsec \(DNSPacketFixtureTests.zeroconfName(next)) \(types.map { Int($0.rawValue) })"
+        case .nsec(let next, let types):
+            data = "nsec \(DNSPacketFixtureTests.zeroconfName(next)) \(types.map { Int($0.rawValue) })"
         case .other: data = "other"
         }
-        return "\(DNSPacketFixtureTests.zeroconfName(record.name)) type \(record.type.rawValue) class \(record.recordClass)"
+        return
+            "\(DNSPacketFixtureTests.zeroconfName(record.name)) type \(record.type.rawValue) class \(record.recordClass)"
             + " flush \(record.cacheFlush) ttl \(record.ttl) \(data)"
     }
 

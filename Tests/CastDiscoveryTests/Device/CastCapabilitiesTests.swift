@@ -15,13 +15,25 @@ struct CastCapabilitiesTests {
         #expect(CastCapabilities.named.count == table.count)
     }
 
-    @Test("real values decode to the documented bits and keep the unknown ones", arguments: [
-        (UInt64(200709), ["videoOut", "audioOut", "attenuationOrFixedVolume", "dynamicGroupingSupported"], UInt64(1 << 17)),
-        (UInt64(198660), ["audioOut", "masterOrFixedVolume", "dynamicGroupingSupported"], UInt64(1 << 17)),
-        (UInt64(198692), ["audioOut", "multizoneGroup", "masterOrFixedVolume", "dynamicGroupingSupported"], UInt64(1 << 17)),
-        (UInt64(198756), ["audioOut", "multizoneGroup", "dynamicGroup", "masterOrFixedVolume", "dynamicGroupingSupported"], UInt64(1 << 17)),
-        (UInt64(5), ["videoOut", "audioOut"], UInt64(0)),
-    ])
+    @Test(
+        "real values decode to the documented bits and keep the unknown ones",
+        arguments: [
+            (
+                UInt64(200709), ["videoOut", "audioOut", "attenuationOrFixedVolume", "dynamicGroupingSupported"],
+                UInt64(1 << 17)
+            ),
+            (UInt64(198660), ["audioOut", "masterOrFixedVolume", "dynamicGroupingSupported"], UInt64(1 << 17)),
+            (
+                UInt64(198692), ["audioOut", "multizoneGroup", "masterOrFixedVolume", "dynamicGroupingSupported"],
+                UInt64(1 << 17)
+            ),
+            (
+                UInt64(198756),
+                ["audioOut", "multizoneGroup", "dynamicGroup", "masterOrFixedVolume", "dynamicGroupingSupported"],
+                UInt64(1 << 17)
+            ),
+            (UInt64(5), ["videoOut", "audioOut"], UInt64(0)),
+        ])
     func realValues(raw: UInt64, names: [String], unknown: UInt64) {
         let capabilities = CastCapabilities(rawValue: raw)
         #expect(capabilities.names == names)
@@ -39,7 +51,10 @@ struct CastCapabilitiesTests {
         #expect(withBit9.description == "audioOut,bit9")
         #expect(CastCapabilities().description == "none")
         #expect(CastCapabilities().allNames.isEmpty)
-        #expect(shield.allNames == ["videoOut", "audioOut", "attenuationOrFixedVolume", "dynamicGroupingSupported", "bit17", "bit18"])
+        #expect(
+            shield.allNames == [
+                "videoOut", "audioOut", "attenuationOrFixedVolume", "dynamicGroupingSupported", "bit17", "bit18",
+            ])
     }
 
     @Test("has() is true only when every bit is set")

@@ -43,7 +43,9 @@ struct DeviceListGenerationTests {
     @Test("a snapshot taken before a write is unchanged after it, in every chunk", arguments: [1, 63, 64, 65, 300])
     func snapshotsDoNotChange(size: Int) {
         var list = DeviceList()
-        for number in 0..<size { _ = list.apply(.found(S.make("i\(number)", id: S.uuid(number), name: "Device \(1000 + number * 7 % size)"))) }
+        for number in 0..<size {
+            _ = list.apply(.found(S.make("i\(number)", id: S.uuid(number), name: "Device \(1000 + number * 7 % size)")))
+        }
         var rng = SeededGenerator(seed: UInt64(size))
         for _ in 0..<200 {
             let before = list.snapshot
@@ -59,9 +61,11 @@ struct DeviceListGenerationTests {
         }
     }
 
-    @Test("applying the published changes to a copy always equals the list; snapshots agree with it", arguments: [
-        (UInt64(1), 40), (2, 150), (3, 400), (2024, 700),
-    ])
+    @Test(
+        "applying the published changes to a copy always equals the list; snapshots agree with it",
+        arguments: [
+            (UInt64(1), 40), (2, 150), (3, 400), (2024, 700),
+        ])
     func changesRebuildTheList(seed: UInt64, ids: Int) {
         var rng = SeededGenerator(seed: seed)
         var list = DeviceList()
@@ -72,7 +76,9 @@ struct DeviceListGenerationTests {
             let before = list.generation
             let changes = list.apply(event)
             guard list.generation == before + changes.count else {
-                Issue.record("seed \(seed) step \(step): generation \(list.generation) after \(changes.count) changes from \(before)")
+                Issue.record(
+                    "seed \(seed) step \(step): generation \(list.generation) after \(changes.count) changes from \(before)"
+                )
                 return
             }
             for change in changes {
@@ -86,7 +92,8 @@ struct DeviceListGenerationTests {
             }
             if !copy.isEmpty {
                 let index = Int.random(in: 0..<copy.count, using: &rng)
-                guard snapshot.device(at: index) == copy[index], snapshot.device(withUniqueID: copy[index].uniqueID) == copy[index],
+                guard snapshot.device(at: index) == copy[index],
+                    snapshot.device(withUniqueID: copy[index].uniqueID) == copy[index],
                     list.index(ofUniqueID: copy[index].uniqueID) == index
                 else {
                     Issue.record("seed \(seed) step \(step): lookups disagree at \(index)")

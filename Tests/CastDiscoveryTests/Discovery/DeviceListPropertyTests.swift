@@ -63,7 +63,8 @@ struct DeviceListPropertyTests {
             let groups = Dictionary(grouping: entries.values) { $0.device?.uniqueID ?? "" }
             return groups.values.compactMap { group -> CastDevice? in
                 // The newest instance whose addresses the filter keeps.
-                let shown = group.sorted { $0.sequence > $1.sequence }.compactMap { $0.device.flatMap(filter.apply) }.first
+                let shown = group.sorted { $0.sequence > $1.sequence }.compactMap { $0.device.flatMap(filter.apply) }
+                    .first
                 guard let shown else { return nil }
                 if !subtypes.isEmpty,
                     !group.contains(where: { !$0.service.browseTypes.union($0.carried).isDisjoint(with: subtypes) })
@@ -75,7 +76,9 @@ struct DeviceListPropertyTests {
         }
     }
 
-    static let names = ["Kitchen", "kitchen", "KITCHEN", "Attic", "attic", "Zoo", "Äpfel", "Living Room", "Bedroom", "été"]
+    static let names = [
+        "Kitchen", "kitchen", "KITCHEN", "Attic", "attic", "Zoo", "Äpfel", "Living Room", "Bedroom", "été",
+    ]
 
     /// Addresses on two interfaces and of both families, link-local IPv6 among them.
     static let addressPool = [
@@ -110,10 +113,12 @@ struct DeviceListPropertyTests {
         return Bool.random(using: &rng) ? .found(service) : .updated(service)
     }
 
-    @Test("mirrors replaying the changes equal the list", arguments: [
-        (UInt64(1), false, 0), (2, true, 0), (3, false, 1), (42, true, 2), (2024, false, 3), (77, true, 4),
-        (5, false, 2), (6, false, 4),
-    ])
+    @Test(
+        "mirrors replaying the changes equal the list",
+        arguments: [
+            (UInt64(1), false, 0), (2, true, 0), (3, false, 1), (42, true, 2), (2024, false, 3), (77, true, 4),
+            (5, false, 2), (6, false, 4),
+        ])
     func mirror(seed: UInt64, withCriteria: Bool, filterNumber: Int) {
         var rng = SeededGenerator(seed: seed)
         let criteria: DiscoveryCriteria = withCriteria ? .defaultMediaReceiver : .all
@@ -136,12 +141,13 @@ struct DeviceListPropertyTests {
             model.apply(event)
             for change in changes {
                 change.apply(to: &mirror)
-                let kind = switch change {
-                case .inserted: "inserted"
-                case .updated: "updated"
-                case .updatedAndMoved: "moved"
-                case .removed: "removed"
-                }
+                let kind =
+                    switch change {
+                    case .inserted: "inserted"
+                    case .updated: "updated"
+                    case .updatedAndMoved: "moved"
+                    case .removed: "removed"
+                    }
                 kinds[kind, default: 0] += 1
             }
             guard mirror == list.devices else {
@@ -152,7 +158,9 @@ struct DeviceListPropertyTests {
                 Issue.record("seed \(seed) step \(step): list differs from the model after \(event)")
                 return
             }
-            guard filter.keepsEverything || list.devices.allSatisfy({ !$0.addresses.isEmpty && $0.addresses.allSatisfy(filter.allows) })
+            guard
+                filter.keepsEverything
+                    || list.devices.allSatisfy({ !$0.addresses.isEmpty && $0.addresses.allSatisfy(filter.allows) })
             else {
                 Issue.record("seed \(seed) step \(step): a listed address does not pass \(filter)")
                 return

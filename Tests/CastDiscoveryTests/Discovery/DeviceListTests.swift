@@ -11,16 +11,21 @@ struct DeviceListTests {
     func oneDevicePerID() {
         var list = DeviceList()
         let id = S.uuid(1)
-        let changes13 = list.apply(.found(S.make("Group", id: id, name: "Home", host: "a.local", port: 32001, address: "10.0.0.1")))
-        #expect(changes13
-            .map(\.device.port) == [32001])
-        let second = list.apply(.found(S.make("Group-1", id: id.uppercased(), name: "Home", host: "a.local", port: 32001, address: "fd00::1")))
+        let changes13 = list.apply(
+            .found(S.make("Group", id: id, name: "Home", host: "a.local", port: 32001, address: "10.0.0.1")))
+        #expect(
+            changes13
+                .map(\.device.port) == [32001])
+        let second = list.apply(
+            .found(
+                S.make("Group-1", id: id.uppercased(), name: "Home", host: "a.local", port: 32001, address: "fd00::1")))
         #expect(second == [.updated(list.devices[0], at: 0)])
         #expect(list.count == 1)
         #expect(list.devices[0].instanceName == "Group-1")
         #expect(list.devices[0].addresses.map(\.address) == ["fd00::1"])
         // The leader moves: host, port and addresses follow the newest answer.
-        _ = list.apply(.updated(S.make("Group", id: id, name: "Home", host: "b.local", port: 42001, address: "10.0.0.2")))
+        _ = list.apply(
+            .updated(S.make("Group", id: id, name: "Home", host: "b.local", port: 42001, address: "10.0.0.2")))
         #expect(list.count == 1)
         #expect(list.devices[0].hostName == "b.local")
         #expect(list.devices[0].port == 42001)

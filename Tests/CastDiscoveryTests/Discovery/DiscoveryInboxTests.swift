@@ -28,7 +28,9 @@ struct DiscoveryInboxTests {
         }
         #expect(Self.drain(&inbox) == ["start", "stop", "start"])
         // With another input between them, each run of requests is its own.
-        for input: DiscoveryLoop.Input in [.start, .stop, .start, .stop, .deadline(run: 1, generation: 1), .start, .start] {
+        for input: DiscoveryLoop.Input in [
+            .start, .stop, .start, .stop, .deadline(run: 1, generation: 1), .start, .start,
+        ] {
             _ = inbox.post(input)
         }
         #expect(Self.drain(&inbox) == ["start", "stop", "deadline", "start"])

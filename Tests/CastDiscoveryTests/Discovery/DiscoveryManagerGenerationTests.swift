@@ -8,7 +8,9 @@ import Testing
 struct DiscoveryManagerGenerationTests {
     typealias S = TestService
 
-    @Test("numbered events: each list change one generation after the last, the batch marks around them, the mirror equal to the list")
+    @Test(
+        "numbered events: each list change one generation after the last, the batch marks around them, the mirror equal to the list"
+    )
     func numberedEvents() async {
         let backend = ScriptedBackend()
         let manager = DiscoveryManager(backend: backend)

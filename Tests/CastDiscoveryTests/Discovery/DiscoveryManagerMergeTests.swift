@@ -39,7 +39,9 @@ struct DiscoveryManagerMergeTests {
         #expect(manager.devices.isEmpty)
     }
 
-    @Test("the merged browse is all-for-now once the querier said so and the daemon's cache is in, and the scan completes; its steps name each source")
+    @Test(
+        "the merged browse is all-for-now once the querier said so and the daemon's cache is in, and the scan completes; its steps name each source"
+    )
     func milestones() async {
         var (querier, daemon, manager, reader) = await Self.started()
         querier.send(.browseStarted(browseType: S.base), .found(Self.tv("10.0.0.1")), .allForNow(browseType: S.base))

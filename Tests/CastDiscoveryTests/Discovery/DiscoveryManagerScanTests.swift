@@ -16,7 +16,10 @@ struct DiscoveryManagerScanTests {
             // Completes at the all-for-now: the timeout is only for a scan that never would.
             let result = try await DiscoveryManager(backend: backend).scan(timeout: .seconds(600))
             #expect(result.isComplete)
-            #expect(result.devices.map(\.friendlyName) == ["Dev Emulator", "Downstairs", "Kitchen speaker", "Living Room TV"])
+            #expect(
+                result.devices.map(\.friendlyName) == [
+                    "Dev Emulator", "Downstairs", "Kitchen speaker", "Living Room TV",
+                ])
             #expect(result.devices.first { $0.friendlyName == "Living Room TV" }?.status == .idle)
             #expect(result.browses.map(\.reason) == [.allForNow])
         }
@@ -25,12 +28,13 @@ struct DiscoveryManagerScanTests {
     @Test("a scan that never completes returns at its timeout what its events listed, marked incomplete")
     func timeout() async throws {
         let recording = try ReplayRecording(contentsOf: Self.livingRoom)
-        let withoutAllForNow = try ReplayRecording(events: recording.events.filter { event in
-            switch event.event {
-            case .allForNow, .cacheExhausted: false
-            default: true
-            }
-        })
+        let withoutAllForNow = try ReplayRecording(
+            events: recording.events.filter { event in
+                switch event.event {
+                case .allForNow, .cacheExhausted: false
+                default: true
+                }
+            })
         let backend = ReplayBackend(recording: withoutAllForNow, speed: 0, ending: .holdOpen)
         let clock = ManualClock()
         let manager = DiscoveryManager(backend: backend, clock: clock)
@@ -61,7 +65,8 @@ struct DiscoveryManagerScanTests {
         let scan = Task { try await manager.scan(timeout: .seconds(30)) }
         await reader.started()
         backend.send(
-            .browseStarted(browseType: S.base), .found(S.make("a", id: S.uuid(1), name: "A")), .cacheExhausted(browseType: S.base))
+            .browseStarted(browseType: S.base), .found(S.make("a", id: S.uuid(1), name: "A")),
+            .cacheExhausted(browseType: S.base))
         _ = await reader.read { if case .cacheExhausted = $0 { true } else { false } }
         // The scan's time-out and the quiet round's deadline sleep on the clock.
         await clock.waitForSleepers(2)
@@ -82,7 +87,8 @@ struct DiscoveryManagerScanTests {
         let scan = Task { try await manager.scan(timeout: .seconds(600)) }
         await reader.started()
         backend.send(
-            .browseStarted(browseType: S.base), .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base),
+            .browseStarted(browseType: S.base), .found(S.make("a", id: S.uuid(1), name: "A")),
+            .allForNow(browseType: S.base),
             .found(S.make("b", id: S.uuid(2), name: "B")))
         let result = try await scan.value
         #expect(result.isComplete)
@@ -106,19 +112,29 @@ struct DiscoveryManagerScanTests {
         var reader = EventReader(manager.events())
         manager.startDiscovery()
         await reader.started()
-        _ = await reader.exchange(backend, .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base))
+        _ = await reader.exchange(
+            backend, .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base))
         let result = try await manager.scan(timeout: .seconds(600))
         #expect(result.isComplete && result.elapsed == .zero)
         #expect(result.devices.map(\.friendlyName) == ["A"])
         #expect(manager.discoveryState == .running)
     }
 
-    @Test("a scan that fell behind its events goes on from the state they left: their completion completes it, a stop ends it, a failure throws")
+    @Test(
+        "a scan that fell behind its events goes on from the state they left: their completion completes it, a stop ends it, a failure throws"
+    )
     func fellBehind() throws {
-        let devices = [try CastDevice(service: StartupScript.service(1).service), try CastDevice(service: StartupScript.service(2).service)]
-        func missed(_ state: DiscoveryState, _ backend: BackendState? = .running, completion: ScanCompletion? = nil) -> DiscoveryEvent {
-            .eventsDropped(MissedEvents(
-                count: 9_000, devices: devices, discoveryState: state, backendState: backend, scanCompletion: completion))
+        let devices = [
+            try CastDevice(service: StartupScript.service(1).service),
+            try CastDevice(service: StartupScript.service(2).service),
+        ]
+        func missed(_ state: DiscoveryState, _ backend: BackendState? = .running, completion: ScanCompletion? = nil)
+            -> DiscoveryEvent
+        {
+            .eventsDropped(
+                MissedEvents(
+                    count: 9_000, devices: devices, discoveryState: state, backendState: backend,
+                    scanCompletion: completion))
         }
         let running = ScanMirror(devices: [])
         #expect(running.apply(missed(.running)) == nil, "still running, not complete: the scan goes on")
@@ -127,11 +143,13 @@ struct DiscoveryManagerScanTests {
         #expect(running.apply(.removed(devices[0], at: 0)) == nil)
         #expect(running.state.devices == [devices[1]])
 
-        let settled = BrowseSettlement(browseType: S.base, reason: .allForNow, after: .seconds(1), cacheDeliveredAfter: nil, services: 1)
+        let settled = BrowseSettlement(
+            browseType: S.base, reason: .allForNow, after: .seconds(1), cacheDeliveredAfter: nil, services: 1)
         let completion = ScanCompletion(devices: [devices[0]], browses: [settled], elapsed: .seconds(1))
         let completed = ScanMirror(devices: [])
         #expect(completed.apply(missed(.running, completion: completion)) == .completed)
-        #expect(completed.state.devices == [devices[0]] && completed.state.browses == [settled], "the list at completion")
+        #expect(
+            completed.state.devices == [devices[0]] && completed.state.browses == [settled], "the list at completion")
 
         #expect(ScanMirror(devices: []).apply(missed(.stopped)) == .ended)
         let error = DiscoveryError(kind: .other, message: "the querier stopped")

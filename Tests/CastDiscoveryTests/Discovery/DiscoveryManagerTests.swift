@@ -40,15 +40,17 @@ struct DiscoveryManagerTests {
         let first = await reader.exchange(backend, .found(S.make("b", id: S.uuid(2), name: "Beta")))
         #expect(first.map(\.summary) == ["will", "insert Beta@0", "did"])
         let second = await reader.exchange(
-            backend, .found(S.make("a", id: S.uuid(1), name: "Alpha")), .found(S.make("a-1", id: S.uuid(1), name: "Alpha")))
+            backend, .found(S.make("a", id: S.uuid(1), name: "Alpha")),
+            .found(S.make("a-1", id: S.uuid(1), name: "Alpha")))
         #expect(second.map(\.summary) == ["will", "insert Alpha@0", "did", "will", "update Alpha@0", "did"])
         let third = await reader.exchange(
             backend, .updated(S.make("a-1", id: S.uuid(1), name: "Omega")), .allForNow(browseType: S.base),
             .resolveFailed(S.make("x", id: "1", name: "x").key, DiscoveryError(kind: .daemonError, message: "timeout")))
-        #expect(third.map(\.summary) == [
-            "will", "move Omega@0->1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
-            "resolve failed x",
-        ])
+        #expect(
+            third.map(\.summary) == [
+                "will", "move Omega@0->1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
+                "resolve failed x",
+            ])
         #expect(manager.deviceCount == 2)
         #expect(manager.hasDiscoveredDevices)
         #expect(manager.device(at: 1)?.friendlyName == "Omega")
@@ -56,7 +58,8 @@ struct DiscoveryManagerTests {
         #expect(manager.device(at: -1) == nil)
         #expect(manager.device(withUniqueID: "googlecast:" + S.uuid(1))?.friendlyName == "Omega")
         let removal = await reader.exchange(
-            backend, .removed(S.make("a", id: S.uuid(1), name: "Alpha")), .removed(S.make("a-1", id: S.uuid(1), name: "Omega")))
+            backend, .removed(S.make("a", id: S.uuid(1), name: "Alpha")),
+            .removed(S.make("a-1", id: S.uuid(1), name: "Omega")))
         #expect(removal.map(\.summary) == ["will", "remove Omega@1", "did"])
     }
 
@@ -69,7 +72,8 @@ struct DiscoveryManagerTests {
         _ = await reader.next()
         #expect(await reader.exchange(backend, .found(S.make("a", id: S.uuid(1), name: "TV"))).isEmpty)
         #expect(manager.deviceCount == 0)
-        let joined = await reader.exchange(backend, .updated(S.make("a", id: S.uuid(1), name: "TV", browse: [S.base, S.dmr])))
+        let joined = await reader.exchange(
+            backend, .updated(S.make("a", id: S.uuid(1), name: "TV", browse: [S.base, S.dmr])))
         #expect(joined.map(\.summary) == ["will", "insert TV@0", "did"])
         let left = await reader.exchange(backend, .updated(S.make("a", id: S.uuid(1), name: "TV", browse: [S.base])))
         #expect(left.map(\.summary) == ["will", "remove TV@0", "did"])
@@ -94,9 +98,10 @@ struct DiscoveryManagerTests {
         #expect(manager.deviceCount == 2)
         let sweep = await reader.exchange(
             backend, .found(S.make("a", id: S.uuid(1), name: "A")), .allForNow(browseType: S.base))
-        #expect(sweep.map(\.summary) == [
-            "will", "remove B@1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
-        ])
+        #expect(
+            sweep.map(\.summary) == [
+                "will", "remove B@1", "did", "all for now \(S.base)", "settled \(S.base) by allForNow", "complete",
+            ])
         #expect(manager.devices.map(\.friendlyName) == ["A"])
 
         // No devices: no report.
@@ -158,13 +163,17 @@ struct DiscoveryManagerTests {
 
         private func record(_ text: String) { calls.withLock { $0.append(text) } }
 
-        func discoveryManager(_ manager: DiscoveryManager, didStartDiscoveryBrowsing browseTypes: [String]) { record("started") }
+        func discoveryManager(_ manager: DiscoveryManager, didStartDiscoveryBrowsing browseTypes: [String]) {
+            record("started")
+        }
         func discoveryManagerDidHaveDiscoveredDeviceWhenStartingDiscovery(_ manager: DiscoveryManager) { record("had") }
         func discoveryManager(_ manager: DiscoveryManager, didStopDiscovery reason: DiscoveryStopReason) {
             record("stopped \(reason)")
             done.yield()
         }
-        func discoveryManager(_ manager: DiscoveryManager, didFailToStartDiscovery error: DiscoveryError) { record("failed to start") }
+        func discoveryManager(_ manager: DiscoveryManager, didFailToStartDiscovery error: DiscoveryError) {
+            record("failed to start")
+        }
         func discoveryManagerWillUpdateDeviceList(_ manager: DiscoveryManager) { record("will") }
         func discoveryManagerDidUpdateDeviceList(_ manager: DiscoveryManager) { record("did") }
         func discoveryManager(_ manager: DiscoveryManager, didInsert device: CastDevice, at index: Int) {
@@ -173,25 +182,34 @@ struct DiscoveryManagerTests {
         func discoveryManager(_ manager: DiscoveryManager, didUpdate device: CastDevice, at index: Int) {
             record("update \(device.friendlyName)@\(index)")
         }
-        func discoveryManager(_ manager: DiscoveryManager, didUpdate device: CastDevice, at index: Int, andMoveTo newIndex: Int) {
+        func discoveryManager(
+            _ manager: DiscoveryManager, didUpdate device: CastDevice, at index: Int, andMoveTo newIndex: Int
+        ) {
             record("move \(device.friendlyName)@\(index)->\(newIndex)")
         }
         func discoveryManager(_ manager: DiscoveryManager, didRemoveDeviceAt index: Int) { record("remove@\(index)") }
         func discoveryManager(_ manager: DiscoveryManager, didRemove device: CastDevice, at index: Int) {
             record("remove \(device.friendlyName)@\(index)")
         }
-        func discoveryManager(_ manager: DiscoveryManager, didChangeBackendState state: BackendState) { record("backend \(state)") }
-        func discoveryManager(_ manager: DiscoveryManager, didExhaustCacheFor browseType: String) { record("cache \(browseType)") }
+        func discoveryManager(_ manager: DiscoveryManager, didChangeBackendState state: BackendState) {
+            record("backend \(state)")
+        }
+        func discoveryManager(_ manager: DiscoveryManager, didExhaustCacheFor browseType: String) {
+            record("cache \(browseType)")
+        }
         func discoveryManager(_ manager: DiscoveryManager, didReceiveAllForNowFor browseType: String) {
             record("all for now \(browseType)")
         }
-        func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError) {
+        func discoveryManager(_ manager: DiscoveryManager, didFailToResolve service: ServiceKey, error: DiscoveryError)
+        {
             record("resolve failed \(service.name)")
         }
         func discoveryManager(_ manager: DiscoveryManager, didSettle browse: BrowseSettlement) {
             record("settled \(browse.browseType) by \(browse.reason.map(\.rawValue) ?? "-")")
         }
-        func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) { record("complete") }
+        func discoveryManager(_ manager: DiscoveryManager, didCompleteScan completion: ScanCompletion) {
+            record("complete")
+        }
     }
 
     @Test("the delegate gets the same events as the stream, in order, both removal calls included")

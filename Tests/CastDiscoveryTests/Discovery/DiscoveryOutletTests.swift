@@ -35,7 +35,9 @@ struct DiscoveryOutletTests {
         return (events, missed, mirror)
     }
 
-    @Test("a subscriber that never reads while 10 devices are updated 1,000 times each: at most the bound waits; then it learns how many it missed and carries on from the list they left")
+    @Test(
+        "a subscriber that never reads while 10 devices are updated 1,000 times each: at most the bound waits; then it learns how many it missed and carries on from the list they left"
+    )
     func stalledSubscriber() async {
         let backend = ScriptedBackend()
         let manager = DiscoveryManager(backend: backend)
@@ -66,11 +68,15 @@ struct DiscoveryOutletTests {
         #expect(manager.devices.count == 9 && manager.devices.allSatisfy { $0.port == 8009 + 1_000 })
     }
 
-    @Test("a start-up of 500 devices through the querier beside a daemon while the subscriber has not read: every event kept")
+    @Test(
+        "a start-up of 500 devices through the querier beside a daemon while the subscriber has not read: every event kept"
+    )
     func startupOf500() async {
         let querier = BufferedTestBackend(Script.startup(devices: 500), finishes: false)
         let daemon = BufferedTestBackend(Script.startup(devices: 500), finishes: false)
-        let merged = MergedBackend([MergedBackend.Source("mdns", querier), MergedBackend.Source("avahi", daemon, role: .cache)])
+        let merged = MergedBackend([
+            MergedBackend.Source("mdns", querier), MergedBackend.Source("avahi", daemon, role: .cache),
+        ])
         let manager = DiscoveryManager(backend: merged)
         let (initial, stalled) = manager.subscribe()
         manager.startDiscovery()
@@ -80,7 +86,9 @@ struct DiscoveryOutletTests {
         #expect(read.events.filter { if case .inserted = $0 { true } else { false } }.count == 500)
         #expect(read.mirror == manager.devices && manager.deviceCount == 500)
         #expect(manager.devices.allSatisfy { $0.addresses.count == 2 })
-        #expect(!read.events.contains { if case .backendStatistics = $0 { true } else { false } }, "nothing folded on the way")
+        #expect(
+            !read.events.contains { if case .backendStatistics = $0 { true } else { false } },
+            "nothing folded on the way")
         // Measured: the figure the subscriber's bound is set against.
         #expect(read.events.count < DiscoveryManager.subscriberCapacity, "\(read.events.count) events for 500 devices")
         print("manager start-up of 500 devices: \(read.events.count) events")

@@ -12,7 +12,8 @@ enum TestService {
         _ instance: String, id: String, name: String, host: String = "cc.local", port: UInt16 = 8009,
         address: String = "10.0.0.1", browse: Set<String> = [base], status: String = "0"
     ) -> DiscoveredService {
-        let txt = TXTRecord(strings: ["id=\(id)", "fn=\(name)", "ve=05", "ca=4101", "st=\(status)"].map { Array($0.utf8) })
+        let txt = TXTRecord(
+            strings: ["id=\(id)", "fn=\(name)", "ve=05", "ca=4101", "st=\(status)"].map { Array($0.utf8) })
         let service = ResolvedService(
             instanceName: instance, hostName: host, port: port,
             addresses: [ServiceAddress(address, interfaceName: "eth0", interfaceIndex: 2)!], txt: txt)
@@ -127,7 +128,8 @@ extension DiscoveryEvent {
         case .cacheExhausted(let browseType): "cache \(browseType)"
         case .allForNow(let browseType): "all for now \(browseType)"
         case .resolveFailed(let key, _): "resolve failed \(key.name)"
-        case .browseSettled(let settlement): "settled \(settlement.browseType) by \(settlement.reason.map(\.rawValue) ?? "-")"
+        case .browseSettled(let settlement):
+            "settled \(settlement.browseType) by \(settlement.reason.map(\.rawValue) ?? "-")"
         case .scanCompleted: "complete"
         case .backendStatistics(let statistics): "statistics \(statistics.packetsReceived)"
         case .eventsDropped(let missed): "dropped \(missed.count)"

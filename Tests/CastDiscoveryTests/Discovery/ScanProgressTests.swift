@@ -17,9 +17,10 @@ struct ScanProgressTests {
     }
 
     static func found(_ name: String, _ browses: Set<String> = [base]) -> BackendEvent {
-        .found(DiscoveredService(
-            service: ResolvedService(instanceName: name, hostName: "x.local", port: 8009, addresses: [], txt: []),
-            browseTypes: browses))
+        .found(
+            DiscoveredService(
+                service: ResolvedService(instanceName: name, hostName: "x.local", port: 8009, addresses: [], txt: []),
+                browseTypes: browses))
     }
 
     /// Feeds `(milliseconds, event)` pairs and returns the status after each.
@@ -35,14 +36,20 @@ struct ScanProgressTests {
         _ = progress.record(.copyAdded(Self.copy("a"), browseType: Self.base), at: Self.at(12))
         _ = progress.record(.resolvesPending(1), at: Self.at(12))
         // The round's end is known; a pending resolve only keeps the browse from settling then.
-        #expect(progress.record(.cacheExhausted(browseType: Self.base), at: Self.at(13)).status == .waitingUntil(Self.at(237)))
+        #expect(
+            progress.record(.cacheExhausted(browseType: Self.base), at: Self.at(13)).status
+                == .waitingUntil(Self.at(237)))
         #expect(progress.record(.resolvesPending(0), at: Self.at(15)).status == .waitingUntil(Self.at(237)))
         #expect(progress.status(at: Self.at(236)).status == .waitingUntil(Self.at(237)))
         let done = progress.status(at: Self.at(237))
         #expect(done.status == .complete)
-        #expect(done.settled == [BrowseSettlement(
-            browseType: Self.base, reason: .quietRound, after: .milliseconds(237), cacheDeliveredAfter: .milliseconds(13),
-            services: 1, servicesFromCache: 1)])
+        #expect(
+            done.settled == [
+                BrowseSettlement(
+                    browseType: Self.base, reason: .quietRound, after: .milliseconds(237),
+                    cacheDeliveredAfter: .milliseconds(13),
+                    services: 1, servicesFromCache: 1)
+            ])
         #expect(progress.isComplete)
     }
 
@@ -58,8 +65,9 @@ struct ScanProgressTests {
         _ = progress.record(.cacheExhausted(browseType: Self.sub), at: Self.at(3))
         // Device b answers the daemon's subtype query at 200 ms: news for the subtype browse.
         #expect(progress.status(at: Self.at(199)).status == .waitingUntil(Self.at(227)))
-        #expect(progress.record(.copyAdded(Self.copy("b"), browseType: Self.sub), at: Self.at(200)).status
-            == .waitingUntil(Self.at(227)))
+        #expect(
+            progress.record(.copyAdded(Self.copy("b"), browseType: Self.sub), at: Self.at(200)).status
+                == .waitingUntil(Self.at(227)))
         let base = progress.status(at: Self.at(227))
         #expect(base.status == .waitingUntil(Self.at(425)))
         #expect(base.settled.map(\.browseType) == [Self.base])
@@ -71,46 +79,62 @@ struct ScanProgressTests {
 
     @Test("cold daemon: an empty cache, then answers; each answer restarts the round, all-for-now settles at once")
     func cold() {
-        let result = Self.statuses([Self.base], [
-            (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
-            (150, .copyAdded(Self.copy("a"), browseType: Self.base)), (150, .resolvesPending(1)),
-            (152, Self.found("a")), (152, .resolvesPending(0)),
-            (300, .copyAdded(Self.copy("b"), browseType: Self.base)), (300, .resolvesPending(1)),
-            (1000, .allForNow(browseType: Self.base)), (1001, .resolvesPending(0)),
-        ])
+        let result = Self.statuses(
+            [Self.base],
+            [
+                (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
+                (150, .copyAdded(Self.copy("a"), browseType: Self.base)), (150, .resolvesPending(1)),
+                (152, Self.found("a")), (152, .resolvesPending(0)),
+                (300, .copyAdded(Self.copy("b"), browseType: Self.base)), (300, .resolvesPending(1)),
+                (1000, .allForNow(browseType: Self.base)), (1001, .resolvesPending(0)),
+            ])
         // The found of a copy already added is no news.
-        #expect(result == [
-            .waiting, .waitingUntil(Self.at(225)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)),
-            .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(525)), .waitingUntil(Self.at(525)),
-            .waiting, .complete,
-        ])
+        #expect(
+            result == [
+                .waiting, .waitingUntil(Self.at(225)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)),
+                .waitingUntil(Self.at(375)), .waitingUntil(Self.at(375)), .waitingUntil(Self.at(525)),
+                .waitingUntil(Self.at(525)),
+                .waiting, .complete,
+            ])
     }
 
     @Test("no browse settles before its cache is delivered, nor while a resolve is pending")
     func blockers() {
-        let result = Self.statuses([Self.base], [
-            (0, .browseStarted(browseType: Self.base)), (5, .resolvesPending(1)), (5, .cacheExhausted(browseType: Self.base)),
-            (900, .resolvesPending(0)),
-        ])
+        let result = Self.statuses(
+            [Self.base],
+            [
+                (0, .browseStarted(browseType: Self.base)), (5, .resolvesPending(1)),
+                (5, .cacheExhausted(browseType: Self.base)),
+                (900, .resolvesPending(0)),
+            ])
         #expect(result == [.waiting, .waiting, .waitingUntil(Self.at(225)), .complete])
     }
 
     @Test("a browse made again after the daemon came back starts a new round")
     func restartedBrowse() {
-        let result = Self.statuses([Self.base], [
-            (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
-            (100, .browseStarted(browseType: Self.base)), (101, .cacheExhausted(browseType: Self.base)),
-        ])
+        let result = Self.statuses(
+            [Self.base],
+            [
+                (0, .browseStarted(browseType: Self.base)), (1, .cacheExhausted(browseType: Self.base)),
+                (100, .browseStarted(browseType: Self.base)), (101, .cacheExhausted(browseType: Self.base)),
+            ])
         #expect(result == [.waiting, .waitingUntil(Self.at(225)), .waiting, .waitingUntil(Self.at(325))])
     }
 
     @Test("found services count as news for each browse reporting them (replays carry no copyAdded)")
     func foundIsNews() {
-        let result = Self.statuses([Self.base, Self.sub], [
-            (0, .cacheExhausted(browseType: Self.base)), (0, .cacheExhausted(browseType: Self.sub)),
-            (50, Self.found("a", [Self.base, Self.sub])), (100, .updated(Self.statusFound("a", [Self.base, Self.sub]))),
-        ])
-        #expect(result == [.waitingUntil(Self.at(225)), .waitingUntil(Self.at(225)), .waitingUntil(Self.at(275)), .waitingUntil(Self.at(275))])
+        let result = Self.statuses(
+            [Self.base, Self.sub],
+            [
+                (0, .cacheExhausted(browseType: Self.base)), (0, .cacheExhausted(browseType: Self.sub)),
+                (50, Self.found("a", [Self.base, Self.sub])),
+                (100, .updated(Self.statusFound("a", [Self.base, Self.sub]))),
+            ])
+        #expect(
+            result == [
+                .waitingUntil(Self.at(225)), .waitingUntil(Self.at(225)), .waitingUntil(Self.at(275)),
+                .waitingUntil(Self.at(275)),
+            ])
     }
 
     static func statusFound(_ name: String, _ browses: Set<String>) -> DiscoveredService {
@@ -134,9 +158,13 @@ struct ScanProgressTests {
         ScanSource(name: "avahi", role: .cache, round: .milliseconds(730)),
     ]
 
-    static func step(_ source: String, _ milestone: SourceProgress.Milestone, _ services: Int = 0, _ type: String = base) -> BackendEvent {
-        .sourceProgress(SourceProgress(
-            source: source, role: source == "avahi" ? .cache : .asks, browseType: type, milestone: milestone, services: services))
+    static func step(
+        _ source: String, _ milestone: SourceProgress.Milestone, _ services: Int = 0, _ type: String = base
+    ) -> BackendEvent {
+        .sourceProgress(
+            SourceProgress(
+                source: source, role: source == "avahi" ? .cache : .asks, browseType: type, milestone: milestone,
+                services: services))
     }
 
     static func merged(_ sources: [ScanSource] = querierAndDaemon) -> ScanProgress {
@@ -145,7 +173,9 @@ struct ScanProgressTests {
         return progress
     }
 
-    @Test("a merged backend: the querier's all-for-now settles the browse once the daemon's cache is in; each source's steps are kept, the daemon's cache count is the browse's")
+    @Test(
+        "a merged backend: the querier's all-for-now settles the browse once the daemon's cache is in; each source's steps are kept, the daemon's cache count is the browse's"
+    )
     func mergedSources() {
         var progress = Self.merged()
         _ = progress.record(Self.step("mdns", .browseStarted), at: Self.at(0))
@@ -167,15 +197,25 @@ struct ScanProgressTests {
         #expect(progress.record(Self.step("avahi", .allForNow, 2), at: Self.at(900)).reached.isEmpty, "each once")
     }
 
-    @Test("a merged backend: the daemon's cache alone does not end the browse while the querier asks; its own all-for-now is not waited for")
+    @Test(
+        "a merged backend: the daemon's cache alone does not end the browse while the querier asks; its own all-for-now is not waited for"
+    )
     func cacheFirst() {
         var progress = Self.merged()
-        #expect(progress.record(Self.step("avahi", .cacheExhausted), at: Self.at(10)).reached == [.cacheExhausted(browseType: Self.base)])
-        #expect(progress.record(Self.step("mdns", .allForNow), at: Self.at(300)).reached == [.allForNow(browseType: Self.base)])
+        #expect(
+            progress.record(Self.step("avahi", .cacheExhausted), at: Self.at(10)).reached == [
+                .cacheExhausted(browseType: Self.base)
+            ])
+        #expect(
+            progress.record(Self.step("mdns", .allForNow), at: Self.at(300)).reached == [
+                .allForNow(browseType: Self.base)
+            ])
         #expect(progress.isComplete)
     }
 
-    @Test("a merged backend: a daemon whose round passed without its cache is not waited for, on the clock; a late cache is still reported, the browse is not all-for-now again")
+    @Test(
+        "a merged backend: a daemon whose round passed without its cache is not waited for, on the clock; a late cache is still reported, the browse is not all-for-now again"
+    )
     func overdueDaemon() {
         var progress = Self.merged()
         let asked = progress.record(Self.step("mdns", .allForNow), at: Self.at(100))
@@ -197,23 +237,31 @@ struct ScanProgressTests {
     func goneSources() {
         var progress = Self.merged()
         _ = progress.record(Self.step("mdns", .allForNow), at: Self.at(100))
-        #expect(progress.record(Self.step("avahi", .absent), at: Self.at(120)).reached
-            == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
+        #expect(
+            progress.record(Self.step("avahi", .absent), at: Self.at(120)).reached
+                == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
 
         var asking = Self.merged([
-            ScanSource(name: "mdns", role: .asks, round: .milliseconds(200)), ScanSource(name: "hosts", role: .asks, round: .milliseconds(300)),
+            ScanSource(name: "mdns", role: .asks, round: .milliseconds(200)),
+            ScanSource(name: "hosts", role: .asks, round: .milliseconds(300)),
         ])
         _ = asking.record(Self.step("hosts", .allForNow), at: Self.at(50))
         #expect(asking.status(at: Self.at(10_000)).reached.isEmpty, "no round ends an asking source's wait")
-        #expect(asking.record(Self.step("mdns", .absent), at: Self.at(10_001)).reached
-            == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
+        #expect(
+            asking.record(Self.step("mdns", .absent), at: Self.at(10_001)).reached
+                == [.cacheExhausted(browseType: Self.base), .allForNow(browseType: Self.base)])
     }
 
-    @Test("a merged backend: settled by a quiet round, the browse still gets its all-for-now when the querier says it, after the scan completed")
+    @Test(
+        "a merged backend: settled by a quiet round, the browse still gets its all-for-now when the querier says it, after the scan completed"
+    )
     func allForNowAfterCompletion() {
         var progress = Self.merged()
         _ = progress.record(.copyAdded(Self.copy("A"), browseType: Self.base), at: Self.at(5))
-        #expect(progress.record(Self.step("avahi", .cacheExhausted, 1), at: Self.at(6)).reached == [.cacheExhausted(browseType: Self.base)])
+        #expect(
+            progress.record(Self.step("avahi", .cacheExhausted, 1), at: Self.at(6)).reached == [
+                .cacheExhausted(browseType: Self.base)
+            ])
         let quiet = progress.status(at: Self.at(735))
         #expect(quiet.status == .complete && quiet.settled.map(\.reason) == [.quietRound])
         let late = progress.record(Self.step("mdns", .allForNow, 1), at: Self.at(1_000))

@@ -76,7 +76,8 @@ struct PollLoopTests {
     /// on the loop's thread (the awaiting task may resume much later on a loaded machine).
     static func runTimed(_ owner: Owner) async throws -> (failure: PollLoop.Failure?, ended: ContinuousClock.Instant) {
         try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<(failure: PollLoop.Failure?, ended: ContinuousClock.Instant), any Error>) in
+            (continuation: CheckedContinuation<(failure: PollLoop.Failure?, ended: ContinuousClock.Instant), any Error>)
+            in
             do throws(LoopThread.Failure) {
                 try LoopThread.start {
                     let failure = owner.loop.run(owner)

@@ -68,14 +68,17 @@ struct AtomicFileTests {
                 try AtomicFile.write(Array("x".utf8), to: root + "/" + name)
                 Issue.record("\(name) was written")
             } catch {
-                #expect(error == .notRegular(path: root + "/fifo", kind: expected) || error == .notRegular(path: root + "/dir", kind: expected))
+                #expect(
+                    error == .notRegular(path: root + "/fifo", kind: expected)
+                        || error == .notRegular(path: root + "/dir", kind: expected))
                 #expect(error.isRefusal)
             }
         }
         #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write([], to: root + "/loop") }
         #expect(Self.kind(root + "/fifo") == .fifo)
         #expect(Self.kind(root + "/dir") == .directory)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["dir", "fifo", "loop", "to-fifo"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["dir", "fifo", "loop", "to-fifo"])
     }
 
     @Test("a full disk is a failure that names the step, and the original stays")

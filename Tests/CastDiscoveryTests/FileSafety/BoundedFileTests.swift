@@ -19,9 +19,13 @@ struct BoundedFileTests {
         #expect(try BoundedFile.read(path: root + "/file", limit: 10) == Data("hello".utf8))
         #expect(try BoundedFile.read(path: root + "/link", limit: 10) == Data("hello".utf8))
         #expect(try BoundedFile.read(path: root + "/file", limit: 5) == Data("hello".utf8))
-        #expect(throws: BoundedFile.Failure.tooLarge(size: 5, limit: 4)) { try BoundedFile.read(path: root + "/file", limit: 4) }
+        #expect(throws: BoundedFile.Failure.tooLarge(size: 5, limit: 4)) {
+            try BoundedFile.read(path: root + "/file", limit: 4)
+        }
         #expect(throws: BoundedFile.Failure.notRegular(.fifo)) { try BoundedFile.read(path: root + "/fifo", limit: 10) }
-        #expect(throws: BoundedFile.Failure.notRegular(.characterDevice)) { try BoundedFile.read(path: "/dev/zero", limit: 10) }
+        #expect(throws: BoundedFile.Failure.notRegular(.characterDevice)) {
+            try BoundedFile.read(path: "/dev/zero", limit: 10)
+        }
         #expect(throws: BoundedFile.Failure.directory) { try BoundedFile.read(path: root, limit: 10) }
         #expect(throws: BoundedFile.Failure.missing) { try BoundedFile.read(path: root + "/nothing", limit: 10) }
         #expect(throws: BoundedFile.Failure.missing) { try BoundedFile.read(path: root + "/file/below", limit: 10) }

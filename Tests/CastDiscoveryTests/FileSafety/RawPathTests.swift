@@ -11,16 +11,18 @@ struct RawPathTests {
         #expect(RawPath.display(decoded) == name)
     }
 
-    @Test("every byte of a name that is not UTF-8 comes back exactly", arguments: [
-        [0x72, 0xFF, 0x2E, 0x6A],          // r\xff.j
-        [0xC3],                            // a lead byte with nothing after it
-        [0xE2, 0x82],                      // a truncated 3-byte sequence
-        [0xED, 0xA0, 0x80],                // an encoded surrogate (ill-formed)
-        [0xC0, 0xAF],                      // an overlong "/"
-        [0xF4, 0x90, 0x80, 0x80],          // above U+10FFFF
-        [0xF4, 0x8F, 0xB8, 0x80],          // U+10FE00 itself: escaped byte by byte
-        [0x80, 0x80, 0x41],
-    ] as [[UInt8]])
+    @Test(
+        "every byte of a name that is not UTF-8 comes back exactly",
+        arguments: [
+            [0x72, 0xFF, 0x2E, 0x6A],  // r\xff.j
+            [0xC3],  // a lead byte with nothing after it
+            [0xE2, 0x82],  // a truncated 3-byte sequence
+            [0xED, 0xA0, 0x80],  // an encoded surrogate (ill-formed)
+            [0xC0, 0xAF],  // an overlong "/"
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xF4, 0x8F, 0xB8, 0x80],  // U+10FE00 itself: escaped byte by byte
+            [0x80, 0x80, 0x41],
+        ] as [[UInt8]])
     func invalidRoundTrip(bytes: [UInt8]) {
         let decoded = RawPath.decode(bytes)
         #expect(RawPath.bytes(of: decoded) == bytes)

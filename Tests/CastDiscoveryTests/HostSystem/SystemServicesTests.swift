@@ -9,14 +9,20 @@ struct SystemServicesTests {
     /// A stand-in root: `run/systemd/system` when `systemd`, and an executable file for each
     /// of `programs` (`usr/sbin/avahi-daemon`).
     static func root(systemd: Bool, programs: [String] = []) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cast-services-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cast-services-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        if systemd { try FileManager.default.createDirectory(atPath: root + "/run/systemd/system", withIntermediateDirectories: true) }
+        if systemd {
+            try FileManager.default.createDirectory(
+                atPath: root + "/run/systemd/system", withIntermediateDirectories: true)
+        }
         for program in programs {
             let directory = root + "/" + (program as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            #expect(FileManager.default.createFile(atPath: root + "/" + program, contents: Data("#!/bin/sh\nexit 1\n".utf8),
-                                                   attributes: [.posixPermissions: 0o755]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: root + "/" + program, contents: Data("#!/bin/sh\nexit 1\n".utf8),
+                    attributes: [.posixPermissions: 0o755]))
         }
         return root
     }
@@ -28,7 +34,8 @@ struct SystemServicesTests {
         let services = SystemServices(root: root)
         #expect(services.isSystemd == systemd)
         #expect(services.isInstalled(.avahi) && services.isInstalled(.dbus))
-        #expect(services.startCommand(.avahi) == (systemd ? "systemctl start avahi-daemon" : "service avahi-daemon start"))
+        #expect(
+            services.startCommand(.avahi) == (systemd ? "systemctl start avahi-daemon" : "service avahi-daemon start"))
         #expect(services.startCommand(.dbus) == (systemd ? "systemctl start dbus" : "service dbus start"))
         #expect(services.fix(.avahi) == "start it with `\(services.startCommand(.avahi))`")
     }
@@ -47,9 +54,12 @@ struct SystemServicesTests {
     func strict() throws {
         let root = try Self.root(systemd: false)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root + "/usr/sbin/avahi-daemon", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: root + "/usr/sbin/avahi-daemon", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/usr/bin", withIntermediateDirectories: true)
-        #expect(FileManager.default.createFile(atPath: root + "/usr/bin/dbus-daemon", contents: Data(), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: root + "/usr/bin/dbus-daemon", contents: Data(), attributes: [.posixPermissions: 0o644]))
         try FileManager.default.createDirectory(atPath: root + "/run/systemd", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: root + "/run/systemd/system", contents: Data()))
         let services = SystemServices(root: root)

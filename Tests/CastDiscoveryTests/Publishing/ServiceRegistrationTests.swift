@@ -5,7 +5,8 @@ import Testing
 struct ServiceRegistrationTests {
     static let good = ServiceRegistration(
         instanceName: "Chromecast-406c2bcdd5995755059b5bb045326056", serviceType: "_googlecast._tcp",
-        subtypes: ["_CC1AD845", "_233637DE"], port: 8009, txt: [TXTEntry("id=406c2bcdd5995755059b5bb045326056"), TXTEntry("fn=Living Room")])
+        subtypes: ["_CC1AD845", "_233637DE"], port: 8009,
+        txt: [TXTEntry("id=406c2bcdd5995755059b5bb045326056"), TXTEntry("fn=Living Room")])
 
     static func message(_ registration: ServiceRegistration) -> String? {
         do throws(DiscoveryError) {
@@ -53,7 +54,9 @@ struct ServiceRegistrationTests {
         #expect(Self.message(registration) != nil)
         for name in ["a\u{0}b", "a\nb", "a\u{7F}", "a\u{85}b", "\u{9B}31m"] {
             registration.instanceName = name
-            #expect(Self.message(registration)?.contains("control character") == true, "\(name.unicodeScalars.map(\.value))")
+            #expect(
+                Self.message(registration)?.contains("control character") == true, "\(name.unicodeScalars.map(\.value))"
+            )
         }
     }
 

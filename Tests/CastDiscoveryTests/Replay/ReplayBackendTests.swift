@@ -85,15 +85,20 @@ struct ReplayBackendTests {
             ReplayEvent(time: 0, event: .found(only)), ReplayEvent(time: 0, event: .updated(only)),
             ReplayEvent(time: 0, event: .removed(only)),
         ])
-        #expect(try await Self.collect(ReplayBackend(recording: hidden, speed: 0, ending: .finish), browsing: [S.base]).isEmpty)
+        #expect(
+            try await Self.collect(ReplayBackend(recording: hidden, speed: 0, ending: .finish), browsing: [S.base])
+                .isEmpty)
         // Leaving the requested browses reads as a removal.
         let leaving = try ReplayRecording(events: [
             ReplayEvent(time: 0, event: .found(S.make("a", id: S.uuid(1), name: "A", browse: [S.base, S.dmr]))),
             ReplayEvent(time: 0, event: .updated(S.make("a", id: S.uuid(1), name: "A", browse: [S.youTube]))),
         ])
-        let played = try await Self.collect(ReplayBackend(recording: leaving, speed: 0, ending: .finish), browsing: [S.base, S.dmr])
+        let played = try await Self.collect(
+            ReplayBackend(recording: leaving, speed: 0, ending: .finish), browsing: [S.base, S.dmr])
         #expect(played.count == 2)
-        if case .removed(let service)? = played.last { #expect(service.browseTypes == [S.base, S.dmr]) } else {
+        if case .removed(let service)? = played.last {
+            #expect(service.browseTypes == [S.base, S.dmr])
+        } else {
             Issue.record("expected a removal, got \(played)")
         }
     }
@@ -102,7 +107,8 @@ struct ReplayBackendTests {
     func endings() async throws {
         let failure = DiscoveryError(kind: .daemonError, message: "bye")
         let failing = try ReplayRecording(events: [
-            ReplayEvent(time: 0, event: .stateChanged(.running)), ReplayEvent(time: 0, event: .stateChanged(.failed(failure))),
+            ReplayEvent(time: 0, event: .stateChanged(.running)),
+            ReplayEvent(time: 0, event: .stateChanged(.failed(failure))),
             ReplayEvent(time: 0, event: .allForNow(browseType: S.base)),
         ])
         let events = try await Self.collect(ReplayBackend(recording: failing, speed: 0))
@@ -132,22 +138,54 @@ struct ReplayBackendTests {
         #expect(error?.kind == .invalidBrowseType)
     }
 
-    @Test("bad files give badInput errors that say where and what", arguments: [
-        ("not json", "not JSON"),
-        ("{\"version\": 1}", "events: missing"),
-        ("{\"version\": 2, \"events\": []}", "version: 2 is not supported"),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"teleported\"}]}", "events[0].kind: unknown event kind \"teleported\""),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"state\", \"state\": \"asleep\"}]}", "events[0].state: unknown state \"asleep\""),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"state\", \"state\": \"failed\"}]}", "events[0]: kind \"state\" needs \"error\""),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\"}]}", "events[0]: kind \"found\" needs \"service\""),
-        ("{\"version\": 1, \"events\": [{\"at\": \"soon\", \"kind\": \"found\"}]}", "events[0].at: expected Double"),
-        ("{\"version\": 1, \"events\": [{\"at\": -1, \"kind\": \"allForNow\", \"browseType\": \"x\"}]}", "events[0].at: -1.0 is not a time"),
-        ("{\"version\": 1, \"events\": [{\"at\": 2, \"kind\": \"allForNow\", \"browseType\": \"x\"}, {\"at\": 1, \"kind\": \"allForNow\", \"browseType\": \"x\"}]}", "events[1].at: 1.0 is earlier"),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\", \"service\": {\"instance\": \"a\", \"host\": \"h\", \"port\": 70000}}]}", "events[0].service.port: 70000 is not a port number"),
-        ("[]", "top level: expected"),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\", \"service\": {\"instance\": \"a\", \"host\": \"h\", \"port\": 1, \"txtHex\": [\"6g\"]}}]}", "events[0].service.txtHex[0]: not an even number of hex digits"),
-        ("{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"resolveFailed\", \"instance\": \"a\", \"error\": {\"kind\": \"oops\", \"message\": \"m\"}}]}", "events[0].error.kind: unknown error kind \"oops\""),
-    ])
+    @Test(
+        "bad files give badInput errors that say where and what",
+        arguments: [
+            ("not json", "not JSON"),
+            ("{\"version\": 1}", "events: missing"),
+            ("{\"version\": 2, \"events\": []}", "version: 2 is not supported"),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"teleported\"}]}",
+                "events[0].kind: unknown event kind \"teleported\""
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"state\", \"state\": \"asleep\"}]}",
+                "events[0].state: unknown state \"asleep\""
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"state\", \"state\": \"failed\"}]}",
+                "events[0]: kind \"state\" needs \"error\""
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\"}]}",
+                "events[0]: kind \"found\" needs \"service\""
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": \"soon\", \"kind\": \"found\"}]}",
+                "events[0].at: expected Double"
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": -1, \"kind\": \"allForNow\", \"browseType\": \"x\"}]}",
+                "events[0].at: -1.0 is not a time"
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 2, \"kind\": \"allForNow\", \"browseType\": \"x\"}, {\"at\": 1, \"kind\": \"allForNow\", \"browseType\": \"x\"}]}",
+                "events[1].at: 1.0 is earlier"
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\", \"service\": {\"instance\": \"a\", \"host\": \"h\", \"port\": 70000}}]}",
+                "events[0].service.port: 70000 is not a port number"
+            ),
+            ("[]", "top level: expected"),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"found\", \"service\": {\"instance\": \"a\", \"host\": \"h\", \"port\": 1, \"txtHex\": [\"6g\"]}}]}",
+                "events[0].service.txtHex[0]: not an even number of hex digits"
+            ),
+            (
+                "{\"version\": 1, \"events\": [{\"at\": 0, \"kind\": \"resolveFailed\", \"instance\": \"a\", \"error\": {\"kind\": \"oops\", \"message\": \"m\"}}]}",
+                "events[0].error.kind: unknown error kind \"oops\""
+            ),
+        ])
     func badFiles(json: String, expected: String) {
         let error = Self.badInput { () throws(DiscoveryError) in _ = try ReplayRecording(json: Data(json.utf8)) }
         #expect(error?.kind == .badInput)
@@ -160,7 +198,9 @@ struct ReplayBackendTests {
             _ = try ReplayBackend(contentsOf: Self.replayDirectory.appendingPathComponent("bad-unknown-kind.json"))
         }
         #expect(unknown?.kind == .badInput)
-        #expect(unknown?.message.contains("bad-unknown-kind.json: events[1].kind: unknown event kind \"teleported\"") == true)
+        #expect(
+            unknown?.message.contains("bad-unknown-kind.json: events[1].kind: unknown event kind \"teleported\"")
+                == true)
 
         let missing = Self.badInput { () throws(DiscoveryError) in
             _ = try ReplayRecording(contentsOf: Self.replayDirectory.appendingPathComponent("no-such-file.json"))
@@ -168,7 +208,9 @@ struct ReplayBackendTests {
         #expect(missing?.kind == .badInput)
         #expect(missing?.message.contains("no such file") == true)
 
-        let directory = Self.badInput { () throws(DiscoveryError) in _ = try ReplayRecording(contentsOf: Self.replayDirectory) }
+        let directory = Self.badInput { () throws(DiscoveryError) in
+            _ = try ReplayRecording(contentsOf: Self.replayDirectory)
+        }
         #expect(directory?.message.contains("is a directory") == true)
 
         let huge = Data(repeating: UInt8(ascii: " "), count: ReplayRecording.maximumFileSize + 1)
@@ -212,7 +254,9 @@ struct ReplayBackendTests {
         }
     }
 
-    @Test("a stalled consumer of a replay: the player waits for room, so every one of 20,000 events arrives in order, none folded")
+    @Test(
+        "a stalled consumer of a replay: the player waits for room, so every one of 20,000 events arrives in order, none folded"
+    )
     func stalledConsumer() async throws {
         var recorded: [ReplayEvent] = [ReplayEvent(time: 0, event: .stateChanged(.running))]
         for version in 0..<2_000 {

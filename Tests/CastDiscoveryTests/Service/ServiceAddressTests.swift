@@ -4,13 +4,15 @@ import Testing
 
 @Suite("ServiceAddress")
 struct ServiceAddressTests {
-    @Test("family, link-local and endpoint", arguments: [
-        ("192.168.1.20", ServiceAddress.Family.ipv4, false, "192.168.1.20:8009"),
-        ("fd00::40", .ipv6, false, "[fd00::40]:8009"),
-        ("fe80::a6b1:c1ff:fe2d:1001%eth0", .ipv6, true, "[fe80::a6b1:c1ff:fe2d:1001%eth0]:8009"),
-        ("FEBF::1", .ipv6, true, "[febf::1]:8009"),
-        ("fec0::1", .ipv6, false, "[fec0::1]:8009"),
-    ])
+    @Test(
+        "family, link-local and endpoint",
+        arguments: [
+            ("192.168.1.20", ServiceAddress.Family.ipv4, false, "192.168.1.20:8009"),
+            ("fd00::40", .ipv6, false, "[fd00::40]:8009"),
+            ("fe80::a6b1:c1ff:fe2d:1001%eth0", .ipv6, true, "[fe80::a6b1:c1ff:fe2d:1001%eth0]:8009"),
+            ("FEBF::1", .ipv6, true, "[febf::1]:8009"),
+            ("fec0::1", .ipv6, false, "[fec0::1]:8009"),
+        ])
     func classify(text: String, family: ServiceAddress.Family, linkLocal: Bool, endpoint: String) throws {
         let address = try #require(ServiceAddress(text, interfaceName: "eth0", interfaceIndex: 2))
         #expect(address.family == family)
@@ -36,10 +38,12 @@ struct ServiceAddressTests {
         #expect(ServiceAddress(.v4(IPv4Address(10, 0, 0, 1)), zone: "eth0").zone == nil, "no zone on IPv4")
     }
 
-    @Test("text that is no address is refused", arguments: [
-        "", "10.0.0", "10.0.0.256", "010.0.0.1x", "fd00::1::2", "fe80::1%", "10.0.0.1%eth0", "host.local",
-        "::g", String(repeating: "1", count: 100), "fe80::1%" + String(repeating: "x", count: 65), "1.2.3.4\u{0}",
-    ])
+    @Test(
+        "text that is no address is refused",
+        arguments: [
+            "", "10.0.0", "10.0.0.256", "010.0.0.1x", "fd00::1::2", "fe80::1%", "10.0.0.1%eth0", "host.local",
+            "::g", String(repeating: "1", count: 100), "fe80::1%" + String(repeating: "x", count: 65), "1.2.3.4\u{0}",
+        ])
     func refused(text: String) {
         #expect(ServiceAddress(text) == nil)
     }

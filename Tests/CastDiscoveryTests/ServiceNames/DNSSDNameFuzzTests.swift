@@ -30,7 +30,10 @@ struct DNSSDNameFuzzTests {
     func canonicalForm() throws {
         var generator = SeededGenerator(seed: 42)
         // Alphabet of fragments: plain characters, needless escapes, decimal escapes, UTF-8 text.
-        let fragments = ["a", "Z", "0", "_", "-", " ", "é", "Ж", "\\.", "\\\\", "\\a", "\\ ", "\\032", "\\000", "\\255", "\\065", "%", "\\%"]
+        let fragments = [
+            "a", "Z", "0", "_", "-", " ", "é", "Ж", "\\.", "\\\\", "\\a", "\\ ", "\\032", "\\000", "\\255", "\\065",
+            "%", "\\%",
+        ]
         for _ in 0..<10_000 {
             let count = Int.random(in: 0...20, using: &generator)
             let text = (0..<count).map { _ in fragments.randomElement(using: &generator)! }.joined()

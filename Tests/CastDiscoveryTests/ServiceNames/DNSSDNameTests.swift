@@ -34,7 +34,7 @@ struct DNSSDNameTests {
 
     @Test("every byte outside [A-Za-z0-9_-.\\\\] becomes three decimal digits")
     func escapeAllBytes() {
-        for byte in UInt8.min ... UInt8.max {
+        for byte in UInt8.min...UInt8.max {
             let escaped = DNSSDName.escape(label: [byte])
             let scalar = Character(Unicode.Scalar(byte))
             if scalar.isASCII && (scalar.isLetter || scalar.isNumber || byte == 0x5F || byte == 0x2D) {
@@ -48,8 +48,9 @@ struct DNSSDNameTests {
         }
     }
 
-    @Test("unescape accepts \\X for any other character and passes text through",
-          arguments: [
+    @Test(
+        "unescape accepts \\X for any other character and passes text through",
+        arguments: [
             ("\\a\\b", [UInt8]("ab".utf8)),
             ("\\ ", [0x20]),
             ("\\é", Array("é".utf8)),
@@ -60,7 +61,7 @@ struct DNSSDNameTests {
             ("\\255", [255]),
             ("\\0651", [0x41, 0x31]),
             ("\\\\\\.", [0x5C, 0x2E]),
-          ] as [(String, [UInt8])])
+        ] as [(String, [UInt8])])
     func unescapeLenient(text: String, bytes: [UInt8]) throws {
         #expect(try DNSSDName.unescape(text) == bytes)
     }
@@ -71,8 +72,9 @@ struct DNSSDNameTests {
         #expect(try DNSSDName.unescapeLabel("\\195") == "\u{FFFD}")
     }
 
-    @Test("syntax errors name the offset",
-          arguments: [
+    @Test(
+        "syntax errors name the offset",
+        arguments: [
             ("abc\\", DNSSDNameError.trailingBackslash(offset: 3)),
             ("\\", .trailingBackslash(offset: 0)),
             ("a\\256", .decimalEscapeOutOfRange(offset: 1, value: 256)),
@@ -81,7 +83,7 @@ struct DNSSDNameTests {
             ("ab\\12", .incompleteDecimalEscape(offset: 2)),
             ("\\1a2", .incompleteDecimalEscape(offset: 0)),
             ("é\\0x", .incompleteDecimalEscape(offset: 2)),
-          ])
+        ])
     func unescapeErrors(text: String, error: DNSSDNameError) {
         #expect(throws: error) { try DNSSDName.unescape(text) }
         #expect(throws: error) { try DNSSDName.unescapeLabel(text) }
@@ -99,8 +101,9 @@ struct DNSSDNameTests {
         try DNSSDName.validate(label: [UInt8](repeating: 0x61, count: 63))
     }
 
-    @Test("splitLabels splits on unescaped dots",
-          arguments: [
+    @Test(
+        "splitLabels splits on unescaped dots",
+        arguments: [
             ("Living\\032Room._googlecast._tcp.local", ["Living Room", "_googlecast", "_tcp", "local"]),
             ("Living\\032Room._googlecast._tcp.local.", ["Living Room", "_googlecast", "_tcp", "local"]),
             ("a\\.b.c", ["a.b", "c"]),
@@ -109,19 +112,20 @@ struct DNSSDNameTests {
             ("single", ["single"]),
             ("", []),
             (".", []),
-          ] as [(String, [String])])
+        ] as [(String, [String])])
     func splitLabels(name: String, labels: [String]) throws {
         #expect(try DNSSDName.splitLabels(name) == labels.map { Array($0.utf8) })
     }
 
-    @Test("splitLabels rejects empty labels and bad escapes",
-          arguments: [
+    @Test(
+        "splitLabels rejects empty labels and bad escapes",
+        arguments: [
             ("a..b", DNSSDNameError.emptyLabel(offset: 2)),
             (".a", .emptyLabel(offset: 0)),
             ("a..", .emptyLabel(offset: 2)),
             ("a.b\\", .trailingBackslash(offset: 3)),
             ("a.\\300", .decimalEscapeOutOfRange(offset: 2, value: 300)),
-          ])
+        ])
     func splitLabelsErrors(name: String, error: DNSSDNameError) {
         #expect(throws: error) { try DNSSDName.splitLabels(name) }
     }

@@ -17,21 +17,26 @@ struct ServiceInstanceNameTests {
 
     @Test("the domain argument wins and subtypes are left out of the full name")
     func domainAndSubtype() {
-        let name = ServiceInstanceName(instance: "a.b", type: ServiceType.googleCast.subtype("_CC1AD845"), domain: "example.com")
+        let name = ServiceInstanceName(
+            instance: "a.b", type: ServiceType.googleCast.subtype("_CC1AD845"), domain: "example.com")
         #expect(name.domain == "example.com")
         #expect(name.type.subtype == "_CC1AD845")
         #expect(name.escapedFullName == "a\\.b._googlecast._tcp.example.com.")
     }
 
-    @Test("parsing escaped full names",
-          arguments: [
+    @Test(
+        "parsing escaped full names",
+        arguments: [
             ("Living\\032Room._googlecast._tcp.local", "Living Room", "local"),
             ("Living\\032Room._googlecast._tcp.local.", "Living Room", "local"),
-            ("Chromecast-406c2bcdd5995755059b5bb045326056._googlecast._tcp", "Chromecast-406c2bcdd5995755059b5bb045326056", "local"),
+            (
+                "Chromecast-406c2bcdd5995755059b5bb045326056._googlecast._tcp",
+                "Chromecast-406c2bcdd5995755059b5bb045326056", "local"
+            ),
             ("Habitaci\\195\\179n\\032principal._googlecast._tcp.local", "Habitación principal", "local"),
             ("a\\.b\\\\c._googlecast._tcp.example.com.", "a.b\\c", "example.com"),
             ("Room._googlecast._tcp.My\\032Net.example", "Room", "My\\032Net.example"),
-          ] as [(String, String, String)])
+        ] as [(String, String, String)])
     func parsing(text: String, instance: String, domain: String) throws {
         let name = try ServiceInstanceName(parsingEscaped: text)
         #expect(name.instance == instance)
@@ -40,8 +45,9 @@ struct ServiceInstanceNameTests {
         #expect(try ServiceInstanceName(parsingEscaped: name.escapedFullName) == name)
     }
 
-    @Test("parsing errors carry offsets in the whole text",
-          arguments: [
+    @Test(
+        "parsing errors carry offsets in the whole text",
+        arguments: [
             ("", DNSSDNameError.emptyName),
             ("._googlecast._tcp", .emptyLabel(offset: 0)),
             ("Room", .missingServiceType(offset: 4)),
@@ -52,7 +58,7 @@ struct ServiceInstanceNameTests {
             ("Ro\\3om._googlecast._tcp", .incompleteDecimalEscape(offset: 2)),
             ("Room._googlecast._tcp.a..b", .emptyLabel(offset: 24)),
             ("Room\\", .trailingBackslash(offset: 4)),
-          ])
+        ])
     func parsingErrors(text: String, error: DNSSDNameError) {
         #expect(throws: error) { try ServiceInstanceName(parsingEscaped: text) }
     }
@@ -80,7 +86,8 @@ struct ServiceInstanceNameTests {
     @Test("equality ignores ASCII case")
     func equality() {
         let a = ServiceInstanceName(instance: "Room", type: .googleCast)
-        let b = ServiceInstanceName(instance: "ROOM", type: ServiceType(name: "_GoogleCast", transport: .tcp), domain: "Local")
+        let b = ServiceInstanceName(
+            instance: "ROOM", type: ServiceType(name: "_GoogleCast", transport: .tcp), domain: "Local")
         #expect(a == b)
         #expect(Set([a, b]).count == 1)
         #expect(a != ServiceInstanceName(instance: "Rooms", type: .googleCast))

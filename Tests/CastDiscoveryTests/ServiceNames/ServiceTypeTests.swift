@@ -29,8 +29,9 @@ struct ServiceTypeTests {
         #expect(namespace.description == "_\\0379E5E7C8F47989526C9BCD95D24084F6F0B27C5ED._sub._googlecast._tcp")
     }
 
-    @Test("parsing accepted forms",
-          arguments: [
+    @Test(
+        "parsing accepted forms",
+        arguments: [
             ("_googlecast._tcp", ServiceType.googleCast),
             ("_googlecast._tcp.local", .googleCast),
             ("_googlecast._tcp.local.", .googleCast),
@@ -38,13 +39,15 @@ struct ServiceTypeTests {
             ("_GoogleCast._TCP.Local.", .googleCast),
             ("_CC1AD845._sub._googlecast._tcp", ServiceType.googleCast.subtype("_CC1AD845")),
             ("_CC1AD845._sub._googlecast._tcp.local.", ServiceType.googleCast.subtype("_CC1AD845")),
-            ("_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED._sub._googlecast._tcp",
-             ServiceType.googleCast.subtype("_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED")),
+            (
+                "_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED._sub._googlecast._tcp",
+                ServiceType.googleCast.subtype("_%9E5E7C8F47989526C9BCD95D24084F6F0B27C5ED")
+            ),
             ("_\\0379E._sub._googlecast._tcp", ServiceType.googleCast.subtype("_%9E")),
             ("_spotify-connect._tcp", ServiceType(name: "_spotify-connect", transport: .tcp)),
             ("_a._udp.example.com", ServiceType(name: "_a", transport: .udp, domain: "example.com")),
             ("_abcdefghijklmno._tcp", ServiceType(name: "_abcdefghijklmno", transport: .tcp)),
-          ] as [(String, ServiceType)])
+        ] as [(String, ServiceType)])
     func parsing(text: String, expected: ServiceType) throws {
         let parsed = try ServiceType(parsing: text)
         #expect(parsed == expected)
@@ -61,8 +64,9 @@ struct ServiceTypeTests {
         #expect(parsed.fullName == "_CC1AD845._sub._googlecast._tcp.example.org.")
     }
 
-    @Test("parsing rejects malformed types",
-          arguments: [
+    @Test(
+        "parsing rejects malformed types",
+        arguments: [
             ("", DNSSDNameError.emptyName),
             ("googlecast._tcp", .missingUnderscore(offset: 0, label: "googlecast")),
             ("_googlecast", .missingTransport(offset: 11)),
@@ -84,7 +88,7 @@ struct ServiceTypeTests {
             ("_CC1AD845._sub", .missingTransport(offset: 14)),
             ("_CC1AD845._sub._googlecast", .missingTransport(offset: 26)),
             ("_googlecast._tcp\\", .trailingBackslash(offset: 16)),
-          ])
+        ])
     func parsingErrors(text: String, error: DNSSDNameError) {
         #expect(throws: error) { try ServiceType(parsing: text) }
     }

@@ -3,15 +3,16 @@ import CastDiscovery
 
 @Suite("TXTEntry")
 struct TXTEntryTests {
-    @Test("key and value split at the first '='",
-          arguments: [
+    @Test(
+        "key and value split at the first '='",
+        arguments: [
             ("id=abc", "id", "abc" as String?),
             ("flag", "flag", nil),
             ("empty=", "empty", ""),
             ("a=b=c", "a", "b=c"),
             ("=value", "", "value"),
             ("=", "", ""),
-          ] as [(String, String, String?)])
+        ] as [(String, String, String?)])
     func split(text: String, key: String, value: String?) {
         let entry = TXTEntry(text)
         #expect(entry.bytes == Array(text.utf8))

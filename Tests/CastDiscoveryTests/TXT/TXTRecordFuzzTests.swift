@@ -12,7 +12,9 @@ struct TXTRecordFuzzTests {
             let data = generator.bytes(count: Int.random(in: 0...600, using: &generator))
             let record = TXTRecord(wireFormat: data)
             #expect(record.entries.allSatisfy { !$0.bytes.isEmpty && $0.bytes.count <= 255 })
-            if record.issues.contains(where: { if case .truncated = $0 { true } else { false } }) { truncatedCount += 1 }
+            if record.issues.contains(where: { if case .truncated = $0 { true } else { false } }) {
+                truncatedCount += 1
+            }
             if !record.entries.isEmpty { withEntries += 1 }
             let encoded = try TXTRecord(entries: record.entries).wireFormat()
             let again = TXTRecord(wireFormat: encoded)
@@ -21,7 +23,7 @@ struct TXTRecordFuzzTests {
             // Every input byte is accounted for: kept strings, zero-length strings, then the truncated tail.
             let emptyStrings = record.issues.filter { if case .emptyString = $0 { true } else { false } }.count
             let consumed = record.entries.reduce(0) { $0 + $1.bytes.count + 1 } + emptyStrings
-            if case let .truncated(offset, declaredLength, available)? = record.issues.last {
+            if case .truncated(let offset, let declaredLength, let available)? = record.issues.last {
                 #expect(consumed == offset)
                 #expect(available == data.count - offset - 1)
                 #expect(declaredLength > available)
@@ -41,7 +43,8 @@ struct TXTRecordFuzzTests {
             let count = Int.random(in: 0...20, using: &generator)
             let entries: [TXTEntry] = (0..<count).map { _ in
                 let key = keys.randomElement(using: &generator)!
-                let value: [UInt8]? = Bool.random(using: &generator) && !key.isEmpty
+                let value: [UInt8]? =
+                    Bool.random(using: &generator) && !key.isEmpty
                     ? nil
                     : generator.bytes(count: Int.random(in: 0...(250 - key.utf8.count), using: &generator))
                 return TXTEntry(key: key, value: value)
@@ -53,7 +56,9 @@ struct TXTRecordFuzzTests {
             #expect(decoded == record)
             // Lookups agree with a naive first-match search.
             for key in keys where !key.isEmpty {
-                let expected = entries.first { String(decoding: $0.key, as: UTF8.self).lowercased() == key.lowercased() && !$0.key.isEmpty }
+                let expected = entries.first {
+                    String(decoding: $0.key, as: UTF8.self).lowercased() == key.lowercased() && !$0.key.isEmpty
+                }
                 #expect(decoded[key] == expected.map { $0.value.map(TXTValue.bytes) ?? .flag })
             }
         }

@@ -10,8 +10,10 @@ struct TXTRecordTests {
 
     @Test("a Cast receiver's record reads as expected")
     func castRecord() throws {
-        let data = Self.wire(["id=406c2bcdd5995755059b5bb045326056", "cd=ABC", "rm=", "ve=05", "md=Chromecast",
-                              "ic=/setup/icon.png", "fn=Habitación principal", "ca=200709", "st=0", "bs=FA8FCA", "nf=1", "rs="])
+        let data = Self.wire([
+            "id=406c2bcdd5995755059b5bb045326056", "cd=ABC", "rm=", "ve=05", "md=Chromecast",
+            "ic=/setup/icon.png", "fn=Habitación principal", "ca=200709", "st=0", "bs=FA8FCA", "nf=1", "rs=",
+        ])
         let record = TXTRecord(wireFormat: data)
         #expect(record.issues.isEmpty)
         #expect(record.entries.count == 12)
@@ -133,8 +135,9 @@ struct TXTRecordTests {
     /// Wire data for three strings: "id=1" (offset 0), "fn=Room" (offset 5), "st=0" (offset 13); 18 bytes.
     static let threeStrings = wire(["id=1", "fn=Room", "st=0"])
 
-    @Test("truncated wire data keeps earlier strings",
-          arguments: [
+    @Test(
+        "truncated wire data keeps earlier strings",
+        arguments: [
             (1, 0, TXTRecordIssue.truncated(offset: 0, declaredLength: 4, available: 0)),
             (3, 0, .truncated(offset: 0, declaredLength: 4, available: 2)),
             (5, 1, nil),
@@ -143,7 +146,7 @@ struct TXTRecordTests {
             (13, 2, nil),
             (17, 2, .truncated(offset: 13, declaredLength: 4, available: 3)),
             (18, 3, nil),
-          ] as [(Int, Int, TXTRecordIssue?)])
+        ] as [(Int, Int, TXTRecordIssue?)])
     func truncated(length: Int, keptCount: Int, issue: TXTRecordIssue?) {
         #expect(Self.threeStrings.count == 18)
         let record = TXTRecord(wireFormat: Array(Self.threeStrings.prefix(length)))

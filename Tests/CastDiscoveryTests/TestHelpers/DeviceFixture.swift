@@ -96,4 +96,3 @@ struct DeviceFixture: Decodable {
 
     enum FixtureError: Error { case missing(String) }
 }
-

@@ -6,9 +6,12 @@ import Testing
 struct CastDeviceValidationTests {
     static let good = ["id=406c2bcdd5995755059b5bb045326056", "ve=05", "md=Chromecast", "fn=TV", "ca=4101", "st=0"]
 
-    static func service(txt: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")!]) -> ResolvedService {
-        ResolvedService(instanceName: "Instance", hostName: "host.local", port: port, addresses: addresses,
-                        txt: TXTRecord(strings: txt.map { Array($0.utf8) }))
+    static func service(txt: [String], port: UInt16 = 8009, addresses: [ServiceAddress] = [ServiceAddress("10.0.0.2")!])
+        -> ResolvedService
+    {
+        ResolvedService(
+            instanceName: "Instance", hostName: "host.local", port: port, addresses: addresses,
+            txt: TXTRecord(strings: txt.map { Array($0.utf8) }))
     }
 
     static func replacing(_ key: String, with entry: String?) -> [String] {
@@ -23,24 +26,26 @@ struct CastDeviceValidationTests {
         #expect(strict.problems.isEmpty)
     }
 
-    @Test("each broken rule is rejected by strict and recorded by lenient", arguments: [
-        (replacing("id", with: nil), DeviceProblem.missingID),
-        (replacing("id", with: "id="), .missingID),
-        (replacing("id", with: "id"), .valueMissing(key: "id")),
-        (replacing("fn", with: nil), .missingFriendlyName),
-        (replacing("fn", with: "fn="), .missingFriendlyName),
-        (replacing("ve", with: nil), .missingProtocolVersion),
-        (replacing("ve", with: "ve=1"), .invalidProtocolVersion("1")),
-        (replacing("ve", with: "ve=100"), .invalidProtocolVersion("100")),
-        (replacing("ve", with: "ve=5a"), .invalidProtocolVersion("5a")),
-        (replacing("ve", with: "ve=-5"), .invalidProtocolVersion("-5")),
-        (replacing("ca", with: nil), .missingCapabilities),
-        (replacing("ca", with: "ca=0x10"), .invalidCapabilities("0x10")),
-        (replacing("ca", with: "ca=99999999999999999999999"), .invalidCapabilities("99999999999999999999999")),
-        (replacing("st", with: nil), .missingStatus),
-        (replacing("st", with: "st=2"), .invalidStatus("2")),
-        (replacing("st", with: "st"), .valueMissing(key: "st")),
-    ])
+    @Test(
+        "each broken rule is rejected by strict and recorded by lenient",
+        arguments: [
+            (replacing("id", with: nil), DeviceProblem.missingID),
+            (replacing("id", with: "id="), .missingID),
+            (replacing("id", with: "id"), .valueMissing(key: "id")),
+            (replacing("fn", with: nil), .missingFriendlyName),
+            (replacing("fn", with: "fn="), .missingFriendlyName),
+            (replacing("ve", with: nil), .missingProtocolVersion),
+            (replacing("ve", with: "ve=1"), .invalidProtocolVersion("1")),
+            (replacing("ve", with: "ve=100"), .invalidProtocolVersion("100")),
+            (replacing("ve", with: "ve=5a"), .invalidProtocolVersion("5a")),
+            (replacing("ve", with: "ve=-5"), .invalidProtocolVersion("-5")),
+            (replacing("ca", with: nil), .missingCapabilities),
+            (replacing("ca", with: "ca=0x10"), .invalidCapabilities("0x10")),
+            (replacing("ca", with: "ca=99999999999999999999999"), .invalidCapabilities("99999999999999999999999")),
+            (replacing("st", with: nil), .missingStatus),
+            (replacing("st", with: "st=2"), .invalidStatus("2")),
+            (replacing("st", with: "st"), .valueMissing(key: "st")),
+        ])
     func brokenRule(txt: [String], problem: DeviceProblem) throws {
         let lenient = try CastDevice(service: Self.service(txt: txt))
         #expect(lenient.problems == [problem])

@@ -133,7 +133,10 @@ struct ArgumentParserTests {
             (["--json=yes"], .unexpectedValue(option: "--json")),
             (["--json", "--json"], .repeatedOption("--json")),
             (["--timeout", "1", "-t", "2"], .repeatedOption("-t")),
-            (["--permission", "maybe"], .invalidValue(option: "--permission", value: "maybe", expected: "one of granted, denied, undetermined")),
+            (
+                ["--permission", "maybe"],
+                .invalidValue(option: "--permission", value: "maybe", expected: "one of granted, denied, undetermined")
+            ),
             (["list", "extra"], .unexpectedArgument("extra")),
             (["replay"], .missingArgument("file")),
             (["--bogus", "--json=1"], .unknownOption("--bogus", suggestion: nil)),
@@ -174,9 +177,12 @@ struct ArgumentParserTests {
 struct ArgumentParserIsolationTests {
     static let tap = OptionDeclaration.flag("tap", help: "Tap.")
     static let jsonl = OptionDeclaration.flag("jsonl", help: "Lines.")
-    static let parser = ArgumentParser(command: CommandDeclaration(
-        name: "tool", abstract: "A tool.", options: [tap],
-        subcommands: [CommandDeclaration(name: "watch", abstract: "Watch.", options: [jsonl], inheritsOptions: false)]))
+    static let parser = ArgumentParser(
+        command: CommandDeclaration(
+            name: "tool", abstract: "A tool.", options: [tap],
+            subcommands: [
+                CommandDeclaration(name: "watch", abstract: "Watch.", options: [jsonl], inheritsOptions: false)
+            ]))
 
     @Test("a parent option after the subcommand is unknown; before it, not accepted")
     func isolation() throws {

@@ -15,10 +15,13 @@ struct CommandTreeTests {
     func everyPathHasItsType() {
         let tree = CastScan.root.declarationTree
         let all = Self.paths(tree)
-        #expect(all.map { $0.joined(separator: " ") } == [
-            "cast-scan", "cast-scan watch", "cast-scan status", "cast-scan serve", "cast-scan publish", "cast-scan report", "cast-scan report send", "cast-scan report status", "cast-scan plist", "cast-scan plist check", "cast-scan plist snippet",
-            "cast-scan advise", "cast-scan simulate", "cast-scan doctor",
-        ])
+        #expect(
+            all.map { $0.joined(separator: " ") } == [
+                "cast-scan", "cast-scan watch", "cast-scan status", "cast-scan serve", "cast-scan publish",
+                "cast-scan report", "cast-scan report send", "cast-scan report status", "cast-scan plist",
+                "cast-scan plist check", "cast-scan plist snippet",
+                "cast-scan advise", "cast-scan simulate", "cast-scan doctor",
+            ])
         for path in all {
             let command = CastScan.root.command(at: path.dropFirst())
             #expect(command.declaration.name == path.last, "\(path)")

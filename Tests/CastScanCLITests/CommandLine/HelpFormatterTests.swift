@@ -47,7 +47,10 @@ struct HelpFormatterTests {
     @Test("narrow help: long names stand alone, overview and usage wrap")
     func narrow() {
         let help = Sample.parser.helpText(width: 40)
-        #expect(help.hasPrefix("OVERVIEW: List Google Cast devices on\n          the local network.\n\nUSAGE: cast-scan [<options>]\n       [<subcommand>]\n"))
+        #expect(
+            help.hasPrefix(
+                "OVERVIEW: List Google Cast devices on\n          the local network.\n\nUSAGE: cast-scan [<options>]\n       [<subcommand>]\n"
+            ))
         #expect(help.contains("      --permission <state>\n"))
     }
 
@@ -69,7 +72,8 @@ struct HelpFormatterTests {
             // Wide enough that no help is wrapped: a line holds one option's whole help.
             let help = parser.helpText(for: path, width: 10_000)
             for line in help.split(separator: "\n") {
-                #expect(line.components(separatedBy: "(repeatable)").count <= 2, "\(path.joined(separator: " ")): \(line)")
+                #expect(
+                    line.components(separatedBy: "(repeatable)").count <= 2, "\(path.joined(separator: " ")): \(line)")
             }
             let formatter = HelpFormatter(chain: parser.chain(for: path), width: 80)
             for option in formatter.visibleOptions() {

@@ -8,10 +8,11 @@ struct ManPageTests {
     @Test("the sections in the usual order, FILES between ENVIRONMENT and EXAMPLES")
     func sections() {
         let headings = lines().filter { $0.hasPrefix(".SH ") }
-        #expect(headings == [
-            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH EXIT STATUS",
-            ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH SEE ALSO",
-        ])
+        #expect(
+            headings == [
+                ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH EXIT STATUS",
+                ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH SEE ALSO",
+            ])
     }
 
     @Test("FILES names the packaged examples, the service's options file and its unit, each with its use")
@@ -23,11 +24,12 @@ struct ManPageTests {
         #expect(section.count == 9, "three entries of .TP, path, meaning: \(section)")
         let paths = stride(from: 0, to: section.count - 1, by: 3).map { (section[$0], section[$0 + 1]) }
         #expect(paths.map(\.0) == [".TP", ".TP", ".TP"])
-        #expect(paths.map(\.1) == [
-            "\\fI/usr/share/doc/cast\\-scan/examples/\\fR",
-            "\\fI/etc/default/cast\\-scan\\fR",
-            "\\fI/lib/systemd/system/cast\\-scan.service\\fR",
-        ])
+        #expect(
+            paths.map(\.1) == [
+                "\\fI/usr/share/doc/cast\\-scan/examples/\\fR",
+                "\\fI/etc/default/cast\\-scan\\fR",
+                "\\fI/lib/systemd/system/cast\\-scan.service\\fR",
+            ])
         let meanings = stride(from: 2, to: section.count, by: 3).map { section[$0] }
         #expect(meanings.count == 3 && meanings.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") })
         #expect(meanings.first?.contains("prometheus/") == true, "\(meanings)")
@@ -36,6 +38,7 @@ struct ManPageTests {
     }
 
     private func lines() -> [String] {
-        ManPage.text(root: CastScan.root.declarationTree).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        ManPage.text(root: CastScan.root.declarationTree).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
     }
 }

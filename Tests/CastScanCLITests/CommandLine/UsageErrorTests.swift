@@ -8,7 +8,10 @@ struct UsageErrorTests {
     @Test(
         "messages",
         arguments: [
-            (UsageError.unknownOption("--apid", suggestion: "--app-id"), "unknown option '--apid' (did you mean '--app-id'?)"),
+            (
+                UsageError.unknownOption("--apid", suggestion: "--app-id"),
+                "unknown option '--apid' (did you mean '--app-id'?)"
+            ),
             (.unknownOption("--bogus", suggestion: nil), "unknown option '--bogus'"),
             (.unknownSubcommand("wach", suggestion: "watch"), "unknown subcommand 'wach' (did you mean 'watch'?)"),
             (.missingValue(option: "--app-id", usage: "--app-id <id>"), "missing value for '--app-id <id>'"),
@@ -20,8 +23,14 @@ struct UsageErrorTests {
                 .invalidValue(option: "--permission", value: "maybe", allowed: ["granted", "denied", "undetermined"]),
                 "--permission must be one of granted, denied, undetermined (got 'maybe')"
             ),
-            (.invalidValue(option: "--timeout", value: "soon", expected: "a number of seconds"), "--timeout must be a number of seconds (got 'soon')"),
-            (.conflictingOptions("--watch", "--fail-if-empty"), "'--watch' and '--fail-if-empty' cannot be used together"),
+            (
+                .invalidValue(option: "--timeout", value: "soon", expected: "a number of seconds"),
+                "--timeout must be a number of seconds (got 'soon')"
+            ),
+            (
+                .conflictingOptions("--watch", "--fail-if-empty"),
+                "'--watch' and '--fail-if-empty' cannot be used together"
+            ),
             (.unexpectedArgument("a\nb\u{1B}[2J"), "unexpected argument 'a\\nb\\e[2J'"),
         ])
     func messages(error: UsageError, expected: String) {
@@ -33,7 +42,8 @@ struct UsageErrorTests {
     @Test(
         "exit codes",
         arguments: [
-            (ExitCode.ok, 0), (.noDevices, 1), (.checkFailed, 2), (.usage, 64), (.dataError, 65), (.unavailable, 69), (.software, 70),
+            (ExitCode.ok, 0), (.noDevices, 1), (.checkFailed, 2), (.usage, 64), (.dataError, 65), (.unavailable, 69),
+            (.software, 70),
         ] as [(ExitCode, Int32)])
     func exitCodes(code: ExitCode, value: Int32) {
         #expect(code.rawValue == value)

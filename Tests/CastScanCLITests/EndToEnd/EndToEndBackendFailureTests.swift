@@ -11,9 +11,11 @@ import Testing
 struct EndToEndBackendFailureTests {
     static let hosts = ["--backend", "hosts", "--host", "127.0.0.1"]
 
-    @Test("a one-shot scan whose backend's loop fails exits 70 and says why", arguments: [
-        [String](), ["--json"],
-    ])
+    @Test(
+        "a one-shot scan whose backend's loop fails exits 70 and says why",
+        arguments: [
+            [String](), ["--json"],
+        ])
     func oneShot(extra: [String]) async throws {
         let result = try await CastScanProcess.run(
             Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "0"])
@@ -22,9 +24,11 @@ struct EndToEndBackendFailureTests {
         #expect(result.stdout.isEmpty, "no listing is printed as if the scan had ended: \(result)")
     }
 
-    @Test("a watch whose backend's loop fails exits 70 and says why, in both output forms", arguments: [
-        [String](), ["--jsonl"],
-    ])
+    @Test(
+        "a watch whose backend's loop fails exits 70 and says why, in both output forms",
+        arguments: [
+            [String](), ["--jsonl"],
+        ])
     func watch(extra: [String]) async throws {
         let result = try await CastScanProcess.run(
             ["watch"] + Self.hosts + extra, environment: ["CAST_DISCOVERY_FAIL_POLL_AFTER_MS": "1500"])
@@ -37,7 +41,9 @@ struct EndToEndBackendFailureTests {
     @Test("without the failure the same watch runs until it is stopped (the check can tell)")
     func control() async throws {
         let child = try CastScanProcess.start(["watch"] + Self.hosts)
-        #expect(await child.waitForFirstLine(timeout: .seconds(60)), "a busy test run can keep the polling task from running for seconds")
+        #expect(
+            await child.waitForFirstLine(timeout: .seconds(60)),
+            "a busy test run can keep the polling task from running for seconds")
         // A deliberate "nothing within 1.5 s" check: the watch above fails 1.5 s into its poll
         // loop, which runs before the first line, so this one has run at least as long (a busy
         // machine only lengthens the window) without failing, or the check stops at the failure.

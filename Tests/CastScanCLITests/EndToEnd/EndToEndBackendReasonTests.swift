@@ -33,25 +33,36 @@ struct EndToEndBackendReasonTests {
     func json() async throws {
         let directory = try TestDirectory()
         let result = try await CastScanProcess.run(
-            ["--backend", "hosts", "--host", "127.0.0.1", "--timeout", "0.5", "--json", "--state", directory.path("state.json")])
+            [
+                "--backend", "hosts", "--host", "127.0.0.1", "--timeout", "0.5", "--json", "--state",
+                directory.path("state.json"),
+            ])
         #expect(result.exitCode == 0, "\(result)")
         let json = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
         let scan = try #require(json?["scan"] as? [String: Any], "\(result)")
         #expect(scan["backendReason"] as? String == "asked for with --backend hosts: only 1 known host", "\(result)")
     }
 
-    @Test("every backend asked for by name says so without parentheses of its own", arguments: [
-        (["--backend", "mdns"], "mdns", "asked for with --backend mdns"),
-        (["--backend", "mdns", "--host", "127.0.0.1"], "mdns+hosts",
-         "asked for with --backend mdns; and 1 known host asked directly with --host"),
-        (["--backend", "hosts", "--host", "127.0.0.1", "--host", "::1"], "hosts", "asked for with --backend hosts: only 2 known hosts"),
-    ])
+    @Test(
+        "every backend asked for by name says so without parentheses of its own",
+        arguments: [
+            (["--backend", "mdns"], "mdns", "asked for with --backend mdns"),
+            (
+                ["--backend", "mdns", "--host", "127.0.0.1"], "mdns+hosts",
+                "asked for with --backend mdns; and 1 known host asked directly with --host"
+            ),
+            (
+                ["--backend", "hosts", "--host", "127.0.0.1", "--host", "::1"], "hosts",
+                "asked for with --backend hosts: only 2 known hosts"
+            ),
+        ])
     func reasons(arguments: [String], name: String, reason: String) throws {
         // Choosing builds the backends and sends nothing.
         let parsed = try ArgumentParser(command: CastScan.root.declarationTree).parse(["cast-scan"] + arguments)
         let selection = try ScanOptions(parsed).backend(live: false)
         #expect(selection.name == name)
         #expect(selection.reason == reason)
-        #expect(!Self.nestsParentheses("discovery backend: \(selection.name) (\(selection.reason))"), "\(selection.reason)")
+        #expect(
+            !Self.nestsParentheses("discovery backend: \(selection.name) (\(selection.reason))"), "\(selection.reason)")
     }
 }

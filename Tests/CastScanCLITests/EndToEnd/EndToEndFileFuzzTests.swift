@@ -23,16 +23,28 @@ struct EndToEndFileFuzzTests {
 
     static let readers: [Reader] = [
         // A mutated replay may lose its all-for-now: the short timeout keeps such a scan short.
-        Reader(name: "replay", seeds: [FixturePaths.livingRoom, FixturePaths.badReplay], fileName: "replay.json",
-               allowed: [0, 65]) { ["--replay", $0, "--json", "--timeout", "0.3"] },
+        Reader(
+            name: "replay", seeds: [FixturePaths.livingRoom, FixturePaths.badReplay], fileName: "replay.json",
+            allowed: [0, 65]
+        ) { ["--replay", $0, "--json", "--timeout", "0.3"] },
         // 2: a step's expectation no longer holds (the scenario ran, and said so).
-        Reader(name: "scenario",
-               seeds: ["ios14-first-tap-granted.json", "ios14-first-tap-denied-then-settings.json", "ios13-first-tap-bluetooth.json"]
-                   .map { FixturePaths.fixture("scenarios/" + $0) },
-               fileName: "scenario.json", allowed: [0, 2, 65]) { ["simulate", $0] },
+        Reader(
+            name: "scenario",
+            seeds: [
+                "ios14-first-tap-granted.json", "ios14-first-tap-denied-then-settings.json",
+                "ios13-first-tap-bluetooth.json",
+            ]
+            .map { FixturePaths.fixture("scenarios/" + $0) },
+            fileName: "scenario.json", allowed: [0, 2, 65]
+        ) { ["simulate", $0] },
         // 2: the check found errors (the file was read and checked).
-        Reader(name: "Info.plist", seeds: ["good.plist", "binary-youtube.plist", "wrong-types.plist"].map { FixturePaths.fixture("plists/" + $0) },
-               fileName: "Info.plist", allowed: [0, 2, 65]) { ["plist", "check", $0] },
+        Reader(
+            name: "Info.plist",
+            seeds: ["good.plist", "binary-youtube.plist", "wrong-types.plist"].map {
+                FixturePaths.fixture("plists/" + $0)
+            },
+            fileName: "Info.plist", allowed: [0, 2, 65]
+        ) { ["plist", "check", $0] },
         // A state file that cannot be read as one is a warning: the run goes on.
         Reader(name: "state file", seeds: [], fileName: "state.json", allowed: [0]) {
             ["--replay", FixturePaths.livingRoom, "--ios", "14.5", "--json", "--state", $0]
@@ -75,7 +87,9 @@ struct EndToEndFileFuzzTests {
 /// Mutations of a valid file: byte flips, inserted and deleted runs, duplicated and spliced
 /// chunks, truncation, deep brackets, extreme numbers, control characters inside strings.
 enum Mutator {
-    static let extremeNumbers = ["1e400", "-1", "1e19", "18446744073709551616", "-0", "9.3e18", "1e308", "NaN", "0.0000001"]
+    static let extremeNumbers = [
+        "1e400", "-1", "1e19", "18446744073709551616", "-0", "9.3e18", "1e308", "NaN", "0.0000001",
+    ]
     static let hostile = ["\u{1B}[31m", "\u{9B}2J", "\u{202E}", "\u{0}", "\u{7F}", "\\u0000", "\\ud800", "\u{2028}"]
 
     static func mutate(_ seed: [UInt8], others: [[UInt8]], using random: inout FuzzGenerator) -> [UInt8] {
@@ -87,7 +101,10 @@ enum Mutator {
             case 0:
                 bytes[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
             case 1:
-                bytes.insert(contentsOf: (0..<Int.random(in: 1...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }, at: at)
+                bytes.insert(
+                    contentsOf: (0..<Int.random(in: 1...16, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }, at: at)
             case 2:
                 bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
             case 3:
@@ -97,11 +114,15 @@ enum Mutator {
                 bytes.removeSubrange(at...)
             case 5:
                 let depth = Int.random(in: 1...5000, using: &random)
-                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth), at: at)
+                bytes.insert(
+                    contentsOf: Array(repeating: UInt8(ascii: "["), count: depth)
+                        + Array(repeating: UInt8(ascii: "]"), count: depth), at: at)
             case 6:
                 // The number starting at or after `at`, replaced with an extreme one.
                 if let start = bytes[at...].firstIndex(where: { $0 >= 0x30 && $0 <= 0x39 }) {
-                    let end = bytes[start...].firstIndex { !($0 >= 0x30 && $0 <= 0x39) && $0 != UInt8(ascii: ".") } ?? bytes.count
+                    let end =
+                        bytes[start...].firstIndex { !($0 >= 0x30 && $0 <= 0x39) && $0 != UInt8(ascii: ".") }
+                        ?? bytes.count
                     bytes.replaceSubrange(start..<end, with: Array(extremeNumbers.randomElement(using: &random)!.utf8))
                 }
             case 7:

@@ -35,9 +35,13 @@ struct EndToEndListStatusTests {
             }
         }
 
-        static func replay(answering: UInt16, silent: UInt16, closed: UInt16, in directory: TestDirectory) throws -> String {
+        static func replay(answering: UInt16, silent: UInt16, closed: UInt16, in directory: TestDirectory) throws
+            -> String
+        {
             try ReplayWriter(devices: [
-                .init(instance: "Playing", friendlyName: "A Playing", id: "aa", address: "127.0.0.1", port: Int(answering)),
+                .init(
+                    instance: "Playing", friendlyName: "A Playing", id: "aa", address: "127.0.0.1", port: Int(answering)
+                ),
                 .init(instance: "Silent", friendlyName: "B Silent", id: "bb", address: "127.0.0.1", port: Int(silent)),
                 .init(instance: "Gone", friendlyName: "C Gone", id: "cc", address: "127.0.0.1", port: Int(closed)),
             ]).write(to: directory)
@@ -68,7 +72,8 @@ struct EndToEndListStatusTests {
         #expect(playing["host"] as? String == "127.0.0.1")
         #expect(playing["port"] as? Int == Int(receivers.answering.port))
         let status = try #require(playing["status"] as? [String: Any])
-        #expect((status["applications"] as? [[String: Any]])?.first?["displayName"] as? String == "Default Media Receiver")
+        #expect(
+            (status["applications"] as? [[String: Any]])?.first?["displayName"] as? String == "Default Media Receiver")
         #expect((status["volume"] as? [String: Any])?["level"] as? Double == 0.45)
         #expect((receiver[1]?["error"] as? [String: Any])?["code"] as? String == "noStatus", "\(result)")
         #expect((receiver[2]?["error"] as? [String: Any])?["code"] as? String == "refused", "\(result)")
@@ -82,7 +87,10 @@ struct EndToEndListStatusTests {
         let result = try await receivers.list(["--status", "--timeout", "8"])
         #expect(result.exitCode == 0, "\(result)")
         let table = try #require(TableLayout(output: result.stdout), "\(result)")
-        #expect(table.columnNames == ["NAME", "KIND", "MODEL", "ADDRESS", "STATUS", "APP", "VOLUME", "REACHABLE", "CAPABILITIES", "ID"])
+        #expect(
+            table.columnNames == [
+                "NAME", "KIND", "MODEL", "ADDRESS", "STATUS", "APP", "VOLUME", "REACHABLE", "CAPABILITIES", "ID",
+            ])
         for line in [table.header] + table.rows {
             #expect(table.alignmentProblems(of: line).isEmpty, "\(line): \(table.alignmentProblems(of: line))")
         }
@@ -100,7 +108,8 @@ struct EndToEndListStatusTests {
         let receivers = try Receivers()
         defer { receivers.stop() }
         let json = try await receivers.list(["--json"])
-        let devices = try #require((try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])?["devices"] as? [[String: Any]])
+        let devices = try #require(
+            (try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])?["devices"] as? [[String: Any]])
         #expect(devices.count == 3 && devices.allSatisfy { $0["receiver"] == nil })
         let text = try await receivers.list([])
         #expect(TableLayout(output: text.stdout)?.columnNames.contains("APP") == false, "\(text)")

@@ -12,9 +12,12 @@ struct EndToEndListTests {
     static let sortedNames = ["Dev Emulator", "Downstairs", "Kitchen speaker", "Living Room TV"]
 
     /// Runs the list command on the living-room replay with a private state file.
-    static func list(_ extra: [String], replay: String = FixturePaths.livingRoom) async throws -> (ProcessResult, TestDirectory) {
+    static func list(_ extra: [String], replay: String = FixturePaths.livingRoom) async throws -> (
+        ProcessResult, TestDirectory
+    ) {
         let directory = try TestDirectory()
-        let result = try await CastScanProcess.run(["--replay", replay, "--state", directory.path("state.json")] + extra)
+        let result = try await CastScanProcess.run(
+            ["--replay", replay, "--state", directory.path("state.json")] + extra)
         return (result, directory)
     }
 
@@ -80,7 +83,8 @@ struct EndToEndListTests {
         let (result, directory) = try await Self.list(["--json"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
-        let root = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result)")
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result)")
         #expect(root["schemaVersion"] as? Int == 1)
         #expect(root["tool"] as? String == "cast-scan")
         #expect(root["visibleDeviceCount"] as? Int == 4)
@@ -107,8 +111,10 @@ struct EndToEndListTests {
 
         let devices = try #require(root["devices"] as? [[String: Any]])
         #expect(devices.compactMap { $0["friendlyName"] as? String } == Self.sortedNames)
-        let required = ["uniqueID", "deviceID", "friendlyName", "modelName", "kind", "status", "capabilities",
-                        "capabilityNames", "protocolVersion", "instanceName", "hostName", "port", "addresses", "txt", "problems"]
+        let required = [
+            "uniqueID", "deviceID", "friendlyName", "modelName", "kind", "status", "capabilities",
+            "capabilityNames", "protocolVersion", "instanceName", "hostName", "port", "addresses", "txt", "problems",
+        ]
         for device in devices {
             let missing = required.filter { device[$0] == nil }
             #expect(missing.isEmpty, "\(device["friendlyName"] ?? "?") lacks \(missing)")
@@ -128,7 +134,8 @@ struct EndToEndListTests {
         #expect(tv["hostName"] as? String == "406c2bcd-d599-5755-059b-5bb045326056.local")
         #expect(tv["port"] as? Int == 8009)
         let addresses = try #require(tv["addresses"] as? [[String: Any]])
-        #expect(addresses.compactMap { $0["address"] as? String } == ["192.168.1.20", "fe80::a6b1:c1ff:fe2d:1001%eth0"])
+        #expect(
+            addresses.compactMap { $0["address"] as? String } == ["192.168.1.20", "fe80::a6b1:c1ff:fe2d:1001%eth0"])
         #expect(addresses.compactMap { $0["family"] as? String } == ["ipv4", "ipv6"])
         #expect(addresses.compactMap { $0["interface"] as? String } == ["eth0", "eth0"])
         #expect((tv["txt"] as? [String])?.contains("fn=Living Room TV") == true)
@@ -153,7 +160,8 @@ struct EndToEndListTests {
         #expect(media.exitCode == 0, "\(media)")
         let root = try #require(try JSONSerialization.jsonObject(with: media.stdoutData) as? [String: Any])
         let devices = try #require(root["devices"] as? [[String: Any]])
-        #expect(devices.compactMap { $0["friendlyName"] as? String } == ["Downstairs", "Kitchen speaker", "Living Room TV"])
+        #expect(
+            devices.compactMap { $0["friendlyName"] as? String } == ["Downstairs", "Kitchen speaker", "Living Room TV"])
         let scan = try #require(root["scan"] as? [String: Any])
         #expect(scan["browseTypes"] as? [String] == ["_googlecast._tcp", "_CC1AD845._sub._googlecast._tcp"])
     }
@@ -175,7 +183,9 @@ struct EndToEndListTests {
         #expect(addresses?.compactMap { $0["address"] as? String } == ["fe80::a6b1:c1ff:fe2d:1001%eth0"])
 
         let (ipv6Table, _) = try await Self.list(["-6"])
-        #expect(TableLayout(output: ipv6Table.stdout)?.rowCells.first?["ADDRESS"] == "[fe80::a6b1:c1ff:fe2d:1001%eth0]:8009")
+        #expect(
+            TableLayout(output: ipv6Table.stdout)?.rowCells.first?["ADDRESS"] == "[fe80::a6b1:c1ff:fe2d:1001%eth0]:8009"
+        )
 
         let (eth0, _) = try await Self.list(["--interface", "eth0", "-4"])
         #expect(TableLayout(output: eth0.stdout)?.rows.count == 4, "\(eth0)")
@@ -211,7 +221,8 @@ struct EndToEndListTests {
     func timeout() async throws {
         let directory = try TestDirectory()
         var writer = ReplayWriter(devices: [
-            .init(instance: "Solo", friendlyName: "Solo TV", id: "00112233445566778899aabbccddeeff", address: "10.0.0.5"),
+            .init(
+                instance: "Solo", friendlyName: "Solo TV", id: "00112233445566778899aabbccddeeff", address: "10.0.0.5")
         ])
         writer.events.removeLast()  // no all-for-now: the scan never completes
         let replay = try writer.write(to: directory)

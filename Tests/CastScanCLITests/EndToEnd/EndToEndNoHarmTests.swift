@@ -32,8 +32,9 @@ struct EndToEndNoHarmTests {
 
     // MARK: - Paths the tool writes
 
-    @Test("a device node, a FIFO, a socket or a directory given as --state is refused (73) and left as it was",
-          arguments: ["device", "fifo", "socket", "directory", "link-to-device"])
+    @Test(
+        "a device node, a FIFO, a socket or a directory given as --state is refused (73) and left as it was",
+        arguments: ["device", "fifo", "socket", "directory", "link-to-device"])
     func stateRefused(kind: String) async throws {
         let directory = try TestDirectory()
         let path = directory.path(kind)
@@ -41,9 +42,14 @@ struct EndToEndNoHarmTests {
         case "device", "link-to-device":
             // The same device as /dev/null (character 1:3), made inside the test's directory.
             let node = directory.path("node")
-            #expect(mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0, "mknod needs root: \(String(cString: strerror(errno)))")
-            if kind == "device" { try FileManager.default.moveItem(atPath: node, toPath: path) }
-            else { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: node) }
+            #expect(
+                mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0,
+                "mknod needs root: \(String(cString: strerror(errno)))")
+            if kind == "device" {
+                try FileManager.default.moveItem(atPath: node, toPath: path)
+            } else {
+                try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: node)
+            }
         case "fifo":
             #expect(mkfifo(path, 0o644) == 0)
         case "socket":
@@ -55,7 +61,9 @@ struct EndToEndNoHarmTests {
                 for (index, byte) in path.utf8.enumerated() where index < buffer.count - 1 { buffer[index] = byte }
             }
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             #expect(bound == 0)
         default:
@@ -95,11 +103,15 @@ struct EndToEndNoHarmTests {
 
     // MARK: - Output that cannot be written
 
-    @Test("standard output on a full disk: one line on stderr, exit 74", arguments: [[], ["--json"], ["watch", "--jsonl"]])
+    @Test(
+        "standard output on a full disk: one line on stderr, exit 74",
+        arguments: [[], ["--json"], ["watch", "--jsonl"]])
     func fullDisk(_ extra: [String]) async throws {
-        let result = try await CastScanProcess.runScript(#""$CAST_SCAN" "$@" >/dev/full"#, extra + ["--replay", FixturePaths.livingRoom])
+        let result = try await CastScanProcess.runScript(
+            #""$CAST_SCAN" "$@" >/dev/full"#, extra + ["--replay", FixturePaths.livingRoom])
         #expect(result.exitCode == ExitCode.ioError.rawValue, "\(result)")
-        #expect(result.stderrLines == ["cast-scan: cannot write to standard output: No space left on device"], "\(result)")
+        #expect(
+            result.stderrLines == ["cast-scan: cannot write to standard output: No space left on device"], "\(result)")
     }
 
     @Test("standard output closed: one line on stderr, exit 74, and the state file gets none of the output")
@@ -111,7 +123,9 @@ struct EndToEndNoHarmTests {
         #expect(result.exitCode == ExitCode.ioError.rawValue, "\(result)")
         #expect(result.stderrLines == ["cast-scan: cannot write to standard output: Bad file descriptor"], "\(result)")
         let stored = try Data(contentsOf: URL(fileURLWithPath: state))
-        #expect((try? JSONSerialization.jsonObject(with: stored)) != nil, "the state file is not JSON: \(String(decoding: stored, as: UTF8.self))")
+        #expect(
+            (try? JSONSerialization.jsonObject(with: stored)) != nil,
+            "the state file is not JSON: \(String(decoding: stored, as: UTF8.self))")
     }
 
     @Test("standard error closed on an error path: the status stays right, nothing traps")
@@ -120,23 +134,31 @@ struct EndToEndNoHarmTests {
         #expect(usage.exitCode == ExitCode.usage.rawValue, "\(usage)")
         let bad = try await CastScanProcess.runScript(#""$CAST_SCAN" --replay "$1" 2>&-"#, [FixturePaths.badReplay])
         #expect(bad.exitCode == ExitCode.dataError.rawValue, "\(bad)")
-        let both = try await CastScanProcess.runScript(#""$CAST_SCAN" --replay "$1" >/dev/full 2>&-"#, [FixturePaths.livingRoom])
+        let both = try await CastScanProcess.runScript(
+            #""$CAST_SCAN" --replay "$1" >/dev/full 2>&-"#, [FixturePaths.livingRoom])
         #expect(both.exitCode == ExitCode.ioError.rawValue, "\(both)")
     }
 
-    @Test("a reader that goes away ends a watch quietly with 0, whether SIGPIPE is ignored or not",
-          arguments: ["trap '' PIPE; ", ""])
+    @Test(
+        "a reader that goes away ends a watch quietly with 0, whether SIGPIPE is ignored or not",
+        arguments: ["trap '' PIPE; ", ""])
     func closedPipe(prefix: String) async throws {
         let directory = try TestDirectory()
         // Ten devices a second apart: the watch outlives `head` by 9 s unless the pipe ends it.
         var writer = ReplayWriter(devices: [])
         writer.events = (0..<10).map { index in
-            ReplayWriter(devices: [.init(instance: "D\(index)", friendlyName: "Device \(index)", id: "id\(index)",
-                                         address: "10.0.0.\(index + 1)")], at: Double(index)).events[1]
+            ReplayWriter(
+                devices: [
+                    .init(
+                        instance: "D\(index)", friendlyName: "Device \(index)", id: "id\(index)",
+                        address: "10.0.0.\(index + 1)")
+                ], at: Double(index)
+            ).events[1]
         }
         let replay = try writer.write(to: directory)
         let result = try await CastScanProcess.runScript(
-            prefix + #""$CAST_SCAN" watch --replay "$1" | head -n 1 >/dev/null; echo "status ${PIPESTATUS[0]}""#, [replay])
+            prefix + #""$CAST_SCAN" watch --replay "$1" | head -n 1 >/dev/null; echo "status ${PIPESTATUS[0]}""#,
+            [replay])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines == ["status 0"], "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
@@ -145,11 +167,14 @@ struct EndToEndNoHarmTests {
 
     // MARK: - Numbers and nesting from files
 
-    @Test("a replay time of 1e19, 1e20 or 1e308 seconds is a bad file (65) naming the field, for a scan and a watch",
-          arguments: ["1e19", "1e20", "1e308", "9.3e18"])
+    @Test(
+        "a replay time of 1e19, 1e20 or 1e308 seconds is a bad file (65) naming the field, for a scan and a watch",
+        arguments: ["1e19", "1e20", "1e308", "9.3e18"])
     func hugeGap(time: String) async throws {
         let directory = try TestDirectory()
-        let replay = try directory.write("gap.json", """
+        let replay = try directory.write(
+            "gap.json",
+            """
             {"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"},
               {"at": \(time), "kind": "allForNow", "browseType": "_googlecast._tcp"}]}
             """)
@@ -163,7 +188,8 @@ struct EndToEndNoHarmTests {
     @Test("a scenario nested 500,000 levels deep ends within a second of CPU with 65 naming the limit")
     func nestedScenario() async throws {
         let directory = try TestDirectory()
-        let path = try directory.write("nested.json", String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000))
+        let path = try directory.write(
+            "nested.json", String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000))
         let result = try await CastScanProcess.run(["simulate", path])
         #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
         #expect(result.stderr.contains("nested more than 16 levels"), "\(result)")
@@ -174,21 +200,27 @@ struct EndToEndNoHarmTests {
     func nestedReplay() async throws {
         let directory = try TestDirectory()
         let half = 8 * 1024 * 1024 - 8
-        let path = try directory.write("nested.json", String(repeating: "[", count: half) + String(repeating: "]", count: half))
+        let path = try directory.write(
+            "nested.json", String(repeating: "[", count: half) + String(repeating: "]", count: half))
         let run = try await CastScanProcess.runMeasured(["--replay", path])
         #expect(run.exitCode == ExitCode.dataError.rawValue, "\(run)")
         #expect(run.cpuTime < .seconds(1), "\(run)")
         #expect(run.peakResidentBytes < 100 * 1024 * 1024, "\(run)")
     }
 
-    @Test("a scenario whose 2,000 steps each load a 100,000-event replay costs at most a second more than one such step")
+    @Test(
+        "a scenario whose 2,000 steps each load a 100,000-event replay costs at most a second more than one such step")
     func replayHeavyScenario() async throws {
         let directory = try TestDirectory()
         let events = (0..<100_000).map { #"{"at":0,"kind":"resolvesPending","pending":\#($0 % 3)}"# }
-        let replay = try directory.write("replay.json", #"{"version":1,"events":["# + events.joined(separator: ",") + "]}")
-        let steps = [#"{"input":"appLaunched"}"#]
+        let replay = try directory.write(
+            "replay.json", #"{"version":1,"events":["# + events.joined(separator: ",") + "]}")
+        let steps =
+            [#"{"input":"appLaunched"}"#]
             + Array(repeating: #"{"input":"deviceListChanged","replay":"\#(replay)"}"#, count: 2000)
-        let scenario = try directory.write("scenario.json", """
+        let scenario = try directory.write(
+            "scenario.json",
+            """
             {"version": 1, "app": {"platform": "iOS 14.5", "sdk": "4.8.3"}, "steps": [\(steps.joined(separator: ","))]}
             """)
         let result = try await CastScanProcess.run(["simulate", scenario])
@@ -197,7 +229,9 @@ struct EndToEndNoHarmTests {
         // Loading and playing the replay once is the work that cannot be avoided (a scenario with
         // one such step); the other 1,999 references add less than a second to it. The release
         // build does the whole run in about 0.6 s.
-        let single = try directory.write("single.json", """
+        let single = try directory.write(
+            "single.json",
+            """
             {"version": 1, "app": {"platform": "iOS 14.5", "sdk": "4.8.3"}, "steps": [\(steps.prefix(2).joined(separator: ","))]}
             """)
         let once = try await CastScanProcess.run(["simulate", single])
@@ -205,7 +239,9 @@ struct EndToEndNoHarmTests {
         // CPU time: the work, whatever else the machine does meanwhile; but a busy machine makes
         // every instruction dearer (caches shared), so the allowance grows with the load's cost:
         // a quarter of one load more. Loading the replay for each step would cost 2,000 loads.
-        #expect(result.cpuTime < once.cpuTime * 1.25 + .seconds(1), "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
+        #expect(
+            result.cpuTime < once.cpuTime * 1.25 + .seconds(1),
+            "took \(result.cpuTime) of CPU; one load takes \(once.cpuTime)")
     }
 
     // MARK: - Inputs behind links
@@ -225,14 +261,18 @@ struct EndToEndNoHarmTests {
         #expect(scenario.exitCode == 0, "\(scenario)")
 
         let plistLink = directory.path("Info.plist")
-        try FileManager.default.createSymbolicLink(atPath: plistLink, withDestinationPath: FixturePaths.fixture("plists/good.plist"))
+        try FileManager.default.createSymbolicLink(
+            atPath: plistLink, withDestinationPath: FixturePaths.fixture("plists/good.plist"))
         let plist = try await CastScanProcess.run(["plist", "check", plistLink])
         #expect(plist.exitCode == 0, "\(plist)")
 
         try directory.write("stored.json", #"{"version": 1, "discoveryHasStartedOnce": true}"#)
         let stateLink = directory.path("state-link.json")
-        try FileManager.default.createSymbolicLink(atPath: stateLink, withDestinationPath: directory.path("stored.json"))
-        let state = try await CastScanProcess.run(["--replay", FixturePaths.livingRoom, "--ios", "14.5", "--state", stateLink, "--json"])
+        try FileManager.default.createSymbolicLink(
+            atPath: stateLink, withDestinationPath: directory.path("stored.json"))
+        let state = try await CastScanProcess.run([
+            "--replay", FixturePaths.livingRoom, "--ios", "14.5", "--state", stateLink, "--json",
+        ])
         #expect(state.exitCode == 0, "\(state)")
         #expect(state.stderr.isEmpty, "a followed state link must not be reported: \(state)")
         #expect(state.stdout.contains(#""discoveryHasStartedOnce" : true"#), "\(state)")
@@ -243,8 +283,10 @@ struct EndToEndNoHarmTests {
         let directory = try TestDirectory()
         let fifo = directory.path("fifo")
         #expect(mkfifo(fifo, 0o644) == 0)
-        for arguments in [["--replay", fifo], ["simulate", fifo], ["plist", "check", fifo], ["--replay", "/dev/zero"],
-                          ["--replay", directory.url.path]] {
+        for arguments in [
+            ["--replay", fifo], ["simulate", fifo], ["plist", "check", fifo], ["--replay", "/dev/zero"],
+            ["--replay", directory.url.path],
+        ] {
             // A FIFO or device that blocked the read would hit the hang limit (no exit code).
             let result = try await CastScanProcess.run(arguments)
             #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
@@ -254,18 +296,24 @@ struct EndToEndNoHarmTests {
 
     // MARK: - Hostile names in JSON
 
-    @Test("DEL, C1 controls, bidi overrides and line separators in names reach JSON output only as \\u escapes",
-          arguments: [["--json"], ["watch", "--jsonl"]])
+    @Test(
+        "DEL, C1 controls, bidi overrides and line separators in names reach JSON output only as \\u escapes",
+        arguments: [["--json"], ["watch", "--jsonl"]])
     func hostileJSON(_ command: [String]) async throws {
         let directory = try TestDirectory()
         let name = "A\u{7F}B\u{9B}31mC\u{85}D\u{202E}E\u{2066}F\u{2028}G\u{2029}H\u{200B}I👨‍👩‍👧"
-        let replay = try ReplayWriter(devices: [.init(instance: "Hostile", friendlyName: name, id: "hostile1",
-                                                      address: "10.0.0.9")]).write(to: directory)
+        let replay = try ReplayWriter(devices: [
+            .init(
+                instance: "Hostile", friendlyName: name, id: "hostile1",
+                address: "10.0.0.9")
+        ]).write(to: directory)
         let result = try await CastScanProcess.run(command + ["--replay", replay])
         #expect(result.exitCode == 0, "\(result)")
         let raw = result.stdoutData
-        for forbidden: [UInt8] in [[0x7F], [0xC2, 0x9B], [0xC2, 0x85], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6],
-                                   [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xE2, 0x80, 0x8B]] {
+        for forbidden: [UInt8] in [
+            [0x7F], [0xC2, 0x9B], [0xC2, 0x85], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6],
+            [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xE2, 0x80, 0x8B],
+        ] {
             #expect(raw.firstRange(of: Data(forbidden)) == nil, "raw bytes \(forbidden) in the output")
         }
         for escape in [#"\u007f"#, #"\u009b"#, #"\u0085"#, #"\u202e"#, #"\u2066"#, #"\u2028"#, #"\u2029"#, #"\u200b"#] {
@@ -273,20 +321,24 @@ struct EndToEndNoHarmTests {
         }
         #expect(result.stdout.contains("👨‍👩‍👧"), "a joined emoji must stay as it is")
         // The JSON still decodes to the name exactly.
-        let line = command.first == "watch" ? result.stdoutLines.first { $0.contains(#""inserted""#) } ?? "" : result.stdout
+        let line =
+            command.first == "watch" ? result.stdoutLines.first { $0.contains(#""inserted""#) } ?? "" : result.stdout
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        let device = command.first == "watch"
+        let device =
+            command.first == "watch"
             ? object?["device"] as? [String: Any] : (object?["devices"] as? [[String: Any]])?.first
         #expect(device?["friendlyName"] as? String == name)
     }
 
     // MARK: - Values on the command line
 
-    @Test("a negative number is reported as a bad value, not a missing one", arguments: [
-        (["--timeout", "-1"], "--timeout must be a number of seconds from 0.1 to 3600 (got '-1')"),
-        (["--ios", "-1"], "--ios must be an iOS version such as 14.5 (got '-1')"),
-        (["--timeout", "-0.5"], "--timeout must be a number of seconds from 0.1 to 3600 (got '-0.5')"),
-    ])
+    @Test(
+        "a negative number is reported as a bad value, not a missing one",
+        arguments: [
+            (["--timeout", "-1"], "--timeout must be a number of seconds from 0.1 to 3600 (got '-1')"),
+            (["--ios", "-1"], "--ios must be an iOS version such as 14.5 (got '-1')"),
+            (["--timeout", "-0.5"], "--timeout must be a number of seconds from 0.1 to 3600 (got '-0.5')"),
+        ])
     func negativeValues(arguments: [String], message: String) async throws {
         let result = try await CastScanProcess.run(arguments)
         #expect(result.exitCode == ExitCode.usage.rawValue, "\(result)")

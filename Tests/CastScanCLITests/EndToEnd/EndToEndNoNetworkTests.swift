@@ -27,7 +27,10 @@ struct EndToEndNoNetworkTests {
     /// Runs `cast-scan arguments` in a new network namespace, with a private state file.
     static func runIsolated(_ arguments: [String], state: Bool = true) async throws -> ProcessResult {
         guard geteuid() == 0 else {
-            throw CannotIsolate(description: "needs root: the test runs cast-scan in a network namespace of its own (unshare --net); run the suite as root")
+            throw CannotIsolate(
+                description:
+                    "needs root: the test runs cast-scan in a network namespace of its own (unshare --net); run the suite as root"
+            )
         }
         guard FileManager.default.isExecutableFile(atPath: unshare) else {
             throw CannotIsolate(description: "needs \(unshare) (util-linux) for a network namespace of the test's own")
@@ -35,15 +38,18 @@ struct EndToEndNoNetworkTests {
         let directory = try TestDirectory()
         let extra = state ? ["--state", directory.path("state.json")] : []
         let child = try RunningProcess(
-            executable: URL(fileURLWithPath: unshare), arguments: ["--net", try CastScanProcess.executable().path] + arguments + extra)
+            executable: URL(fileURLWithPath: unshare),
+            arguments: ["--net", try CastScanProcess.executable().path] + arguments + extra)
         var result = await child.wait(timeout: .seconds(30))
         result.arguments = arguments
         return result
     }
 
-    @Test("a listing exits 69 and says why on stderr, nothing on stdout", arguments: [
-        [String](), ["--json"], ["--backend", "mdns"], ["--fail-if-empty"],
-    ])
+    @Test(
+        "a listing exits 69 and says why on stderr, nothing on stdout",
+        arguments: [
+            [String](), ["--json"], ["--backend", "mdns"], ["--fail-if-empty"],
+        ])
     func listing(extra: [String]) async throws {
         let result = try await Self.runIsolated(["--timeout", "2"] + extra)
         #expect(result.exitCode == ExitCode.unavailable.rawValue, "\(result)")
@@ -78,7 +84,9 @@ struct EndToEndNoNetworkTests {
     func knownHostsBesideMulticast() async throws {
         let result = try await Self.runIsolated(["--host", "127.0.0.1", "--timeout", "0.5"])
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stderrLines.contains("cast-scan: \(Self.reason); only the --host devices are asked (see cast-scan doctor)"), "\(result)")
+        #expect(
+            result.stderrLines.contains(
+                "cast-scan: \(Self.reason); only the --host devices are asked (see cast-scan doctor)"), "\(result)")
         #expect(result.stdoutLines.last?.hasPrefix("0 devices") == true, "\(result)")
     }
 }

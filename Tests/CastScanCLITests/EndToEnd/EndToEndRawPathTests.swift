@@ -16,13 +16,16 @@ struct EndToEndRawPathTests {
         let json = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
         #expect((json?["devices"] as? [Any])?.isEmpty == false, "\(result)")
         // The JSON names the file as it was given, its byte shown as \xFF.
-        #expect((json?["scan"] as? [String: Any])?["backendReason"] as? String == "--replay \(directory.url.path)/r\\xFF.json", "\(result)")
+        #expect(
+            (json?["scan"] as? [String: Any])?["backendReason"] as? String
+                == "--replay \(directory.url.path)/r\\xFF.json", "\(result)")
     }
 
     @Test("a missing file that is not UTF-8: the message shows its bytes as \\xFF, never raw")
     func missing() async throws {
         let directory = try TestDirectory()
-        let result = try await CastScanProcess.runScript(#""$CAST_SCAN" --replay "$1"/$'gone\xfe.json'"#, [directory.url.path])
+        let result = try await CastScanProcess.runScript(
+            #""$CAST_SCAN" --replay "$1"/$'gone\xfe.json'"#, [directory.url.path])
         #expect(result.exitCode != 0 && result.exitCode != nil, "\(result)")
         #expect(result.stderr.contains(#"gone\xFE.json"#), "\(result)")
         #expect(!result.stderrData.contains(0xFE), "no raw byte on stderr")

@@ -10,7 +10,8 @@ struct EndToEndReportGroupCommitTests {
     /// The JSON objects of the printed device lines, in order.
     static func printedEvents(_ result: ProcessResult) -> [[String: Any]] {
         result.stdoutLines.compactMap { line -> [String: Any]? in
-            guard ["inserted", "updated", "moved", "removed"].contains(where: { line.contains("\"event\":\"\($0)\"") }) else { return nil }
+            guard ["inserted", "updated", "moved", "removed"].contains(where: { line.contains("\"event\":\"\($0)\"") })
+            else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
     }
@@ -21,20 +22,24 @@ struct EndToEndReportGroupCommitTests {
         let spool = directory.path("spool")
         let replay = try ReplayWriter.paced(count: 600, over: 0).write(to: directory, name: "burst.json")
         let watch = try await CastScanProcess.run(
-            ["watch", "--jsonl", "--replay", replay, "--report", Self.unreachable, "--spool", spool], timeout: .seconds(120))
+            ["watch", "--jsonl", "--replay", replay, "--report", Self.unreachable, "--spool", spool],
+            timeout: .seconds(120))
         #expect(watch.exitCode == 0, "\(watch)")
         let printed = Self.printedEvents(watch)
         #expect(printed.count == 600, "\(watch.stderr)")
         // Delivered in the order stored; the collector logs each event it takes.
         let collector = try await ReportCollector(in: directory)
-        let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool], timeout: .seconds(120))
+        let send = try await CastScanProcess.run(
+            ["report", "send", "--report", collector.url, "--spool", spool], timeout: .seconds(120))
         #expect(send.exitCode == 0, "\(send)")
         let stored = collector.entries().filter { $0["id"] != nil }
         #expect(stored.count == printed.count)
         for (index, (event, line)) in zip(stored, printed).enumerated() {
             var withoutID = event
             withoutID.removeValue(forKey: "id")
-            #expect(NSDictionary(dictionary: withoutID).isEqual(to: line), "event \(index): stored \(event), printed \(line)")
+            #expect(
+                NSDictionary(dictionary: withoutID).isEqual(to: line),
+                "event \(index): stored \(event), printed \(line)")
         }
     }
 
@@ -43,7 +48,9 @@ struct EndToEndReportGroupCommitTests {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
         let replay = try ReplayWriter.paced(count: 300, over: 0).write(to: directory, name: "serve.json")
-        let server = try await EndToEndServeTests.Server.start(["--replay", replay, "--report", Self.unreachable, "--spool", spool])
+        let server = try await EndToEndServeTests.Server.start([
+            "--replay", replay, "--report", Self.unreachable, "--spool", spool,
+        ])
         defer { _ = server.process.send(SIGKILL) }
         _ = try await server.poll("/devices") { $0.components(separatedBy: "\"friendlyName\"").count - 1 == 300 }
         // A change is logged once it is stored: 300 logged, 300 stored at least.
@@ -58,7 +65,8 @@ struct EndToEndReportGroupCommitTests {
         let result = await server.process.wait(timeout: .seconds(30))
         #expect(result.exitCode == 0, "\(result)")
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         #expect(object["pending"] as? Int == 300, "\(status)")
     }
 }

@@ -22,7 +22,8 @@ struct EndToEndReportSenderTests {
             let hex = String(index, radix: 16)
             return ReplayWriter.Device(
                 instance: "\(prefix)-\(index)", friendlyName: "\(prefix) \(index)",
-                id: String(repeating: "0", count: 4 - code.count) + code + String(repeating: "0", count: 28 - hex.count) + hex,
+                id: String(repeating: "0", count: 4 - code.count) + code + String(repeating: "0", count: 28 - hex.count)
+                    + hex,
                 address: "10.\(index / 62500 % 250).\(index / 250 % 250).\(index % 250 + 1)")
         }
         devices.insert(contentsOf: extra, at: devices.count / 2)
@@ -30,7 +31,9 @@ struct EndToEndReportSenderTests {
         for index in writer.events.indices where writer.events[index]["kind"] as? String == "found" {
             writer.events[index]["at"] = 0.01 + Double(index) * spacing
         }
-        if let last = writer.events.indices.last { writer.events[last]["at"] = 0.02 + Double(writer.events.count) * spacing }
+        if let last = writer.events.indices.last {
+            writer.events[last]["at"] = 0.02 + Double(writer.events.count) * spacing
+        }
         return try writer.write(to: directory, name: name)
     }
 
@@ -43,7 +46,8 @@ struct EndToEndReportSenderTests {
 
     static func pending(_ spool: String) async throws -> Int {
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         return try #require(object["pending"] as? Int, "\(status)")
     }
 
@@ -52,7 +56,9 @@ struct EndToEndReportSenderTests {
         let directory = try TestDirectory()
         let collector = try await ReportCollector(in: directory)
         let spool = directory.path("spool")
-        let replays = try ["a", "b"].map { try Self.replay(500, prefix: $0, spacing: 0.002, in: directory, name: "\($0).json") }
+        let replays = try ["a", "b"].map {
+            try Self.replay(500, prefix: $0, spacing: 0.002, in: directory, name: "\($0).json")
+        }
         let watches = try replays.map {
             try CastScanProcess.start(["watch", "--jsonl", "--replay", $0, "--report", collector.url, "--spool", spool])
         }
@@ -76,7 +82,9 @@ struct EndToEndReportSenderTests {
         let collector = try await ReportCollector(in: directory)
         let spool = directory.path("spool")
         let replay = try Self.replay(1000, prefix: "busy", spacing: 0.003, in: directory, name: "busy.json")
-        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let watch = try CastScanProcess.start([
+            "watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool,
+        ])
         var runs: [ProcessResult] = []
         while watch.isRunning {
             runs.append(try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool]))
@@ -106,14 +114,17 @@ struct EndToEndReportSenderTests {
             ["watch", "--jsonl", "--replay", replay, "--report", "http://127.0.0.1:9/events", "--spool", spool])
         #expect(watch.exitCode == 0, "\(watch)")
         // Another process holds the write lock (BEGIN EXCLUSIVE) until it is killed.
-        let holder = try RunningProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: [
-            "python3", "-c",
-            "import signal, sqlite3, sys\ndb = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-                + "db.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\nsignal.pause()",
-            spool + "/events.sqlite",
-        ])
+        let holder = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [
+                "python3", "-c",
+                "import signal, sqlite3, sys\ndb = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                    + "db.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\nsignal.pause()",
+                spool + "/events.sqlite",
+            ])
         defer { holder.send(SIGKILL) }
-        try #require(await holder.waitForFirstLine(timeout: .seconds(600)), "the lock holder never said it held the lock")
+        try #require(
+            await holder.waitForFirstLine(timeout: .seconds(600)), "the lock holder never said it held the lock")
         let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool])
         #expect(send.exitCode == 75, "\(send)")
         #expect(send.stderr.contains("busy") && send.stderr.contains("try again"), "\(send)")
@@ -129,22 +140,28 @@ struct EndToEndReportSenderTests {
         #expect(collector.deliveries().count == Self.deviceLines(watch))
     }
 
-    @Test("a collector that takes at most 50 events a batch (413 past it) receives every event of a watch and its backlog")
+    @Test(
+        "a collector that takes at most 50 events a batch (413 past it) receives every event of a watch and its backlog"
+    )
     func tooLargeBatches() async throws {
         let directory = try TestDirectory()
         let collector = try await ReportCollector(["--max-batch", "50"], in: directory)
         let spool = directory.path("spool")
         // A backlog of 300 stored while the collector could not be reached, then a watch that
         // sends it (batches of 100 at first) with its own events.
-        let backlog = try await CastScanProcess.run([
-            "watch", "--jsonl", "--replay", try Self.replay(300, prefix: "old", spacing: 0.0005, in: directory, name: "old.json"),
-            "--report", "http://127.0.0.1:9/events", "--spool", spool,
-        ], timeout: .seconds(60))
+        let backlog = try await CastScanProcess.run(
+            [
+                "watch", "--jsonl", "--replay",
+                try Self.replay(300, prefix: "old", spacing: 0.0005, in: directory, name: "old.json"),
+                "--report", "http://127.0.0.1:9/events", "--spool", spool,
+            ], timeout: .seconds(60))
         #expect(backlog.exitCode == 0, "\(backlog)")
-        let watch = try await CastScanProcess.run([
-            "watch", "--jsonl", "--replay", try Self.replay(100, prefix: "new", spacing: 0.001, in: directory, name: "new.json"),
-            "--report", collector.url, "--spool", spool,
-        ], timeout: .seconds(60))
+        let watch = try await CastScanProcess.run(
+            [
+                "watch", "--jsonl", "--replay",
+                try Self.replay(100, prefix: "new", spacing: 0.001, in: directory, name: "new.json"),
+                "--report", collector.url, "--spool", spool,
+            ], timeout: .seconds(60))
         #expect(watch.exitCode == 0, "\(watch)")
         #expect(collector.tooLargeAnswers() >= 1, "the batches never reached the collector's limit")
         #expect(collector.duplicates().isEmpty)
@@ -162,7 +179,9 @@ struct EndToEndReportSenderTests {
             ["watch", "--jsonl", "--replay", replay, "--report", "http://127.0.0.1:9/events", "--spool", spool])
         #expect(watch.exitCode == 0, "\(watch)")
         let printed = Self.deviceLines(watch)
-        let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool, "--report-batch", "20"])
+        let send = try await CastScanProcess.run([
+            "report", "send", "--report", collector.url, "--spool", spool, "--report-batch", "20",
+        ])
         #expect(send.exitCode == 0, "\(send)")
         #expect(send.stdout.contains("sent \(printed), failed 0"), "\(send)")
         #expect(collector.tooLargeAnswers() == 0)
@@ -177,7 +196,8 @@ struct EndToEndReportSenderTests {
             instance: "huge-" + String(repeating: "h", count: 50), friendlyName: long,
             id: "ffff0000000000000000000000000001", address: "10.200.0.1",
             extraTXT: ["rs=" + long, "ic=/" + long])
-        let replay = try Self.replay(20, prefix: "small", spacing: 0.001, in: directory, name: "small.json", extra: [huge])
+        let replay = try Self.replay(
+            20, prefix: "small", spacing: 0.001, in: directory, name: "small.json", extra: [huge])
         let spool = directory.path("spool")
         let watch = try await CastScanProcess.run(
             ["watch", "--jsonl", "--replay", replay, "--report", "http://127.0.0.1:9/events", "--spool", spool])
@@ -196,7 +216,8 @@ struct EndToEndReportSenderTests {
         #expect(collector.deliveries().count == Self.deviceLines(watch) - 1)
         #expect(collector.duplicates().isEmpty)
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         #expect(object["pending"] as? Int == 0 && object["refused"] as? Int == 1, "\(status)")
     }
 
@@ -206,7 +227,9 @@ struct EndToEndReportSenderTests {
         let collector = try await ReportCollector(in: directory)
         let spool = directory.path("spool")
         let replay = try Self.replay(150, prefix: "end", spacing: 0.0002, in: directory, name: "end.json")
-        let watch = try await CastScanProcess.run(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let watch = try await CastScanProcess.run([
+            "watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool,
+        ])
         #expect(watch.exitCode == 0, "\(watch)")
         #expect(Self.deviceLines(watch) == 150)
         #expect(collector.deliveries().count == 150)
@@ -220,21 +243,26 @@ struct EndToEndReportSenderTests {
         let collector = try await ReportCollector(["--mode-file", mode], in: directory)
         let spool = directory.path("spool")
         let replay = try Self.replay(10, prefix: "sig", spacing: 0.001, in: directory, name: "sig.json")
-        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let watch = try CastScanProcess.start([
+            "watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool,
+        ])
         // SIGTERM once the replay has ended (stopped printed) and the collector holds the final
         // send, from a thread of its own: the watch gives that send 15 s, which a starved test
         // task once outlasted.
-        let sent = try #require(await watch.run(when: {
-            String(decoding: watch.currentStdout(), as: UTF8.self).contains("\"event\":\"stopped\"")
-                && collector.entries().contains { $0["held"] != nil }
-        }) { watch.send(SIGTERM) }, "the watch ended before its final send")
+        let sent = try #require(
+            await watch.run(when: {
+                String(decoding: watch.currentStdout(), as: UTF8.self).contains("\"event\":\"stopped\"")
+                    && collector.entries().contains { $0["held"] != nil }
+            }) { watch.send(SIGTERM) }, "the watch ended before its final send")
         let result = await watch.wait(timeout: .seconds(20))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.ended - sent < .seconds(5), "ended \(result.ended - sent) after SIGTERM")
         #expect(try await Self.pending(spool) == Self.deviceLines(result))
     }
 
-    @Test("a send.lock that is not a regular file we made (a link, a FIFO) is refused (73) and left alone", arguments: ["link", "fifo"])
+    @Test(
+        "a send.lock that is not a regular file we made (a link, a FIFO) is refused (73) and left alone",
+        arguments: ["link", "fifo"])
     func lockFileRefused(kind: String) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
@@ -259,13 +287,18 @@ struct EndToEndReportSenderTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 
-    @Test("--report-batch takes a whole number from 1 to 1000", arguments: [
-        ("0", false), ("1001", false), ("-1", false), ("x", false), ("2.5", false), ("1", true), ("1000", true),
-    ])
+    @Test(
+        "--report-batch takes a whole number from 1 to 1000",
+        arguments: [
+            ("0", false), ("1001", false), ("-1", false), ("x", false), ("2.5", false), ("1", true), ("1000", true),
+        ])
     func batchValidation(value: String, accepted: Bool) async throws {
         let directory = try TestDirectory()
         let result = try await CastScanProcess.run(
-            ["report", "send", "--report", "http://127.0.0.1:9/events", "--spool", directory.path("spool"), "--report-batch", value])
+            [
+                "report", "send", "--report", "http://127.0.0.1:9/events", "--spool", directory.path("spool"),
+                "--report-batch", value,
+            ])
         if accepted {
             #expect(result.exitCode == 0, "\(result)")
         } else {
@@ -274,13 +307,15 @@ struct EndToEndReportSenderTests {
         }
     }
 
-    @Test("collector URLs with a bad port or host are usage errors (64) that say what is wrong", arguments: [
-        ("http://127.0.0.1:99999/events", "port '99999'"), ("http://127.0.0.1:65536/events", "port '65536'"),
-        ("http://127.0.0.1:-1/events", "port '-1'"), ("http://127.0.0.1:18099x/events", "port '18099x'"),
-        ("http://127.0.0.1:0/events", "port '0'"), ("http://127.0.0.1:/events", "port ''"),
-        ("http://[::1/events", "closing ']'"), ("http://[::1]x/events", "after the IPv6 address"),
-        ("http://[::g]/events", "not an IPv6 address"), ("http://bad_host!/events", "the host"),
-    ])
+    @Test(
+        "collector URLs with a bad port or host are usage errors (64) that say what is wrong",
+        arguments: [
+            ("http://127.0.0.1:99999/events", "port '99999'"), ("http://127.0.0.1:65536/events", "port '65536'"),
+            ("http://127.0.0.1:-1/events", "port '-1'"), ("http://127.0.0.1:18099x/events", "port '18099x'"),
+            ("http://127.0.0.1:0/events", "port '0'"), ("http://127.0.0.1:/events", "port ''"),
+            ("http://[::1/events", "closing ']'"), ("http://[::1]x/events", "after the IPv6 address"),
+            ("http://[::g]/events", "not an IPv6 address"), ("http://bad_host!/events", "the host"),
+        ])
     func badURL(url: String, problem: String) async throws {
         let directory = try TestDirectory()
         for command in [["report", "send"], ["watch", "--replay", FixturePaths.livingRoom]] {
@@ -288,21 +323,28 @@ struct EndToEndReportSenderTests {
             #expect(result.exitCode == 64, "\(result)")
             #expect(result.stderr.contains(problem), "\(result)")
         }
-        #expect(!FileManager.default.fileExists(atPath: directory.path("spool")), "a usage error must not create the spool")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.path("spool")), "a usage error must not create the spool")
     }
 
-    @Test("credentials that are empty, hold a line break or are not UTF-8: the message names the variable, never the URL or the secret",
-          arguments: [("", "it is empty"), (#"alice\nsecret"#, "line break"), (#"alice:secret\r"#, "line break"),
-                      (#"alice:s\xffcret"#, "not UTF-8")])
+    @Test(
+        "credentials that are empty, hold a line break or are not UTF-8: the message names the variable, never the URL or the secret",
+        arguments: [
+            ("", "it is empty"), (#"alice\nsecret"#, "line break"), (#"alice:secret\r"#, "line break"),
+            (#"alice:s\xffcret"#, "not UTF-8"),
+        ])
     func badCredentials(credentials: String, problem: String) async throws {
         let directory = try TestDirectory()
         let result = try await CastScanProcess.runScript(
-            #"CAST_SCAN_REPORT_CREDENTIALS=$'"# + credentials + #"' "$CAST_SCAN" report send --report http://127.0.0.1:9/events --spool "$1""#,
+            #"CAST_SCAN_REPORT_CREDENTIALS=$'"# + credentials
+                + #"' "$CAST_SCAN" report send --report http://127.0.0.1:9/events --spool "$1""#,
             [directory.path("spool")])
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.stderr.contains("$CAST_SCAN_REPORT_CREDENTIALS cannot be used"), "\(result)")
         #expect(result.stderr.contains(problem), "\(result)")
-        #expect(!result.stderr.contains("URL") && !result.stderr.contains("secret") && !result.stderr.contains("cret"), "\(result)")
+        #expect(
+            !result.stderr.contains("URL") && !result.stderr.contains("secret") && !result.stderr.contains("cret"),
+            "\(result)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("spool")))
     }
 }

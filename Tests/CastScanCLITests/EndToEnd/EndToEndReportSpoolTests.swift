@@ -62,7 +62,8 @@ struct EndToEndReportSpoolTests {
                     // that the log holds again).
                     let size = try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int ?? 0
                     try handle.seek(toOffset: 4096)
-                    try handle.write(contentsOf: Data((0..<max(0, size / 2 - 4096)).map { _ in UInt8.random(in: 0...255) }))
+                    try handle.write(
+                        contentsOf: Data((0..<max(0, size / 2 - 4096)).map { _ in UInt8.random(in: 0...255) }))
                 } else {
                     try handle.write(contentsOf: Data("not a database any more".utf8))
                 }
@@ -70,22 +71,26 @@ struct EndToEndReportSpoolTests {
         }
     }
 
-    @Test("a spool moved away, removed, truncated or overwritten under a watch is said, recorded into afresh, and no event is lost: every id arrives once",
-          arguments: Disturbance.allCases)
+    @Test(
+        "a spool moved away, removed, truncated or overwritten under a watch is said, recorded into afresh, and no event is lost: every id arrives once",
+        arguments: Disturbance.allCases)
     func disturbed(_ disturbance: Disturbance) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
         let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
         try directory.write("mode", "refuse")
         let collector = try await ReportCollector(["--mode-file", directory.path("mode")], in: directory)
-        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let watch = try CastScanProcess.start([
+            "watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool,
+        ])
         // Each event is stored before it is printed: a third printed, a third at least stored.
         // Damage inside the file where it stays: once a checkpoint has written rows into it.
         let database = spool + "/events.sqlite"
         let aside = directory.path("moved.sqlite")
-        let before = try #require(await Self.disturbMidway(watch, once: { disturbance != .damagedInside || Self.checkpointed(database) }) {
-            try disturbance.apply(to: spool, movingTo: aside)
-        })
+        let before = try #require(
+            await Self.disturbMidway(watch, once: { disturbance != .damagedInside || Self.checkpointed(database) }) {
+                try disturbance.apply(to: spool, movingTo: aside)
+            })
         if disturbance == .headerOverwritten {
             try await Self.keepHeaderOverwritten(spool, under: watch, saying: disturbance.said)
         }
@@ -99,8 +104,9 @@ struct EndToEndReportSpoolTests {
         #expect(send.exitCode == 0, "\(send)")
         let received = Self.received(collector)
         let ids = Set(received.map(\.id))
-        #expect(received.count == Self.events && ids.count == Self.events,
-                "\(received.count) received, \(ids.count) distinct ids, of \(Self.events)\n\(result)\n\(send)")
+        #expect(
+            received.count == Self.events && ids.count == Self.events,
+            "\(received.count) received, \(ids.count) distinct ids, of \(Self.events)\n\(result)\n\(send)")
         let names = Set(received.compactMap { ($0.event["device"] as? [String: Any])?["friendlyName"] as? String })
         #expect(names == Set((0..<Self.events).map { "Device \($0)" }))
 
@@ -110,7 +116,8 @@ struct EndToEndReportSpoolTests {
             try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
             try FileManager.default.moveItem(atPath: directory.path("moved.sqlite"), toPath: aside + "/events.sqlite")
             let status = try await CastScanProcess.run(["report", "status", "--spool", aside, "--json"])
-            let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
             #expect((object["pending"] as? Int ?? 0) >= before, "\(status)")
         }
     }
@@ -121,25 +128,36 @@ struct EndToEndReportSpoolTests {
         let spool = directory.path("spool")
         let replay = try ReplayWriter.paced(count: Self.events, over: Self.replaySeconds).write(to: directory)
         let collector = try await ReportCollector(in: directory)
-        let watch = try CastScanProcess.start(["watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool])
+        let watch = try CastScanProcess.start([
+            "watch", "--jsonl", "--replay", replay, "--report", collector.url, "--spool", spool,
+        ])
         let aside = directory.path("moved.sqlite")
-        try #require(await Self.disturbMidway(watch) { try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: aside) } != nil)
+        try #require(
+            await Self.disturbMidway(watch) {
+                try FileManager.default.moveItem(atPath: spool + "/events.sqlite", toPath: aside)
+            } != nil)
         let result = await watch.wait(timeout: .seconds(60))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.contains(Disturbance.moved.said), "\(result)")
         let send = try await CastScanProcess.run(["report", "send", "--report", collector.url, "--spool", spool])
         #expect(send.exitCode == 0, "\(send)")
         let received = Self.received(collector)
-        #expect(received.count == Self.events && Set(received.map(\.id)).count == Self.events,
-                "\(received.count) received, \(Set(received.map(\.id)).count) distinct, of \(Self.events)\n\(result)\n\(send)")
+        #expect(
+            received.count == Self.events && Set(received.map(\.id)).count == Self.events,
+            "\(received.count) received, \(Set(received.map(\.id)).count) distinct, of \(Self.events)\n\(result)\n\(send)"
+        )
     }
 
-    @Test("report status with bounds drops nothing and says how many are past them; report send drops them, said on stderr once")
+    @Test(
+        "report status with bounds drops nothing and says how many are past them; report send drops them, said on stderr once"
+    )
     func statusDropsNothing() async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
         let replay = try ReplayWriter.paced(count: 150, over: 1.0).write(to: directory)
-        let watch = try await CastScanProcess.run(["watch", "--replay", replay, "--report", Self.unreachable, "--spool", spool])
+        let watch = try await CastScanProcess.run([
+            "watch", "--replay", replay, "--report", Self.unreachable, "--spool", spool,
+        ])
         #expect(watch.exitCode == 0, "\(watch)")
         #expect(try await Self.pending(spool) == 150)
         let byCount = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-events", "1"])
@@ -151,17 +169,24 @@ struct EndToEndReportSpoolTests {
         var byAge: ProcessResult
         var object: [String: Any]
         repeat {
-            byAge = try await CastScanProcess.run(["report", "status", "--spool", spool, "--spool-max-age", "1", "--json"])
-            object = try #require(try JSONSerialization.jsonObject(with: byAge.stdoutData) as? [String: Any], "\(byAge)")
+            byAge = try await CastScanProcess.run([
+                "report", "status", "--spool", spool, "--spool-max-age", "1", "--json",
+            ])
+            object = try #require(
+                try JSONSerialization.jsonObject(with: byAge.stdoutData) as? [String: Any], "\(byAge)")
         } while object["beyondBounds"] as? Int != 150 && ContinuousClock.now < deadline
-        #expect(object["pending"] as? Int == 150 && object["beyondBounds"] as? Int == 150 && object["dropped"] as? Int == 0, "\(byAge)")
+        #expect(
+            object["pending"] as? Int == 150 && object["beyondBounds"] as? Int == 150 && object["dropped"] as? Int == 0,
+            "\(byAge)")
         #expect(byAge.stderr.isEmpty, "\(byAge)")
         #expect(try await Self.pending(spool) == 150, "report status dropped events")
 
         let send = try await CastScanProcess.run(
             ["report", "send", "--report", Self.unreachable, "--spool", spool, "--spool-max-events", "100"])
         #expect(send.exitCode == 75, "\(send)")
-        #expect(send.stderrLines == ["cast-scan: report: the spool is full: dropped the 50 oldest undelivered events"], "\(send)")
+        #expect(
+            send.stderrLines == ["cast-scan: report: the spool is full: dropped the 50 oldest undelivered events"],
+            "\(send)")
         #expect(try await Self.pending(spool) == 100)
     }
 
@@ -173,7 +198,10 @@ struct EndToEndReportSpoolTests {
         // Names for this second and the next two are taken already: the set-aside file must
         // find another and leave these as they are.
         let now = Int(Date().timeIntervalSince1970)
-        for second in now...(now + 2) { try Data("earlier \(second)".utf8).write(to: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)")) }
+        for second in now...(now + 2) {
+            try Data("earlier \(second)".utf8).write(
+                to: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)"))
+        }
         var damaged: [Data] = []
         for run in 0..<2 {
             let garbage = Data("not a database, run \(run)".utf8)
@@ -184,12 +212,15 @@ struct EndToEndReportSpoolTests {
             #expect(status.stderr.contains("set aside as"), "\(status)")
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: spool).filter {
-            $0.hasPrefix("events.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") && !$0.hasSuffix("-journal")
+            $0.hasPrefix("events.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+                && !$0.hasSuffix("-journal")
         }
         let contents = try names.map { try Data(contentsOf: URL(fileURLWithPath: spool + "/" + $0)) }
         #expect(names.count == 5, "\(names)")
         for second in now...(now + 2) {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)")) == Data("earlier \(second)".utf8))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: spool + "/events.sqlite.damaged-\(second)"))
+                    == Data("earlier \(second)".utf8))
         }
         for garbage in damaged { #expect(contents.contains(garbage), "a set-aside file was overwritten: \(names)") }
     }
@@ -200,8 +231,9 @@ struct EndToEndReportSpoolTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("a link on the way to the spool (its directory, a parent, HOME, XDG_STATE_HOME) is followed: events are stored",
-          arguments: LinkedPath.allCases)
+    @Test(
+        "a link on the way to the spool (its directory, a parent, HOME, XDG_STATE_HOME) is followed: events are stored",
+        arguments: LinkedPath.allCases)
     func linkedPath(_ linked: LinkedPath) async throws {
         let directory = try TestDirectory()
         let real = directory.path("real")
@@ -232,14 +264,17 @@ struct EndToEndReportSpoolTests {
         #expect(!watch.stderr.contains("unable to open"), "\(watch)")
         var info = stat()
         #expect(lstat(database, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "no spool at \(database)")
-        let status = try await CastScanProcess.run(["report", "status", "--json"] + arguments, environment: environment)
+        let status = try await CastScanProcess.run(
+            ["report", "status", "--json"] + arguments, environment: environment)
         #expect(status.exitCode == 0, "\(status)")
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         #expect(object["pending"] as? Int == 20, "\(status)")
     }
 
-    @Test("a spool file that is itself a link (the database or its log) is refused with 73 and its target left alone",
-          arguments: ["events.sqlite", "events.sqlite-wal", "events.sqlite-journal"])
+    @Test(
+        "a spool file that is itself a link (the database or its log) is refused with 73 and its target left alone",
+        arguments: ["events.sqlite", "events.sqlite-wal", "events.sqlite-journal"])
     func linkedFile(name: String) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
@@ -248,7 +283,10 @@ struct EndToEndReportSpoolTests {
         try FileManager.default.createSymbolicLink(atPath: spool + "/" + name, withDestinationPath: target)
         for arguments in [
             ["report", "status", "--spool", spool],
-            ["watch", "--replay", try ReplayWriter.paced(count: 3, over: 0.01).write(to: directory), "--report", Self.unreachable, "--spool", spool],
+            [
+                "watch", "--replay", try ReplayWriter.paced(count: 3, over: 0.01).write(to: directory), "--report",
+                Self.unreachable, "--spool", spool,
+            ],
         ] {
             let result = try await CastScanProcess.run(arguments)
             #expect(result.exitCode == 73, "\(result)")
@@ -293,7 +331,8 @@ struct EndToEndReportSpoolTests {
         let seconds = Int(watch.elapsed.components.seconds)
         #expect(!drops.isEmpty && drops.count <= seconds + 2, "\(drops.count) drop lines in \(watch.elapsed)")
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         #expect(object["pending"] as? Int == 1 && object["dropped"] as? Int == 299, "\(status)")
     }
 
@@ -301,7 +340,9 @@ struct EndToEndReportSpoolTests {
 
     /// How many `inserted` events the watch has printed so far.
     static func inserted(_ watch: RunningProcess) -> Int {
-        String(decoding: watch.currentStdout(), as: UTF8.self).split(separator: "\n").filter { $0.contains(#""event":"inserted""#) }.count
+        String(decoding: watch.currentStdout(), as: UTF8.self).split(separator: "\n").filter {
+            $0.contains(#""event":"inserted""#)
+        }.count
     }
 
     /// Once the watch has printed a third of the events and `ready` holds, stops it (`SIGSTOP`),
@@ -311,7 +352,8 @@ struct EndToEndReportSpoolTests {
     /// it ended first or had nothing left to record. (A watch held stopped longer than its
     /// sender's timeout would send a batch again: the pause lasts only the disturbance.)
     static func disturbMidway(
-        _ watch: RunningProcess, once ready: @escaping @Sendable () -> Bool = { true }, by disturb: @escaping @Sendable () throws -> Void
+        _ watch: RunningProcess, once ready: @escaping @Sendable () -> Bool = { true },
+        by disturb: @escaping @Sendable () throws -> Void
     ) async throws -> Int? {
         let outcome = LockedValue<(printed: Int, failure: (any Error)?)>((0, nil))
         let done = await watch.run(when: { inserted(watch) >= events / 3 && ready() }) {

@@ -16,11 +16,14 @@ struct EndToEndReportTests {
         let watch = try await CastScanProcess.run(
             ["watch", "--jsonl", "--replay", FixturePaths.livingRoom, "--report", Self.unreachable, "--spool", spool])
         #expect(watch.exitCode == 0, "\(watch)")
-        let printed = watch.stdoutLines.filter { $0.contains(#""event":"inserted""#) || $0.contains(#""event":"removed""#)
-            || $0.contains(#""event":"updated""#) || $0.contains(#""event":"moved""#) }.count
+        let printed = watch.stdoutLines.filter {
+            $0.contains(#""event":"inserted""#) || $0.contains(#""event":"removed""#)
+                || $0.contains(#""event":"updated""#) || $0.contains(#""event":"moved""#)
+        }.count
         #expect(printed > 0)
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         #expect(object["pending"] as? Int == printed)
         #expect(object["dropped"] as? Int == 0)
         let send = try await CastScanProcess.run(["report", "send", "--report", Self.unreachable, "--spool", spool])
@@ -45,8 +48,9 @@ struct EndToEndReportTests {
         #expect(status.stdout.contains("dropped by the spool's bounds: \(printed - 2)"), "\(status)")
     }
 
-    @Test("a damaged spool is said, set aside with its bytes kept, and a new one used; the watch goes on",
-          arguments: ["garbage", "truncated"])
+    @Test(
+        "a damaged spool is said, set aside with its bytes kept, and a new one used; the watch goes on",
+        arguments: ["garbage", "truncated"])
     func damaged(kind: String) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
@@ -66,7 +70,9 @@ struct EndToEndReportTests {
         #expect(watch.exitCode == 0, "\(watch)")
         #expect(watch.stderr.contains("set aside"), "\(watch)")
         #expect(!watch.stderr.unicodeScalars.contains("\u{1B}"))
-        let aside = try FileManager.default.contentsOfDirectory(atPath: spool).filter { $0.hasPrefix("events.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: spool).filter {
+            $0.hasPrefix("events.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
         try #require(aside.count == 1, "\(aside)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: spool + "/" + aside[0])) == before)
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
@@ -98,14 +104,18 @@ struct EndToEndReportTests {
         if kind == "file" { #expect(try Data(contentsOf: URL(fileURLWithPath: spool)) == Data("keep".utf8)) }
     }
 
-    @Test("collector URLs: credentials, other schemes and missing hosts are usage errors (64) that never echo a password",
-          arguments: ["http://alice:s3cret@127.0.0.1/x", "ftp://127.0.0.1/x", "http:///x", "127.0.0.1:80"])
+    @Test(
+        "collector URLs: credentials, other schemes and missing hosts are usage errors (64) that never echo a password",
+        arguments: ["http://alice:s3cret@127.0.0.1/x", "ftp://127.0.0.1/x", "http:///x", "127.0.0.1:80"])
     func badURL(url: String) async throws {
         let directory = try TestDirectory()
-        let result = try await CastScanProcess.run(["report", "send", "--report", url, "--spool", directory.path("spool")])
+        let result = try await CastScanProcess.run([
+            "report", "send", "--report", url, "--spool", directory.path("spool"),
+        ])
         #expect(result.exitCode == 64, "\(result)")
         #expect(!result.stderr.contains("s3cret"), "\(result)")
-        #expect(!FileManager.default.fileExists(atPath: directory.path("spool")), "a usage error must not create the spool")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.path("spool")), "a usage error must not create the spool")
     }
 
     @Test("report send needs --report; report status takes no collector")

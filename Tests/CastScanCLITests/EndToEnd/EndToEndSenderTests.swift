@@ -19,7 +19,8 @@ struct EndToEndSenderTests {
         let directory = try TestDirectory()
         let result = try await Self.list(["--ios", "17"], state: directory.path("state.json"))
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdoutLines.first?.hasPrefix("Sender: iOS 17.0, Cast SDK 4.8.3, just launched") == true, "\(result)")
+        #expect(
+            result.stdoutLines.first?.hasPrefix("Sender: iOS 17.0, Cast SDK 4.8.3, just launched") == true, "\(result)")
         #expect(result.stdout.contains("discovery: not running (never started)"), "\(result)")
         #expect(TableLayout(output: result.stdout) == nil, "no device is visible, so no table\n\(result)")
         #expect(result.stdout.contains("The app sees 0 of the 4 Cast devices on the network"), "\(result)")
@@ -30,15 +31,17 @@ struct EndToEndSenderTests {
     @Test("iOS 17 after a tap with the permission granted: the app sees every device")
     func tapGranted() async throws {
         let directory = try TestDirectory()
-        let result = try await Self.list(["--ios", "17", "--tap", "--permission", "granted"], state: directory.path("state.json"))
+        let result = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "granted"], state: directory.path("state.json"))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines.first?.contains("after a Cast button tap") == true, "\(result)")
         #expect(result.stdout.contains("local network: granted"), "\(result)")
         #expect(TableLayout(output: result.stdout)?.rows.count == 4, "\(result)")
         #expect(result.stdoutLines.last?.hasPrefix("4 devices (") == true, "\(result)")
 
-        let json = try await Self.list(["--ios", "17", "--tap", "--permission", "granted", "--json"],
-                                       state: directory.path("other.json"))
+        let json = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "granted", "--json"],
+            state: directory.path("other.json"))
         let root = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any], "\(json)")
         #expect(root["visibleDeviceCount"] as? Int == 4)
         let sender = try #require(root["sender"] as? [String: Any])
@@ -51,14 +54,16 @@ struct EndToEndSenderTests {
     @Test("permission denied: the app sees nothing and the footer points to Settings")
     func denied() async throws {
         let directory = try TestDirectory()
-        let result = try await Self.list(["--ios", "17", "--tap", "--permission", "denied"], state: directory.path("state.json"))
+        let result = try await Self.list(
+            ["--ios", "17", "--tap", "--permission", "denied"], state: directory.path("state.json"))
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.contains("local network: denied"), "\(result)")
         #expect(TableLayout(output: result.stdout) == nil, "\(result)")
         #expect(result.stdout.contains("The app sees 0 of the 4 Cast devices"), "\(result)")
         #expect(result.stdoutLines.last?.contains("Settings") == true, "\(result)")
 
-        let json = try await Self.list(["--ios", "17", "--permission", "denied", "--json"], state: directory.path("other.json"))
+        let json = try await Self.list(
+            ["--ios", "17", "--permission", "denied", "--json"], state: directory.path("other.json"))
         let root = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any], "\(json)")
         #expect(root["visibleDeviceCount"] as? Int == 0)
         #expect((root["devices"] as? [Any])?.count == 4)
@@ -119,8 +124,11 @@ struct EndToEndSenderTests {
         #expect(TableLayout(output: result.stdout)?.rows.count == 4, "\(result)")
     }
 
-    @Test("iOS 13 with SDK 4.8.1 or later is refused before any scan, as advise and simulate refuse it",
-          arguments: [["--ios", "13.7", "--sdk", "4.8.3"], ["--ios", "13.7"], ["--ios", "13", "--sdk", "4.8.1", "--json"]])
+    @Test(
+        "iOS 13 with SDK 4.8.1 or later is refused before any scan, as advise and simulate refuse it",
+        arguments: [
+            ["--ios", "13.7", "--sdk", "4.8.3"], ["--ios", "13.7"], ["--ios", "13", "--sdk", "4.8.1", "--json"],
+        ])
     func iOS13NeedsOlderSDK(_ options: [String]) async throws {
         let directory = try TestDirectory()
         let result = try await Self.list(options, state: directory.path("state.json"))
@@ -137,13 +145,15 @@ struct EndToEndSenderTests {
         let result = try await Self.list(
             ["--ios", "17", "--tap", "--permission", "granted", "--plist", plist], state: directory.path("state.json"))
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdout.contains("blocked: iOS refuses the browse for _CC1AD845._googlecast._tcp (NoAuth, -72008)"),
-                "\(result)")
+        #expect(
+            result.stdout.contains("blocked: iOS refuses the browse for _CC1AD845._googlecast._tcp (NoAuth, -72008)"),
+            "\(result)")
         #expect(result.stdout.contains("The app sees 0 of the 4 Cast devices"), "\(result)")
         #expect(result.stdoutLines.last?.contains("<string>_CC1AD845._googlecast._tcp</string>") == true, "\(result)")
 
         let json = try await Self.list(
-            ["--ios", "17", "--tap", "--permission", "granted", "--plist", plist, "--json"], state: directory.path("j.json"))
+            ["--ios", "17", "--tap", "--permission", "granted", "--plist", plist, "--json"],
+            state: directory.path("j.json"))
         let root = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any], "\(json)")
         let step = try #require((root["sender"] as? [String: Any])?["step"] as? [String: Any])
         #expect(step["blockedBrowses"] as? [String] == ["_CC1AD845._googlecast._tcp"])
@@ -166,7 +176,8 @@ struct EndToEndSenderTests {
         #expect(prompt.stdout.contains("screen: localNetworkPrompt"), "\(prompt)")
         #expect(prompt.stdout.contains("discover Cast-enabled devices"), "the plist's text\n\(prompt)")
         let bad = try await Self.list(
-            ["--ios", "17", "--plist", FixturePaths.fixture("plists/not-a-plist.plist")], state: directory.path("b.json"))
+            ["--ios", "17", "--plist", FixturePaths.fixture("plists/not-a-plist.plist")],
+            state: directory.path("b.json"))
         #expect(bad.exitCode == 65, "\(bad)")
         #expect(bad.stdout.isEmpty && !bad.stderr.isEmpty, "\(bad)")
     }
@@ -183,7 +194,8 @@ struct EndToEndSenderTests {
             ["--ios", "17", "--disable-autostart", "--tap", "--app-dialogs"], state: directory.path("d.json"))
         #expect(dialogs.exitCode == 0, "\(dialogs)")
         #expect(dialogs.stdout.contains("screen: appLocalNetworkDialog"), "\(dialogs)")
-        let old = try await Self.list(["--ios", "17", "--sdk", "4.5.3", "--app-dialogs"], state: directory.path("o.json"))
+        let old = try await Self.list(
+            ["--ios", "17", "--sdk", "4.5.3", "--app-dialogs"], state: directory.path("o.json"))
         #expect(old.exitCode == 64, "GCKUICastButtonDelegate needs 4.6.0\n\(old)")
     }
 }

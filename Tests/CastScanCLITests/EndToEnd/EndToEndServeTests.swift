@@ -22,7 +22,10 @@ struct EndToEndServeTests {
             let process = try CastScanProcess.start(["serve", "--listen", "127.0.0.1:0"] + arguments)
             @Sendable func port() -> Int? {
                 let stderr = (try? String(contentsOf: process.stderrURL, encoding: .utf8)) ?? ""
-                guard let range = stderr.range(of: #"listening on http://127\.0\.0\.1:([0-9]+)/"#, options: .regularExpression) else { return nil }
+                guard
+                    let range = stderr.range(
+                        of: #"listening on http://127\.0\.0\.1:([0-9]+)/"#, options: .regularExpression)
+                else { return nil }
                 return Int(stderr[range].dropFirst("listening on http://127.0.0.1:".count).dropLast())
             }
             if await Eventually.wait(giveUpIf: { !process.isRunning }, until: { port() != nil }), let port = port() {
@@ -40,7 +43,10 @@ struct EndToEndServeTests {
             if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
             let (data, response) = try await URLSession.shared.data(for: request)
             let http = try #require(response as? HTTPURLResponse)
-            return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "", String(decoding: data, as: UTF8.self))
+            return (
+                http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "",
+                String(decoding: data, as: UTF8.self)
+            )
         }
 
         /// Polls `GET path` until `accept` takes the body (asked once more after the deadline, which
@@ -67,11 +73,16 @@ struct EndToEndServeTests {
         // not leave it running.
         defer { _ = server.process.send(SIGKILL) }
         // The recording's end: the emulator left, four devices remain (one renamed).
-        let devicesText = try await server.poll("/devices") { $0.contains("Attic speaker") && !$0.contains("Dev Emulator") }
+        let devicesText = try await server.poll("/devices") {
+            $0.contains("Attic speaker") && !$0.contains("Dev Emulator")
+        }
         let document = try #require(try JSONSerialization.jsonObject(with: Data(devicesText.utf8)) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == 1)
         let devices = try #require(document["devices"] as? [[String: Any]])
-        #expect(devices.compactMap { $0["friendlyName"] as? String }.sorted() == ["Attic speaker", "Downstairs", "Living Room TV"])
+        #expect(
+            devices.compactMap { $0["friendlyName"] as? String }.sorted() == [
+                "Attic speaker", "Downstairs", "Living Room TV",
+            ])
 
         let metrics = try await server.get("/metrics")
         #expect(metrics.status == 200)
@@ -80,7 +91,10 @@ struct EndToEndServeTests {
         for kind in ["video", "audio", "group", "dynamicGroup", "generic"] {
             #expect(metrics.body.contains("\ncast_devices{kind=\"\(kind)\"} \(kinds[kind] ?? 0)\n"), "\(kind)")
         }
-        #expect(metrics.body.contains(#"cast_device_up{unique_id="googlecast:406c2bcdd5995755059b5bb045326056",name="Living Room TV",model="Chromecast",kind="video"} 1"#))
+        #expect(
+            metrics.body.contains(
+                #"cast_device_up{unique_id="googlecast:406c2bcdd5995755059b5bb045326056",name="Living Room TV",model="Chromecast",kind="video"} 1"#
+            ))
         // Forget-after 0: the emulator's series ended when it left.
         #expect(!metrics.body.contains("Dev Emulator"))
         let open = try await server.get("/metrics", accept: "application/openmetrics-text; version=1.0.0")
@@ -115,7 +129,9 @@ struct EndToEndServeTests {
         defer { _ = server.process.send(SIGKILL) }
         let count = HostileDeviceNameTests.names.count
         _ = try await server.poll("/devices") { $0.components(separatedBy: "\"friendlyName\"").count - 1 == count }
-        for (path, accept) in [("/metrics", nil), ("/metrics", "application/openmetrics-text"), ("/", nil), ("/devices", nil)] {
+        for (path, accept) in [
+            ("/metrics", nil), ("/metrics", "application/openmetrics-text"), ("/", nil), ("/devices", nil),
+        ] {
             let body = try await server.get(path, accept: accept).body
             let unsafe = HostileOutput.unsafeScalars(in: body, allowingTabs: false).filter { $0 != "U+000A" }
             #expect(unsafe.isEmpty, "\(path): \(unsafe)")
@@ -135,15 +151,20 @@ struct EndToEndServeTests {
         let directory = try TestDirectory()
         // Port 9 on loopback: nothing listens, every send is refused and the events wait.
         let server = try await Server.start([
-            "--replay", FixturePaths.livingRoom, "--report", "http://127.0.0.1:9/events", "--spool", directory.path("spool"),
+            "--replay", FixturePaths.livingRoom, "--report", "http://127.0.0.1:9/events", "--spool",
+            directory.path("spool"),
         ])
         defer { _ = server.process.send(SIGKILL) }
         let metrics = try await server.poll("/metrics") { body in
             body.split(separator: "\n").contains { $0.hasPrefix("cast_report_pending_events ") && !$0.hasSuffix(" 0") }
         }
-        #expect(metrics.contains("\n# TYPE cast_report_dropped_events_total counter\ncast_report_dropped_events_total 0\n"), "\(metrics.suffix(800))")
+        #expect(
+            metrics.contains("\n# TYPE cast_report_dropped_events_total counter\ncast_report_dropped_events_total 0\n"),
+            "\(metrics.suffix(800))")
         let pending = metrics.split(separator: "\n").first { $0.hasPrefix("cast_report_pending_events ") }
-        #expect(pending.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 >= 4 } == true, "\(pending ?? "none")")
+        #expect(
+            pending.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 >= 4 } == true, "\(pending ?? "none")"
+        )
     }
 
     @Test("bad flags and a port in use: a clear error and a non-zero exit")
@@ -162,7 +183,9 @@ struct EndToEndServeTests {
         }
         let first = try await Server.start(["--replay", FixturePaths.livingRoom])
         defer { _ = first.process.send(SIGKILL) }
-        let second = try await CastScanProcess.run(["serve", "--listen", "127.0.0.1:\(first.port)", "--replay", FixturePaths.livingRoom])
+        let second = try await CastScanProcess.run([
+            "serve", "--listen", "127.0.0.1:\(first.port)", "--replay", FixturePaths.livingRoom,
+        ])
         #expect(second.exitCode == 69, "\(second)")
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port): Address already in use"), "\(second)")
     }

@@ -20,9 +20,12 @@ struct EndToEndSignalTests {
     /// The counts of the end note on stderr: lines dropped in all, and of them still waiting when
     /// the process ended; nil without the note.
     static func endNote(_ result: ProcessResult) -> (total: Int, waiting: Int)? {
-        let note = #/cast-scan: standard output was not read: dropped (\d+) lines? in all(?:, (\d+) of them still waiting at the end)?/#
+        let note =
+            #/cast-scan: standard output was not read: dropped (\d+) lines? in all(?:, (\d+) of them still waiting at the end)?/#
         for line in result.stderrLines {
-            if let match = line.wholeMatch(of: note), let total = Int(match.1) { return (total, match.2.flatMap { Int($0) } ?? 0) }
+            if let match = line.wholeMatch(of: note), let total = Int(match.1) {
+                return (total, match.2.flatMap { Int($0) } ?? 0)
+            }
         }
         return nil
     }
@@ -38,8 +41,9 @@ struct EndToEndSignalTests {
         print("measured: \(what): \(duration)")
     }
 
-    @Test("a watch whose reader stopped reading ends on the signal at once (exit 0), the lines still queued dropped and said",
-          arguments: [(true, SIGTERM), (true, SIGINT), (false, SIGTERM), (false, SIGINT)])
+    @Test(
+        "a watch whose reader stopped reading ends on the signal at once (exit 0), the lines still queued dropped and said",
+        arguments: [(true, SIGTERM), (true, SIGINT), (false, SIGTERM), (false, SIGINT)])
     func stalledWatch(jsonLines: Bool, signal: Int32) async throws {
         let directory = try TestDirectory()
         // 24 s of lines: the replay is still playing when the signal comes, however busy the machine.
@@ -47,7 +51,8 @@ struct EndToEndSignalTests {
         let child = try CastScanProcess.startPiped(["watch", "--replay", replay] + (jsonLines ? ["--jsonl"] : []))
         // The line in the blocked write is still waiting (the end note counts it) when the
         // signal comes.
-        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
+        let sent = try #require(
+            await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch \(jsonLines ? "--jsonl" : "table") signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -66,8 +71,9 @@ struct EndToEndSignalTests {
         }
     }
 
-    @Test("with --report and a collector that refuses, a stalled watch still ends at once, every event it showed in the spool",
-          arguments: [SIGTERM, SIGINT])
+    @Test(
+        "with --report and a collector that refuses, a stalled watch still ends at once, every event it showed in the spool",
+        arguments: [SIGTERM, SIGINT])
     func stalledWatchReporting(signal: Int32) async throws {
         let directory = try TestDirectory()
         let spool = directory.path("spool")
@@ -76,7 +82,8 @@ struct EndToEndSignalTests {
             ["watch", "--jsonl", "--replay", replay, "--report", EndToEndReportTests.unreachable, "--spool", spool])
         // The line in the blocked write is still waiting (the end note counts it) when the
         // signal comes.
-        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
+        let sent = try #require(
+            await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the watch never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled watch --report signal \(signal)", result.ended - sent)
         #expect(result.exitCode == 0, "\(result)")
@@ -91,14 +98,16 @@ struct EndToEndSignalTests {
         #expect(shown > 50, "\(result)")
         let status = try await CastScanProcess.run(["report", "status", "--spool", spool, "--json"])
         #expect(status.exitCode == 0, "\(status)")
-        let object = try #require(try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any], "\(status)")
         let pending = try #require(object["pending"] as? Int, "\(status)")
         #expect(pending >= shown, "\(pending) events stored, \(shown) shown\n\(status)")
         #expect(object["dropped"] as? Int == 0, "\(status)")
     }
 
-    @Test("a one-shot scan whose output is never read ends on the signal at once with 143 or 130",
-          arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    @Test(
+        "a one-shot scan whose output is never read ends on the signal at once with 143 or 130",
+        arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
     func stalledOneShot(signal: Int32, status: Int32) async throws {
         // 400 devices: a JSON document far larger than the pipe.
         let directory = try TestDirectory()
@@ -109,7 +118,8 @@ struct EndToEndSignalTests {
         }
         let replay = try ReplayWriter(devices: devices).write(to: directory)
         let child = try CastScanProcess.startPiped(["--replay", replay, "--json"])
-        let sent = try #require(await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the scan never filled its pipe")
+        let sent = try #require(
+            await child.send(signal, onceWriteBlocksWithin: .seconds(600)), "the scan never filled its pipe")
         let result = await child.wait(timeout: .seconds(30))
         Self.measured("stalled one-shot --json signal \(signal)", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -119,13 +129,15 @@ struct EndToEndSignalTests {
         #expect(result.stdout.hasPrefix("{") && !result.stdout.hasSuffix("}\n"), "the document was cut\n\(result)")
     }
 
-    @Test("a signal while the command is still reading its replay ends it within the grace period: 143, or 0 for watch",
-          arguments: [(["--json"], Int32(143)), (["watch"], Int32(0))])
+    @Test(
+        "a signal while the command is still reading its replay ends it within the grace period: 143, or 0 for watch",
+        arguments: [(["--json"], Int32(143)), (["watch"], Int32(0))])
     func signalBeforeTheCommandRuns(command: [String], status: Int32) async throws {
         let directory = try TestDirectory()
         let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
         let child = try CastScanProcess.start(command + ["--replay", replay])
-        let sent = try #require(await Self.send(SIGTERM, onceCaughtBy: child), "cast-scan ended before it caught SIGTERM")
+        let sent = try #require(
+            await Self.send(SIGTERM, onceCaughtBy: child), "cast-scan ended before it caught SIGTERM")
         let result = await child.wait(timeout: .seconds(60))
         Self.measured("\(command) reading a 10 MB replay, SIGTERM", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -138,7 +150,8 @@ struct EndToEndSignalTests {
     /// a network namespace of its own (loopback only: nothing leaves the machine) and a mount
     /// namespace in which `/etc/resolv.conf` names an address routed to loopback, where nothing
     /// answers.
-    static let canIsolateResolver = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+    static let canIsolateResolver =
+        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
         && ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].contains { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Whether the network namespace of process `pid` (its own, here) has a UDP socket
@@ -148,14 +161,18 @@ struct EndToEndSignalTests {
         return table.contains(String(format: " %08X:%04X ", inet_addr("192.0.2.53"), 53))
     }
 
-    @Test("a signal during a host name look-up that hangs ends the command within the grace period: 143, or 0 for watch",
-          .enabled(if: canIsolateResolver, "needs root, unshare and ip: a private network namespace whose resolver never answers"),
-          arguments: [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))])
+    @Test(
+        "a signal during a host name look-up that hangs ends the command within the grace period: 143, or 0 for watch",
+        .enabled(
+            if: canIsolateResolver,
+            "needs root, unshare and ip: a private network namespace whose resolver never answers"),
+        arguments: [(["--timeout", "60", "--json"], Int32(143)), (["watch"], Int32(0))])
     func slowHostLookup(command: [String], status: Int32) async throws {
         let directory = try TestDirectory()
         // 192.0.2.0/24 is for documentation (RFC 5737); here it leads to loopback, and drops.
         let resolver = try directory.write("resolv.conf", "nameserver 192.0.2.53\noptions timeout:30 attempts:1\n")
-        let script = #"ip link set lo up && ip route add 192.0.2.0/24 dev lo && mount --bind "$RESOLVER" /etc/resolv.conf && exec "$CAST_SCAN" "$@""#
+        let script =
+            #"ip link set lo up && ip route add 192.0.2.0/24 dev lo && mount --bind "$RESOLVER" /etc/resolv.conf && exec "$CAST_SCAN" "$@""#
         let child = try RunningProcess(
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
             arguments: ["--net", "--mount", "/bin/bash", "-c", script, "bash"] + command + ["--host", "cast.example"],
@@ -163,10 +180,11 @@ struct EndToEndSignalTests {
         // cast-scan once the shell has exec'd it, with its handler installed, and its query sent
         // (the resolver waits 30 s for the answer).
         let pid = child.processIdentifier
-        let sent = try #require(await child.run(when: {
-            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "cast-scan\n"
-                && EndToEndWatchTests.catches(SIGTERM, pid: pid) && Self.isAskingTheResolver(pid: pid)
-        }) { child.send(SIGTERM) }, "cast-scan never asked the resolver")
+        let sent = try #require(
+            await child.run(when: {
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "cast-scan\n"
+                    && EndToEndWatchTests.catches(SIGTERM, pid: pid) && Self.isAskingTheResolver(pid: pid)
+            }) { child.send(SIGTERM) }, "cast-scan never asked the resolver")
         let result = await child.wait(timeout: .seconds(90))
         Self.measured("\(command) looking up a host that never answers, SIGTERM", result.ended - sent)
         #expect(result.exitCode == status, "\(result)")
@@ -175,19 +193,22 @@ struct EndToEndSignalTests {
         #expect(result.stderrData.isEmpty, "the look-up ended otherwise\n\(result)")
     }
 
-    @Test("a second signal ends the process at once, by the signal, while the first one's cleanup is stuck",
-          arguments: [(SIGTERM, SIGTERM), (SIGINT, SIGTERM), (SIGTERM, SIGINT)])
+    @Test(
+        "a second signal ends the process at once, by the signal, while the first one's cleanup is stuck",
+        arguments: [(SIGTERM, SIGTERM), (SIGINT, SIGTERM), (SIGTERM, SIGINT)])
     func secondSignal(first: Int32, second: Int32) async throws {
         // Stuck: reading a 10 MB replay takes seconds, and only the grace period (500 ms) would
         // end it; the second signal must not wait for that.
         let directory = try TestDirectory()
         let replay = try directory.write("slow.json", ReplayWriter.slowToRead)
         let child = try CastScanProcess.start(["watch", "--replay", replay])
-        let sent = try #require(await Self.sendTwice(first, then: second, to: child), "cast-scan ended before it caught signal \(first)")
+        let sent = try #require(
+            await Self.sendTwice(first, then: second, to: child), "cast-scan ended before it caught signal \(first)")
         let result = await child.wait(timeout: .seconds(60))
         Self.measured("second signal \(second) after \(first)", result.ended - sent)
-        #expect(!result.exitedNormally && !result.timedOut && result.status == second,
-                "not ended by the second signal's default action\n\(result)")
+        #expect(
+            !result.exitedNormally && !result.timedOut && result.status == second,
+            "not ended by the second signal's default action\n\(result)")
         #expect(result.ended - sent < .seconds(5), "took \(result.ended - sent) after the second signal\n\(result)")
     }
 
@@ -196,19 +217,27 @@ struct EndToEndSignalTests {
         // A replay that never says all-for-now: the scan waits 60 s unless ended. A watch plays a
         // replay in real time and ends at its end: this one's is an hour away.
         let directory = try TestDirectory()
-        let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
-        let hour = try directory.write("hour.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}, "#
-            + #"{"at": 3600, "kind": "allForNow", "browseType": "_googlecast._tcp"}]}"#)
+        let endless = try directory.write(
+            "endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
+        let hour = try directory.write(
+            "hour.json",
+            #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}, "#
+                + #"{"at": 3600, "kind": "allForNow", "browseType": "_googlecast._tcp"}]}"#)
         var caught = 0
         for run in 1...20 {
-            for (command, status) in [(["--timeout", "60", "--json", "--replay", endless], Int32(143)), (["watch", "--replay", hour], Int32(0))] {
+            for (command, status) in [
+                (["--timeout", "60", "--json", "--replay", endless], Int32(143)),
+                (["watch", "--replay", hour], Int32(0)),
+            ] {
                 // Sent 0 to 38 ms after the spawn: before the handler, before the command, or as it
                 // runs. A spread of the moment: every check below holds whenever the signal comes.
                 // From a thread of its own: a starved test task once woke after the scan's 60 s.
                 let spread = Duration.milliseconds(2 * (run - 1))
                 let child = try CastScanProcess.start(command)
                 let spawned = ContinuousClock.now
-                let signalled = await child.run(when: { ContinuousClock.now - spawned >= spread }) { child.send(SIGTERM) }
+                let signalled = await child.run(when: { ContinuousClock.now - spawned >= spread }) {
+                    child.send(SIGTERM)
+                }
                 let result = await child.wait(timeout: .seconds(60))
                 guard let sent = signalled else {
                     Issue.record("run \(run) \(command) ended before the signal\n\(result)")
@@ -218,7 +247,8 @@ struct EndToEndSignalTests {
                 let killed = !result.exitedNormally && !result.timedOut && result.status == SIGTERM
                 if !killed { caught += 1 }
                 #expect(killed || result.exitCode == status, "run \(run) \(command)\n\(result)")
-                #expect(result.ended - sent < .seconds(5), "run \(run) \(command): took \(result.ended - sent)\n\(result)")
+                #expect(
+                    result.ended - sent < .seconds(5), "run \(run) \(command): took \(result.ended - sent)\n\(result)")
             }
         }
         print("measured: signal at start: \(caught) of 40 caught by the handler, the rest ended by the default action")
@@ -236,7 +266,8 @@ struct EndToEndSignalTests {
         let batchPrefix = "cast-scan: standard output is not being read: dropped "
         let deadline = ContinuousClock.now + .seconds(60)
         while child.isRunning, ContinuousClock.now < deadline,
-              !((try? String(contentsOf: child.stderrURL, encoding: .utf8)) ?? "").contains(batchPrefix) {
+            !((try? String(contentsOf: child.stderrURL, encoding: .utf8)) ?? "").contains(batchPrefix)
+        {
             child.readPipe(atMost: 1024)
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -253,13 +284,16 @@ struct EndToEndSignalTests {
         // note has the total).
         let batches = result.stderrLines.filter { $0.hasPrefix(batchPrefix) }
         #expect(!batches.isEmpty, "\(result)")
-        let said = batches.compactMap { Int($0.dropFirst(batchPrefix.count).split(separator: " ").first ?? "") }.reduce(0, +)
+        let said = batches.compactMap { Int($0.dropFirst(batchPrefix.count).split(separator: " ").first ?? "") }.reduce(
+            0, +)
         #expect(said > 0 && said <= note.total, "\(result)")
         let seconds = Double(result.elapsed.components.seconds) + 1
         #expect(Double(batches.count) <= seconds, "\(batches.count) notes in \(result.elapsed)\n\(result)")
         #expect(result.stderrLines.count == batches.count + 1, "\(result)")
         // What was read is whole JSON lines; the queue held at most 256 KiB of them.
-        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)") }
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
         #expect(result.peakResidentBytes < 256 << 20, "\(result.peakResidentBytes) bytes")
     }
 
@@ -268,11 +302,14 @@ struct EndToEndSignalTests {
     /// action), and returns when the second was sent: from a thread of its own, so a starved
     /// test pool can neither let the command get past reading its replay nor delay the second
     /// past the grace period. nil if the child ended before it caught `first`.
-    static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock.Instant? {
+    static func sendTwice(_ first: Int32, then second: Int32, to child: RunningProcess) async -> ContinuousClock
+        .Instant?
+    {
         await child.run(when: { EndToEndWatchTests.catches(first, pid: child.processIdentifier) }) {
             child.send(first)
             _ = Eventually.poll(
-                until: { !EndToEndWatchTests.catches(second, pid: child.processIdentifier) }, giveUpIf: { !child.isRunning },
+                until: { !EndToEndWatchTests.catches(second, pid: child.processIdentifier) },
+                giveUpIf: { !child.isRunning },
                 timeout: .seconds(30), interval: .microseconds(200))
             child.send(second)
         }
@@ -282,6 +319,8 @@ struct EndToEndSignalTests {
     /// pool cannot let the command get past the step the signal is to interrupt); returns when,
     /// or nil if the child ended first.
     static func send(_ signal: Int32, onceCaughtBy child: RunningProcess) async -> ContinuousClock.Instant? {
-        await child.run(when: { EndToEndWatchTests.catches(signal, pid: child.processIdentifier) }) { child.send(signal) }
+        await child.run(when: { EndToEndWatchTests.catches(signal, pid: child.processIdentifier) }) {
+            child.send(signal)
+        }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 /// table, and its exit status.
 @Suite("cast-scan status, end to end")
 struct EndToEndStatusTests {
-    static let playing = #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","isIdleScreen":false}],"volume":{"level":0.45,"muted":true},"isStandBy":false}"#
+    static let playing =
+        #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver","isIdleScreen":false}],"volume":{"level":0.45,"muted":true},"isStandBy":false}"#
 
     /// A port nothing listens on: a receiver's, stopped.
     static func closedPort() throws -> UInt16 {
@@ -58,7 +59,8 @@ struct EndToEndStatusTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(result.stdout)")
         #expect(lines[0].hasPrefix("RECEIVER"))
-        #expect(lines[1].contains("Default Media Receiver") && lines[1].contains("45% muted") && lines[1].contains(" yes "))
+        #expect(
+            lines[1].contains("Default Media Receiver") && lines[1].contains("45% muted") && lines[1].contains(" yes "))
         #expect(lines[2].contains("Evil") && lines[2].contains("25%"))
         #expect(HostileOutput.unsafeScalars(in: result.stdout).isEmpty, "a raw control character reached the output")
     }
@@ -74,10 +76,13 @@ struct EndToEndStatusTests {
         #expect((receiver["error"] as? [String: Any])?["code"] as? String == "noStatus")
     }
 
-    @Test("no host, a port out of range, a host with a space, a bad time-out: usage errors (64)", arguments: [
-        ["status"], ["status", "tv:0"], ["status", "tv:65536"], ["status", "a b"], ["status", "--timeout", "0", "tv"],
-        ["status", "--timeout", "nan", "tv"],
-    ])
+    @Test(
+        "no host, a port out of range, a host with a space, a bad time-out: usage errors (64)",
+        arguments: [
+            ["status"], ["status", "tv:0"], ["status", "tv:65536"], ["status", "a b"],
+            ["status", "--timeout", "0", "tv"],
+            ["status", "--timeout", "nan", "tv"],
+        ])
     func usage(arguments: [String]) async throws {
         let result = try await CastScanProcess.run(arguments)
         #expect(result.status == 64, "\(result)")

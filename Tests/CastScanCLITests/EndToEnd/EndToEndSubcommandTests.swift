@@ -20,7 +20,9 @@ struct EndToEndSubcommandTests {
 
     @Test("plist check: a plist missing the Cast keys exits 2 with the findings and the corrected entries on stdout")
     func plistBad() async throws {
-        let result = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture("plists/missing-keys.plist")])
+        let result = try await CastScanProcess.run([
+            "plist", "check", FixturePaths.fixture("plists/missing-keys.plist"),
+        ])
         #expect(result.exitCode == ExitCode.checkFailed.rawValue, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(result.stdout.contains("error [missing-bonjour-services]"), "\(result)")
@@ -29,22 +31,29 @@ struct EndToEndSubcommandTests {
         #expect(result.stdout.contains("Corrected entries:"), "\(result)")
         #expect(result.stdout.contains("<string>_CC1AD845._googlecast._tcp</string>"), "\(result)")
 
-        let json = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture("plists/missing-keys.plist"), "--json"])
+        let json = try await CastScanProcess.run([
+            "plist", "check", FixturePaths.fixture("plists/missing-keys.plist"), "--json",
+        ])
         #expect(json.exitCode == ExitCode.checkFailed.rawValue, "\(json)")
         #expect(try JSONSerialization.jsonObject(with: json.stdoutData) is [String: Any], "\(json)")
     }
 
     @Test("plist check: hostile plist entries are findings, printed without control characters")
     func plistHostile() async throws {
-        let result = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture("plists/hostile-entries.plist")])
+        let result = try await CastScanProcess.run([
+            "plist", "check", FixturePaths.fixture("plists/hostile-entries.plist"),
+        ])
         #expect(result.exitCode == ExitCode.checkFailed.rawValue, "\(result)")
         let unsafe = HostileOutput.unsafeScalars(in: result.stdout, allowingTabs: true)
         #expect(unsafe.isEmpty, "\(unsafe)\n\(result)")
         #expect(result.stdout.contains("error [bonjour-service-not-string]"), "\(result)")
     }
 
-    @Test("plist check: a file that is not a plist exits 65 with the reason on stderr",
-          arguments: ["plists/not-a-plist.plist", "plists/truncated.plist", "plists/array-root.plist", "plists/nowhere.plist"])
+    @Test(
+        "plist check: a file that is not a plist exits 65 with the reason on stderr",
+        arguments: [
+            "plists/not-a-plist.plist", "plists/truncated.plist", "plists/array-root.plist", "plists/nowhere.plist",
+        ])
     func plistUnreadable(_ fixture: String) async throws {
         let result = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture(fixture)])
         #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
@@ -88,11 +97,13 @@ struct EndToEndSubcommandTests {
         #expect(!current.stdout.contains("first-tap-discovery-bug"), "\(current)")
 
         let json = try await CastScanProcess.run(["advise", "--sdk", "4.8.0", "--ios", "13", "--json"])
-        let findings = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]], "\(json)")
+        let findings = try #require(
+            try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]], "\(json)")
         #expect(findings.contains { "\($0["code"] ?? "")" == "first-tap-discovery-bug" }, "\(json)")
     }
 
-    @Test("advise --xcode: the iOS 12 SDK's slower discovery (Xcode 10), location for the button (Xcode 11, SDK < 4.4.4)")
+    @Test(
+        "advise --xcode: the iOS 12 SDK's slower discovery (Xcode 10), location for the button (Xcode 11, SDK < 4.4.4)")
     func adviseXcode() async throws {
         let xcode10 = try await CastScanProcess.run(["advise", "--sdk", "4.4.4", "--xcode", "10.3", "--ios", "13"])
         #expect(xcode10.exitCode == 0, "\(xcode10)")
@@ -105,15 +116,17 @@ struct EndToEndSubcommandTests {
         #expect(!fixed.stdout.contains("cast-button-may-need-location"), "\(fixed)")
     }
 
-    @Test("advise exits as plist check does: 2 with an error finding (text and JSON), 0 with warnings and notes only",
-          arguments: [[String](), ["--json"]])
+    @Test(
+        "advise exits as plist check does: 2 with an error finding (text and JSON), 0 with warnings and notes only",
+        arguments: [[String](), ["--json"]])
     func adviseStatus(extra: [String]) async throws {
         // SDK 4.4.0 built with Xcode 12: sdk-too-old-for-xcode, an error.
         let error = try await CastScanProcess.run(["advise", "--sdk", "4.4.0", "--xcode", "12", "--ios", "13"] + extra)
         #expect(error.exitCode == ExitCode.checkFailed.rawValue, "\(error)")
         #expect(error.stderr.isEmpty, "\(error)")
         #expect(error.stdout.contains("sdk-too-old-for-xcode"), "the findings are still printed: \(error)")
-        let plist = try await CastScanProcess.run(["plist", "check", FixturePaths.fixture("plists/missing-keys.plist")] + extra)
+        let plist = try await CastScanProcess.run(
+            ["plist", "check", FixturePaths.fixture("plists/missing-keys.plist")] + extra)
         #expect(plist.exitCode == error.exitCode, "plist check: \(plist)")
 
         // SDK 4.8.0: first-tap-discovery-bug (a warning) and sdk-below-recommended (a note).
@@ -140,7 +153,8 @@ struct EndToEndSubcommandTests {
     @Test("simulate runs every scenario fixture to the end and exits 0")
     func simulateFixtures() async throws {
         let scenarios = FixturePaths.packageRoot.appendingPathComponent("Fixtures/scenarios")
-        let files = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         #expect(files.count >= 2)
         for file in ["ios14-first-tap-granted.json", "ios14-replay-living-room.json"] {
             #expect(files.contains(file))
@@ -158,7 +172,8 @@ struct EndToEndSubcommandTests {
         let text = try String(contentsOfFile: linux, encoding: .utf8)
         #expect(text.contains("\"screen\": \"devicePicker\""))
         let wrong = try directory.write(
-            "wrong.json", text.replacingOccurrences(of: "\"screen\": \"devicePicker\"", with: "\"screen\": \"sdkInterstitial\""))
+            "wrong.json",
+            text.replacingOccurrences(of: "\"screen\": \"devicePicker\"", with: "\"screen\": \"sdkInterstitial\""))
         let result = try await CastScanProcess.run(["simulate", wrong])
         #expect(result.exitCode == ExitCode.checkFailed.rawValue, "\(result)")
         let first = try #require(result.stderrLines.first)

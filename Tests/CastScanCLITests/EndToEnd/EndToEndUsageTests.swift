@@ -16,27 +16,38 @@ struct EndToEndUsageTests {
 
     static let cases: [Case] = [
         Case(arguments: ["--jsn"], message: "unknown option '--jsn' (did you mean '--json'?)"),
-        Case(arguments: ["--permission", "maybe"],
-             message: "--permission must be one of granted, denied, undetermined (got 'maybe')"),
-        Case(arguments: ["--timeout", "abc"], message: "--timeout must be a number of seconds from 0.1 to 3600 (got 'abc')"),
+        Case(
+            arguments: ["--permission", "maybe"],
+            message: "--permission must be one of granted, denied, undetermined (got 'maybe')"),
+        Case(
+            arguments: ["--timeout", "abc"],
+            message: "--timeout must be a number of seconds from 0.1 to 3600 (got 'abc')"),
         Case(arguments: ["-4", "-6"], message: "'-4' and '-6' cannot be used together"),
-        Case(arguments: ["--app-id", "zz!"],
-             message: "--app-id must be a hexadecimal receiver app ID such as CC1AD845 (got 'zz!')"),
-        Case(arguments: ["--app-id", "\u{1B}[31mzz"],
-             message: "--app-id must be a hexadecimal receiver app ID such as CC1AD845 (got '\\e[31mzz')"),
+        Case(
+            arguments: ["--app-id", "zz!"],
+            message: "--app-id must be a hexadecimal receiver app ID such as CC1AD845 (got 'zz!')"),
+        Case(
+            arguments: ["--app-id", "\u{1B}[31mzz"],
+            message: "--app-id must be a hexadecimal receiver app ID such as CC1AD845 (got '\\e[31mzz')"),
         Case(arguments: ["--backend", "hosts"], message: "--backend must be given with --host ADDRESS (got 'hosts')"),
-        Case(arguments: ["--host", "999.1.1.1"],
-             message: "--host must be an IPv4 or IPv6 address or a host name that resolves (\"999.1.1.1\" is not a valid IPv4 or IPv6 address) (got '999.1.1.1')"),
-        Case(arguments: ["--host", "10.0.0.1", "--host-interval", "0"],
-             message: "--host-interval must be a number of seconds from 1 to 86400 (got '0')"),
+        Case(
+            arguments: ["--host", "999.1.1.1"],
+            message:
+                "--host must be an IPv4 or IPv6 address or a host name that resolves (\"999.1.1.1\" is not a valid IPv4 or IPv6 address) (got '999.1.1.1')"
+        ),
+        Case(
+            arguments: ["--host", "10.0.0.1", "--host-interval", "0"],
+            message: "--host-interval must be a number of seconds from 1 to 86400 (got '0')"),
         Case(arguments: ["frobnicate"], message: "unknown subcommand 'frobnicate'"),
         Case(arguments: ["watc"], message: "unknown subcommand 'watc' (did you mean 'watch'?)"),
-        Case(arguments: ["advise", "--sdk", "four"], message: "--sdk must be a version such as 4.8.3 (got 'four')",
-             help: "cast-scan advise --help"),
+        Case(
+            arguments: ["advise", "--sdk", "four"], message: "--sdk must be a version such as 4.8.3 (got 'four')",
+            help: "cast-scan advise --help"),
     ]
 
-    @Test("a usage error exits 64 with one message line and a pointer to help on stderr, nothing on stdout",
-          arguments: cases)
+    @Test(
+        "a usage error exits 64 with one message line and a pointer to help on stderr, nothing on stdout",
+        arguments: cases)
     func usageError(_ usage: Case) async throws {
         let directory = try TestDirectory()
         // --state goes last: an error earlier on the line must win, and nothing is written.
@@ -50,14 +61,18 @@ struct EndToEndUsageTests {
         #expect(!FileManager.default.fileExists(atPath: state), "a usage error must not touch the state file")
     }
 
-    @Test("--help and watch --help print help on stdout and exit 0", arguments: [["--help"], ["-h"], ["watch", "--help"]])
+    @Test(
+        "--help and watch --help print help on stdout and exit 0",
+        arguments: [["--help"], ["-h"], ["watch", "--help"]])
     func help(_ arguments: [String]) async throws {
         let result = try await CastScanProcess.run(arguments)
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutLines
         #expect(lines.first?.hasPrefix("OVERVIEW: ") == true, "\(result)")
-        let usage = arguments.first == "watch" ? "USAGE: cast-scan watch [<options>]" : "USAGE: cast-scan [<options>] [<subcommand>]"
+        let usage =
+            arguments.first == "watch"
+            ? "USAGE: cast-scan watch [<options>]" : "USAGE: cast-scan [<options>] [<subcommand>]"
         #expect(lines.contains(usage), "\(result)")
         for line in lines {
             #expect(DisplayWidth.width(of: line) <= 80, "help line wider than 80 columns: \(line)")
@@ -76,8 +91,9 @@ struct EndToEndUsageTests {
             #expect(!paragraph.isEmpty, "\(result)")
             for (line, next) in zip(paragraph, paragraph.dropFirst()) {
                 let word = next.split(separator: " ").first.map(String.init) ?? ""
-                #expect(DisplayWidth.width(of: line) + 1 + DisplayWidth.width(of: word) > 80,
-                        "badly wrapped help: '\(line)' could hold '\(word)'")
+                #expect(
+                    DisplayWidth.width(of: line) + 1 + DisplayWidth.width(of: word) > 80,
+                    "badly wrapped help: '\(line)' could hold '\(word)'")
             }
         }
     }
@@ -85,7 +101,9 @@ struct EndToEndUsageTests {
     @Test("a replay file with an unknown event kind exits 65 naming the file and the field")
     func badReplay() async throws {
         let directory = try TestDirectory()
-        let result = try await CastScanProcess.run(["--replay", FixturePaths.badReplay, "--state", directory.path("s.json")])
+        let result = try await CastScanProcess.run([
+            "--replay", FixturePaths.badReplay, "--state", directory.path("s.json"),
+        ])
         #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
         #expect(result.stdoutData.isEmpty, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
@@ -102,13 +120,16 @@ struct EndToEndUsageTests {
         case "missing": path = directory.path("nowhere.json")
         case "not-json": path = try directory.write("broken.json", "{\"version\": 1, \"events\": [")
         default:
-            path = try directory.write("backwards.json", """
+            path = try directory.write(
+                "backwards.json",
+                """
                 {"version": 1, "events": [{"at": 1.0, "kind": "state", "state": "running"},
                                           {"at": 0.5, "kind": "allForNow", "browseType": "_googlecast._tcp"}]}
                 """)
         }
         for watch in [false, true] {
-            let arguments = watch ? ["watch", "--replay", path] : ["--replay", path, "--state", directory.path("s.json")]
+            let arguments =
+                watch ? ["watch", "--replay", path] : ["--replay", path, "--state", directory.path("s.json")]
             let result = try await CastScanProcess.run(arguments)
             #expect(result.exitCode == ExitCode.dataError.rawValue, "\(result)")
             #expect(result.stdoutData.isEmpty, "\(result)")

@@ -23,7 +23,9 @@ struct EndToEndVersionTests {
         let bash = try await CastScanProcess.run(["--generate-completion", "bash"])
         #expect(man.exitCode == 0 && bash.exitCode == 0)
         for entry in CommandReference(root: CastScan.root.declarationTree).entries {
-            #expect(man.stdout.contains(".SS \"" + ManPage.escape(entry.path.joined(separator: " ")) + "\""), "\(entry.path)")
+            #expect(
+                man.stdout.contains(".SS \"" + ManPage.escape(entry.path.joined(separator: " ")) + "\""),
+                "\(entry.path)")
             #expect(bash.stdout.contains("\"\(entry.path.joined(separator: " "))\")"), "\(entry.path)")
             for option in entry.options {
                 #expect(man.stdout.contains(ManPage.optionTitle(option)), "\(entry.path) \(option.displayName)")

@@ -104,21 +104,30 @@ struct EndToEndWatchFilterTests {
             let entry = Entry(device)
             let at = "line \(number + 1) (\(event) at \(index), \(copy.count) listed: \(copy.map(\.name)))"
             if event == "inserted" {
-                guard index >= 0, index <= copy.count else { throw IndexError(description: "\(at): index out of range for \(entry.name)") }
+                guard index >= 0, index <= copy.count else {
+                    throw IndexError(description: "\(at): index out of range for \(entry.name)")
+                }
                 copy.insert(entry, at: index)
                 continue
             }
-            guard index >= 0, index < copy.count else { throw IndexError(description: "\(at): index out of range for \(entry.name)") }
+            guard index >= 0, index < copy.count else {
+                throw IndexError(description: "\(at): index out of range for \(entry.name)")
+            }
             guard copy[index].uniqueID == entry.uniqueID else {
-                throw IndexError(description: "\(at): the copy holds \(copy[index].name) there, the line names \(entry.name)")
+                throw IndexError(
+                    description: "\(at): the copy holds \(copy[index].name) there, the line names \(entry.name)")
             }
             switch event {
             case "updated": copy[index] = entry
             case "removed": copy.remove(at: index)
             default:
-                guard let to = object["toIndex"] as? Int else { throw IndexError(description: "\(at): moved without toIndex") }
+                guard let to = object["toIndex"] as? Int else {
+                    throw IndexError(description: "\(at): moved without toIndex")
+                }
                 copy.remove(at: index)
-                guard to >= 0, to <= copy.count else { throw IndexError(description: "\(at): toIndex \(to) out of range") }
+                guard to >= 0, to <= copy.count else {
+                    throw IndexError(description: "\(at): toIndex \(to) out of range")
+                }
                 copy.insert(entry, at: to)
             }
         }
@@ -130,7 +139,7 @@ struct EndToEndWatchFilterTests {
     static func trace(_ lines: [String]) -> String {
         lines.compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let device = object["device"] as? [String: Any], let event = object["event"] as? String
+                let device = object["device"] as? [String: Any], let event = object["event"] as? String
             else { return nil }
             let to = (object["toIndex"] as? Int).map { " to \($0)" } ?? ""
             return "  \(event) at \(object["index"] as? Int ?? -1)\(to): \(Entry(device))"
@@ -142,16 +151,18 @@ struct EndToEndWatchFilterTests {
         let fast = try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25)
         guard variant else { return try directory.write("living-room-fast.json", fast) }
         guard var root = try JSONSerialization.jsonObject(with: fast) as? [String: Any],
-              let events = root["events"] as? [[String: Any]]
+            let events = root["events"] as? [[String: Any]]
         else { throw CocoaError(.fileReadCorruptFile) }
         root["events"] = events.map { event -> [String: Any] in
             guard var service = event["service"] as? [String: Any], let instance = service["instance"] as? String,
-                  service["addresses"] != nil
+                service["addresses"] != nil
             else { return event }
             if instance.hasPrefix("Cast-Emulator-") {
                 service["addresses"] = [["address": "192.168.1.99", "interface": "wlan0", "interfaceIndex": 3]]
             } else if instance.hasPrefix("Google-Nest-Mini-") {
-                service["addresses"] = [["address": "fe80::a6b1:c1ff:fe2d:3101%eth0", "interface": "eth0", "interfaceIndex": 2]]
+                service["addresses"] = [
+                    ["address": "fe80::a6b1:c1ff:fe2d:3101%eth0", "interface": "eth0", "interfaceIndex": 2]
+                ]
             }
             var event = event
             event["service"] = service
@@ -182,8 +193,9 @@ struct EndToEndWatchFilterTests {
         Case(variant: true, filter: .interface("eth0")), Case(variant: true, filter: .interface("wlan0")),
     ]
 
-    @Test("watch --jsonl with a filter: the copy kept from the indices is the list's at scanCompleted and the unfiltered watch's, filtered, at the end",
-          arguments: cases)
+    @Test(
+        "watch --jsonl with a filter: the copy kept from the indices is the list's at scanCompleted and the unfiltered watch's, filtered, at the end",
+        arguments: cases)
     func watchIndices(_ test: Case) async throws {
         let directory = try TestDirectory()
         let replay = try Self.replay(variant: test.variant, in: directory)
@@ -203,7 +215,8 @@ struct EndToEndWatchFilterTests {
         do {
             copy = try Self.rebuild(filtered.stdoutLines)
         } catch {
-            Issue.record("""
+            Issue.record(
+                """
                 a copy kept from the indices of `watch \(test.filter.testDescription)` goes wrong: \(error)
                 the watch's changes:
                 \(Self.trace(filtered.stdoutLines))
@@ -217,19 +230,24 @@ struct EndToEndWatchFilterTests {
             let addresses = Entry.addresses(device)
             #expect(!addresses.isEmpty && addresses.allSatisfy(test.filter.allows), "\(Entry(device))")
         }
-        for entry in list { #expect(!entry.addresses.isEmpty && entry.addresses.allSatisfy(test.filter.allows), "\(entry)") }
+        for entry in list {
+            #expect(!entry.addresses.isEmpty && entry.addresses.allSatisfy(test.filter.allows), "\(entry)")
+        }
         // At scanCompleted the copy is the one-shot list with the same filter; at the end it is
         // the unfiltered watch's copy (whose indices are the core's own), filtered.
         #expect(copy.atScanCompleted == list, "at scanCompleted: \(copy.atScanCompleted ?? []) ; the list: \(list)")
         let count = list.count
         #expect(copy.scanCompletedDetail == "scan complete: \(count) device\(count == 1 ? "" : "s")", "\(filtered)")
-        #expect(copy.final == test.filter.apply(all.final), "at the end: \(copy.final) ; unfiltered, filtered: \(test.filter.apply(all.final))")
+        #expect(
+            copy.final == test.filter.apply(all.final),
+            "at the end: \(copy.final) ; unfiltered, filtered: \(test.filter.apply(all.final))")
         // The unfiltered copy at scanCompleted, filtered, is the filtered list too.
         #expect(test.filter.apply(all.atScanCompleted ?? []) == list)
     }
 
-    @Test("list --json with a filter: the devices and the addresses the filter allows, and the app sees only those",
-          arguments: [
+    @Test(
+        "list --json with a filter: the devices and the addresses the filter allows, and the app sees only those",
+        arguments: [
             // The recording: only the TV has an IPv6 address; every address is on eth0.
             (false, ["-6"], ["Living Room TV"]),
             (false, ["-4"], ["Dev Emulator", "Downstairs", "Kitchen speaker", "Living Room TV"]),
@@ -242,7 +260,7 @@ struct EndToEndWatchFilterTests {
             (true, ["--interface", "eth0"], ["Downstairs", "Kitchen speaker", "Living Room TV"]),
             (true, ["--interface", "wlan0"], ["Dev Emulator"]),
             (true, ["--interface", "wlan0", "-6"], []),
-          ])
+        ])
     func listFiltered(variant: Bool, arguments: [String], names: [String]) async throws {
         let directory = try TestDirectory()
         let replay = try Self.replay(variant: variant, in: directory)

@@ -35,28 +35,38 @@ struct EndToEndWatchTableTests {
             .init(instance: "One", friendlyName: "Lounge TV", id: "a1", address: "10.0.0.1"),
             .init(instance: "Two", friendlyName: "Kitchen speaker", id: "b2", address: "10.0.0.2"),
         ])
-        writer.events.append(["at": 0.6, "kind": "updated", "service": [
-            "instance": "One", "host": "One.local", "port": 8009,
-            "addresses": [["address": "10.0.0.1", "interface": "eth0", "interfaceIndex": 2]],
-            "txt": ["id=a1", "fn=Lounge TV", "md=Chromecast", "ca=5", "st=1", "rs=Big Buck Bunny", "ve=05"],
-            "browseTypes": ["_googlecast._tcp"],
-        ] as [String: Any]])
+        writer.events.append([
+            "at": 0.6, "kind": "updated",
+            "service": [
+                "instance": "One", "host": "One.local", "port": 8009,
+                "addresses": [["address": "10.0.0.1", "interface": "eth0", "interfaceIndex": 2]],
+                "txt": ["id=a1", "fn=Lounge TV", "md=Chromecast", "ca=5", "st=1", "rs=Big Buck Bunny", "ve=05"],
+                "browseTypes": ["_googlecast._tcp"],
+            ] as [String: Any],
+        ])
         let watch = try Self.onTerminal(["watch", "--table", "--replay", try writer.write(to: directory)])
         let result = await watch.wait(timeout: .seconds(120))
         #expect(result.exitCode == 0, "\(result)")
         let frame = Self.lastFrame(Self.text(watch))
         #expect(frame.hasPrefix("cast-scan watch: 2 devices, backend replay"), "\(frame)")
-        #expect(frame.contains("NAME") && frame.contains("busy: Big Buck Bunny") && frame.contains("Kitchen speaker"), "\(frame)")
+        #expect(
+            frame.contains("NAME") && frame.contains("busy: Big Buck Bunny") && frame.contains("Kitchen speaker"),
+            "\(frame)")
         #expect(frame.hasSuffix("\u{1B}[J"))
         #expect(Self.text(watch).components(separatedBy: "\u{1B}[H").count > 2, "redrawn, not drawn once")
     }
 
     @Test("--status adds APP, VOLUME and REACHABLE, filled in as the channel answers")
     func status() async throws {
-        let receiver = try LoopbackKeptReceiver(status: #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver"}],"volume":{"level":0.45}}"#)
+        let receiver = try LoopbackKeptReceiver(
+            status:
+                #"{"applications":[{"appId":"CC1AD845","displayName":"Default Media Receiver"}],"volume":{"level":0.45}}"#
+        )
         defer { receiver.stop() }
         let directory = try TestDirectory()
-        var writer = ReplayWriter(devices: [.init(instance: "Kept", friendlyName: "Kept TV", id: "c3", address: "127.0.0.1", port: Int(receiver.port))])
+        var writer = ReplayWriter(devices: [
+            .init(instance: "Kept", friendlyName: "Kept TV", id: "c3", address: "127.0.0.1", port: Int(receiver.port))
+        ])
         writer.events.append(["at": 600.0, "kind": "allForNow", "browseType": "_googlecast._tcp"])
         let watch = try Self.onTerminal(["watch", "--table", "--status", "--replay", try writer.write(to: directory)])
         defer { watch.send(SIGKILL) }

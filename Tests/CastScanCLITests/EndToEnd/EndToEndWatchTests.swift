@@ -16,31 +16,34 @@ struct EndToEndWatchTests {
     func jsonLines() async throws {
         let directory = try TestDirectory()
         // The living-room recording at four times its speed: the same events, 1.75 s instead of 7.
-        let replay = try directory.write("living-room-fast.json", try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25))
+        let replay = try directory.write(
+            "living-room-fast.json", try ReplayWriter.rescaled(FixturePaths.livingRoom, by: 0.25))
         let result = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
 
         var objects: [[String: Any]] = []
         for line in result.stdoutLines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                                      "not a JSON object: \(line)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                "not a JSON object: \(line)")
             objects.append(object)
         }
         let events = objects.compactMap { $0["event"] as? String }
-        #expect(events == [
-            "backendChosen",  // which backend, and why
-            "backend", "backend",
-            // TV, Nest Mini, group, group's 2nd name, emulator
-            "inserted", "inserted", "inserted", "updated", "inserted",
-            "scanCompleted",
-            "updated",  // the TV starts YouTube
-            "moved",  // Kitchen speaker renamed Attic speaker
-            "updated",  // the group's leader moves
-            "resolveFailed",
-            "removed",  // the emulator leaves
-            "stopped",
-        ], "\(result)")
+        #expect(
+            events == [
+                "backendChosen",  // which backend, and why
+                "backend", "backend",
+                // TV, Nest Mini, group, group's 2nd name, emulator
+                "inserted", "inserted", "inserted", "updated", "inserted",
+                "scanCompleted",
+                "updated",  // the TV starts YouTube
+                "moved",  // Kitchen speaker renamed Attic speaker
+                "updated",  // the group's leader moves
+                "resolveFailed",
+                "removed",  // the emulator leaves
+                "stopped",
+            ], "\(result)")
 
         // Times never go backwards.
         let times = objects.compactMap { $0["time"] as? String }
@@ -51,7 +54,7 @@ struct EndToEndWatchTests {
         var list: [String] = []
         for object in objects {
             guard let device = object["device"] as? [String: Any], let name = device["friendlyName"] as? String,
-                  let index = object["index"] as? Int
+                let index = object["index"] as? Int
             else { continue }
             switch object["event"] as? String {
             case "inserted": list.insert(name, at: index)
@@ -85,8 +88,9 @@ struct EndToEndWatchTests {
         #expect(result.stderr.isEmpty, "\(result)")
     }
 
-    @Test("no interrupt is lost: 20 watches, each sent SIGINT or SIGTERM right after its first line, all exit 0 at once",
-          arguments: [SIGINT, SIGTERM])
+    @Test(
+        "no interrupt is lost: 20 watches, each sent SIGINT or SIGTERM right after its first line, all exit 0 at once",
+        arguments: [SIGINT, SIGTERM])
     func noSignalLost(signal: Int32) async throws {
         // The recording at a tenth of its speed (70 s): a lost signal lets the replay run to its
         // end. Each signal is sent from a thread of its own as the first line arrives (a busy test
@@ -96,10 +100,12 @@ struct EndToEndWatchTests {
         let slow = try directory.write("slow.json", ReplayWriter.rescaled(FixturePaths.livingRoom, by: 10))
         for run in 1...20 {
             let child = try CastScanProcess.start(["watch", "--replay", slow])
-            let sent = try #require(await child.send(signal, afterFirstLineWithin: .seconds(60)), "run \(run): watch printed nothing")
+            let sent = try #require(
+                await child.send(signal, afterFirstLineWithin: .seconds(60)), "run \(run): watch printed nothing")
             let result = await child.wait(timeout: .seconds(90))
             #expect(result.exitCode == 0, "run \(run)\n\(result)")
-            #expect(result.ended - sent < .seconds(3), "run \(run): watch took \(result.ended - sent) to stop\n\(result)")
+            #expect(
+                result.ended - sent < .seconds(3), "run \(run): watch took \(result.ended - sent) to stop\n\(result)")
             #expect(!result.stdout.contains("discovery stopped"), "run \(run): the signal was lost\n\(result)")
         }
     }
@@ -128,21 +134,27 @@ struct EndToEndWatchTests {
 
         let family = try await CastScanProcess.run(["watch", "--replay", FixturePaths.livingRoom, "-4", "-6"])
         #expect(family.exitCode == 64, "\(family)")
-        #expect(family.stderrLines == ["cast-scan: '-4' and '-6' cannot be used together", "Run 'cast-scan watch --help' for usage."],
-                "\(family)")
+        #expect(
+            family.stderrLines == [
+                "cast-scan: '-4' and '-6' cannot be used together", "Run 'cast-scan watch --help' for usage.",
+            ],
+            "\(family)")
     }
 
-    @Test("a one-shot scan ended by SIGINT or SIGTERM exits 130 or 143 at once, as a shell reports it",
-          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    @Test(
+        "a one-shot scan ended by SIGINT or SIGTERM exits 130 or 143 at once, as a shell reports it",
+        arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func interruptedScan(signal: Int32, status: Int32) async throws {
         // A recording that never says all-for-now: the scan waits for its timeout (60 s) unless ended.
         let directory = try TestDirectory()
-        let endless = try directory.write("endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
+        let endless = try directory.write(
+            "endless.json", #"{"version": 1, "events": [{"at": 0, "kind": "state", "state": "running"}]}"#)
         let child = try CastScanProcess.start(["--replay", endless, "--timeout", "60", "--json"])
         // Sent once the signal is caught (its bit in SigCgt of /proc/PID/status), from a thread
         // of its own: a starved test task once woke after the scan's 60 s.
-        let sent = try #require(await child.run(when: { Self.catches(signal, pid: child.processIdentifier) }) { child.send(signal) },
-                                "the scan ended before it caught the signal")
+        let sent = try #require(
+            await child.run(when: { Self.catches(signal, pid: child.processIdentifier) }) { child.send(signal) },
+            "the scan ended before it caught the signal")
         let result = await child.wait(timeout: .seconds(90))
         #expect(result.exitCode == status, "\(result)")
         #expect(result.ended - sent < .seconds(3), "\(result)")

@@ -84,20 +84,25 @@ struct HostileDeviceNameTests {
     func json() async throws {
         let directory = try TestDirectory()
         let replay = try Self.replay(in: directory)
-        let result = try await CastScanProcess.run(["--replay", replay, "--state", directory.path("state.json"), "--json"])
+        let result = try await CastScanProcess.run([
+            "--replay", replay, "--state", directory.path("state.json"), "--json",
+        ])
         #expect(result.exitCode == 0, "\(result)")
         // JSON escapes control characters itself: none reaches the terminal raw.
         #expect(!result.stdoutData.contains(0x1B))
         #expect(!result.stdoutData.contains(0x07))
-        let root = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result)")
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result)")
         let devices = try #require(root["devices"] as? [[String: Any]])
-        let byID = Dictionary(devices.map { ($0["deviceID"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(
+            devices.map { ($0["deviceID"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         for (index, name) in Self.names.enumerated() {
             let device = byID[String(format: "%032x", index + 1)]
             let friendlyName = device?["friendlyName"] as? String
             // Compare scalars: String equality would call canonically equivalent names equal.
-            #expect(friendlyName.map { Array($0.unicodeScalars) } == Array(name.unicodeScalars),
-                    "device \(index + 1): \(String(reflecting: friendlyName))")
+            #expect(
+                friendlyName.map { Array($0.unicodeScalars) } == Array(name.unicodeScalars),
+                "device \(index + 1): \(String(reflecting: friendlyName))")
         }
         #expect((byID[String(format: "%032x", 8)]?["friendlyName"] as? String)?.count == 300)
     }
@@ -108,18 +113,24 @@ struct HostileDeviceNameTests {
         let replay = try Self.replay(in: directory)
         let result = try await CastScanProcess.run(["watch", "--replay", replay])
         #expect(result.exitCode == 0, "\(result)")
-        #expect(HostileOutput.unsafeScalars(in: result.stdout).isEmpty, "\(HostileOutput.unsafeScalars(in: result.stdout))")
+        #expect(
+            HostileOutput.unsafeScalars(in: result.stdout).isEmpty, "\(HostileOutput.unsafeScalars(in: result.stdout))")
         let inserted = result.stdoutLines.filter { $0.contains(" + ") }
         #expect(inserted.count == Self.names.count, "\(result)")
-        #expect(inserted.contains { $0.contains("+ \\e[31mRED\\e[0m (video, Model\\e[1m\\u{9B}) 10.0.0.1:8009") }, "\(result)")
+        #expect(
+            inserted.contains { $0.contains("+ \\e[31mRED\\e[0m (video, Model\\e[1m\\u{9B}) 10.0.0.1:8009") },
+            "\(result)")
         #expect(inserted.contains { $0.contains("Line\\nbreak\\rreturn") }, "\(result)")
 
         let jsonl = try await CastScanProcess.run(["watch", "--replay", replay, "--jsonl"])
         #expect(jsonl.exitCode == 0, "\(jsonl)")
         var names: [String] = []
         for line in jsonl.stdoutLines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-            if let device = object["device"] as? [String: Any], let name = device["friendlyName"] as? String { names.append(name) }
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            if let device = object["device"] as? [String: Any], let name = device["friendlyName"] as? String {
+                names.append(name)
+            }
         }
         #expect(Set(names.map { Array($0.unicodeScalars) }) == Set(Self.names.map { Array($0.unicodeScalars) }))
     }

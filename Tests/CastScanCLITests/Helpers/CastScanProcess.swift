@@ -91,7 +91,8 @@ enum CastScanProcess {
 
     /// Runs `cast-scan arguments` to its end and returns what it did. A child still running
     /// after `timeout` is killed, and the result says so.
-    static func run(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws -> ProcessResult {
+    static func run(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws -> ProcessResult
+    {
         let child = try start(arguments)
         return await child.wait(timeout: timeout)
     }
@@ -99,15 +100,19 @@ enum CastScanProcess {
     /// Runs `cast-scan arguments` under GNU time (`/usr/bin/time`, installed by `Scripts/setup`),
     /// so `peakResidentBytes` is the child's own peak: `wait4` alone would report the test
     /// process's memory, which a child started with `posix_spawn` inherits the accounting of.
-    static func runMeasured(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws -> ProcessResult {
+    static func runMeasured(_ arguments: [String], timeout: Duration = CastScanProcess.hangLimit) async throws
+        -> ProcessResult
+    {
         let time = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: time) else {
             throw NotFound(searched: ["\(time) (GNU time, needed to measure memory; run Scripts/setup)"])
         }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("cast-scan-rss-\(UUID().uuidString)").path
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("cast-scan-rss-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: report) }
         let child = try RunningProcess(
-            executable: URL(fileURLWithPath: time), arguments: ["-f", "%M", "-o", report, try executable().path] + arguments)
+            executable: URL(fileURLWithPath: time),
+            arguments: ["-f", "%M", "-o", report, try executable().path] + arguments)
         var result = await child.wait(timeout: timeout)
         result.arguments = arguments
         let lines = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n") ?? []
@@ -116,15 +121,18 @@ enum CastScanProcess {
     }
 
     /// Runs `cast-scan arguments` with `environment` added to the child's environment.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = CastScanProcess.hangLimit) async throws
+    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = CastScanProcess.hangLimit)
+        async throws
         -> ProcessResult
     {
-        let child = try RunningProcess(executable: try executable(), arguments: arguments, extraEnvironment: environment)
+        let child = try RunningProcess(
+            executable: try executable(), arguments: arguments, extraEnvironment: environment)
         return await child.wait(timeout: timeout)
     }
 
     /// Runs `cast-scan arguments` with `file` as its standard input.
-    static func run(_ arguments: [String], standardInput file: String, timeout: Duration = CastScanProcess.hangLimit) async throws
+    static func run(_ arguments: [String], standardInput file: String, timeout: Duration = CastScanProcess.hangLimit)
+        async throws
         -> ProcessResult
     {
         let child = try RunningProcess(executable: try executable(), arguments: arguments, standardInput: file)
@@ -145,12 +153,14 @@ enum CastScanProcess {
         if measured, !FileManager.default.isExecutableFile(atPath: time) {
             throw NotFound(searched: ["\(time) (GNU time, needed to measure memory; run Scripts/setup)"])
         }
-        return try RunningProcess(executable: try executable(), arguments: arguments, pipedOutput: true, measuredBy: measured ? time : nil)
+        return try RunningProcess(
+            executable: try executable(), arguments: arguments, pipedOutput: true, measuredBy: measured ? time : nil)
     }
 
     /// Runs `script` with `bash -c` (its `$1`... are `arguments`), with `$CAST_SCAN` naming the
     /// executable: for what needs a shell, such as closed or redirected descriptors.
-    static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = CastScanProcess.hangLimit) async throws
+    static func runScript(_ script: String, _ arguments: [String] = [], timeout: Duration = CastScanProcess.hangLimit)
+        async throws
         -> ProcessResult
     {
         let child = try RunningProcess(
@@ -199,7 +209,8 @@ struct ProcessResult: Sendable, CustomStringConvertible {
 
     var description: String {
         let how = timedOut ? "timed out" : exitedNormally ? "exit \(status)" : "signal \(status)"
-        return "cast-scan \(arguments.joined(separator: " ")) -> \(how) after \(elapsed), \(peakResidentBytes / 1024) KiB\n"
+        return
+            "cast-scan \(arguments.joined(separator: " ")) -> \(how) after \(elapsed), \(peakResidentBytes / 1024) KiB\n"
             + "--- stdout ---\n\(stdout)--- stderr ---\n\(stderr)"
     }
 }
@@ -234,7 +245,8 @@ final class RunningProcess: Sendable {
     /// `pipedOutput`: standard output is a pipe the test reads (or does not) instead of a file.
     /// `measuredBy`: GNU time's path, to run the executable under it for its peak memory.
     init(
-        executable: URL, arguments: [String], extraEnvironment: [String: String] = [:], standardInput: String = "/dev/null",
+        executable: URL, arguments: [String], extraEnvironment: [String: String] = [:],
+        standardInput: String = "/dev/null",
         pipedOutput: Bool = false, measuredBy time: String? = nil
     ) throws {
         self.arguments = arguments
@@ -295,12 +307,15 @@ final class RunningProcess: Sendable {
             var usage = rusage()
             while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}
             let ended = ContinuousClock.now
-            let cpu = Duration.seconds(Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec))
+            let cpu =
+                Duration.seconds(Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec))
                 + .microseconds(Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec))
             exit.withLock {
                 $0 = Exit(status: status, ended: ended, peakResidentBytes: Int(usage.ru_maxrss) * 1024, cpuTime: cpu)
             }
-            for waiter in waiters.withLock({ list in defer { list = [] }; return list }) { waiter.resume() }
+            for waiter in waiters.withLock({ list in
+                defer { list = [] }; return list
+            }) { waiter.resume() }
         }
     }
 
@@ -319,7 +334,9 @@ final class RunningProcess: Sendable {
             var total = 0
             var buffer = [UInt8](repeating: 0, count: 65536)
             while total < limit {
-                let count = buffer.withUnsafeMutableBytes { read(pipeReadEnd, $0.baseAddress, min($0.count, limit - total)) }
+                let count = buffer.withUnsafeMutableBytes {
+                    read(pipeReadEnd, $0.baseAddress, min($0.count, limit - total))
+                }
                 guard count > 0 else { break }
                 piped.bytes.append(contentsOf: buffer[..<count])
                 total += count
@@ -377,13 +394,15 @@ final class RunningProcess: Sendable {
     func send(_ signal: Int32, onceWriteBlocksWithin timeout: Duration) async -> ContinuousClock.Instant? {
         guard await waitForFullPipe(timeout: timeout) else { return nil }
         let seen = LockedValue(0)
-        return await Eventually.when({ [self] in
-            let writing = isWritingStandardOutput
-            return seen.withLock { seen in
-                seen = writing ? seen + 1 : 0
-                return seen == 2
-            }
-        }, giveUpIf: { [self] in !isRunning }, timeout: timeout, interval: .milliseconds(20)) { [self] in send(signal) }
+        return await Eventually.when(
+            { [self] in
+                let writing = isWritingStandardOutput
+                return seen.withLock { seen in
+                    seen = writing ? seen + 1 : 0
+                    return seen == 2
+                }
+            }, giveUpIf: { [self] in !isRunning }, timeout: timeout, interval: .milliseconds(20)
+        ) { [self] in send(signal) }
     }
 
     /// Whether a thread of the child is in `write(1, …)` now.
@@ -429,7 +448,8 @@ final class RunningProcess: Sendable {
     /// of its own (``Eventually``), so a starved test pool cannot make it late; returns when it
     /// ran, or nil if the child ended or `timeout` passed first.
     func run(
-        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(600), _ action: @escaping @Sendable () -> Void
+        when condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(600),
+        _ action: @escaping @Sendable () -> Void
     ) async -> ContinuousClock.Instant? {
         await Eventually.when(condition, giveUpIf: { [self] in !isRunning }, timeout: timeout, do: action)
     }
@@ -464,7 +484,9 @@ final class RunningProcess: Sendable {
                 waiters.withLock { $0.append(continuation) }
                 // The child may have ended between the check and the append.
                 if exit.withLock({ $0 != nil }) {
-                    for waiter in waiters.withLock({ list in defer { list = [] }; return list }) { waiter.resume() }
+                    for waiter in waiters.withLock({ list in
+                        defer { list = [] }; return list
+                    }) { waiter.resume() }
                 }
             }
         }
@@ -483,7 +505,8 @@ final class RunningProcess: Sendable {
             peak = report.split(separator: "\n").last.flatMap { Int($0) }.map { $0 * 1024 } ?? Int.max
         }
         return ProcessResult(
-            arguments: arguments, status: exited ? (ended.status >> 8) & 0xFF : ended.status & 0x7F, exitedNormally: exited,
+            arguments: arguments, status: exited ? (ended.status >> 8) & 0xFF : ended.status & 0x7F,
+            exitedNormally: exited,
             timedOut: timedOut.withLock { $0 },
             stdoutData: stdout,
             stderrData: (try? Data(contentsOf: stderrURL)) ?? Data(),

@@ -8,7 +8,8 @@ enum HostileOutput {
         var found: [String] = []
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             let value = scalar.value
-            let unsafe = (value < 0x20 && value != 0x0A && !(allowingTabs && value == 0x09)) || (0x7F...0x9F).contains(value)
+            let unsafe =
+                (value < 0x20 && value != 0x0A && !(allowingTabs && value == 0x09)) || (0x7F...0x9F).contains(value)
                 || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
                 || value == 0x200E || value == 0x200F || value == 0x061C || value == 0x2028 || value == 0x2029
             if unsafe { found.append("U+\(String(value, radix: 16, uppercase: true)) at \(offset)") }

@@ -21,10 +21,13 @@ struct PrivateBus {
     /// Starts dbus-daemon with its socket in `directory` and waits for the socket.
     static func start(in directory: TestDirectory) async throws -> PrivateBus {
         guard FileManager.default.isExecutableFile(atPath: program) else {
-            throw PrivateBus.CannotStart(description: "needs \(program) (Debian's dbus package) for a private bus without avahi-daemon")
+            throw PrivateBus.CannotStart(
+                description: "needs \(program) (Debian's dbus package) for a private bus without avahi-daemon")
         }
         let socket = directory.path("bus-socket")
-        let config = try directory.write("bus.conf", """
+        let config = try directory.write(
+            "bus.conf",
+            """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
@@ -41,7 +44,8 @@ struct PrivateBus {
             </busconfig>
             """)
         let process = try RunningProcess(
-            executable: URL(fileURLWithPath: program), arguments: ["--config-file=\(config)", "--nofork", "--nopidfile"])
+            executable: URL(fileURLWithPath: program),
+            arguments: ["--config-file=\(config)", "--nofork", "--nopidfile"])
         let bus = PrivateBus(process: process, address: "unix:path=\(socket)")
         let deadline = ContinuousClock.now + .seconds(20)
         while !FileManager.default.fileExists(atPath: socket) {

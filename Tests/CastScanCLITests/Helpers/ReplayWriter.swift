@@ -26,8 +26,10 @@ struct ReplayWriter {
                     "host": "\(device.instance).local",
                     "port": device.port,
                     "addresses": [["address": device.address, "interface": "eth0", "interfaceIndex": 2]],
-                    "txt": ["id=\(device.id)", "fn=\(device.friendlyName)", "md=\(device.model)",
-                            "ca=\(device.capabilities)", "st=0", "ve=05"] + device.extraTXT,
+                    "txt": [
+                        "id=\(device.id)", "fn=\(device.friendlyName)", "md=\(device.model)",
+                        "ca=\(device.capabilities)", "st=0", "ve=05",
+                    ] + device.extraTXT,
                     "browseTypes": ["_googlecast._tcp"],
                 ] as [String: Any],
             ])
@@ -40,19 +42,23 @@ struct ReplayWriter {
     /// events at a steady pace.
     static func paced(count: Int, over seconds: Double) -> ReplayWriter {
         var writer = ReplayWriter(devices: [])
-        writer.events = [writer.events[0]] + (0..<count).map { index in
-            let device = Device(
-                instance: "Dev-\(index)", friendlyName: "Device \(index)", id: String(format: "%032x", index),
-                address: "10.0.\(index / 250).\(index % 250 + 1)")
-            return ReplayWriter(devices: [device], at: 0.01 + seconds * Double(index) / Double(max(1, count))).events[1]
-        }
+        writer.events =
+            [writer.events[0]]
+            + (0..<count).map { index in
+                let device = Device(
+                    instance: "Dev-\(index)", friendlyName: "Device \(index)", id: String(format: "%032x", index),
+                    address: "10.0.\(index / 250).\(index % 250 + 1)")
+                return ReplayWriter(devices: [device], at: 0.01 + seconds * Double(index) / Double(max(1, count)))
+                    .events[1]
+            }
         writer.events.append(["at": seconds + 0.05, "kind": "allForNow", "browseType": "_googlecast._tcp"])
         return writer
     }
 
     /// The replay as JSON.
     func data() throws -> Data {
-        try JSONSerialization.data(withJSONObject: ["version": 1, "events": events] as [String: Any], options: [.prettyPrinted])
+        try JSONSerialization.data(
+            withJSONObject: ["version": 1, "events": events] as [String: Any], options: [.prettyPrinted])
     }
 
     /// Writes the replay to `name` in `directory` and returns its path.
@@ -64,7 +70,7 @@ struct ReplayWriter {
     static func rescaled(_ path: String, by factor: Double) throws -> Data {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard var root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let events = root["events"] as? [[String: Any]]
+            let events = root["events"] as? [[String: Any]]
         else { throw CocoaError(.fileReadCorruptFile) }
         root["events"] = events.map { event -> [String: Any] in
             var event = event
@@ -91,7 +97,8 @@ struct ReplayWriter {
             #"{"at": 0.02, "kind": "allForNow", "browseType": "_googlecast._tcp"}"#,
         ]
         for index in 1...max(1, count) {
-            events.append(#"{"at": \#(0.03 + Double(index) * interval), "kind": "updated", "service": \#(service(index))}"#)
+            events.append(
+                #"{"at": \#(0.03 + Double(index) * interval), "kind": "updated", "service": \#(service(index))}"#)
         }
         return Data(#"{"version": 1, "events": [\#(events.joined(separator: ",\n"))]}"#.utf8)
     }
@@ -102,7 +109,8 @@ struct ReplayWriter {
         var text = #"{"version":1,"events":[{"at":0,"kind":"state","state":"running"}"#
         text.reserveCapacity(10_500_000)
         for index in 0..<99_990 {
-            text += #",{"at":1000,"kind":"updated","service":{"instance":"a","host":"a.local","port":8009,"txt":["rs=\#(index)"]}}"#
+            text +=
+                #",{"at":1000,"kind":"updated","service":{"instance":"a","host":"a.local","port":8009,"txt":["rs=\#(index)"]}}"#
         }
         return Data((text + "]}").utf8)
     }()

@@ -24,7 +24,9 @@ final class ReportCollector: Sendable {
     /// Starts the collector; `arguments` are its options (`--max-batch 50`...).
     init(_ arguments: [String] = [], in directory: TestDirectory) async throws {
         // Debian's python3 (Scripts/setup), else the first on PATH.
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? ["/usr/bin/python3"] : ["/usr/bin/env", "python3"]
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            ? ["/usr/bin/python3"] : ["/usr/bin/env", "python3"]
         let script = FixturePaths.packageRoot.appendingPathComponent("Tests/Scripts/report-collector.py").path
         log = directory.path("collector-\(UUID().uuidString).jsonl")
         process = try RunningProcess(

@@ -22,7 +22,8 @@ struct JSONOutputTests {
         arguments: [
             (
                 JSONOutput.Format.lines,
-                #"{"name":"Kitchen\n\"speaker\"","port":8009,"seen":"2024-05-01T12:00:00.250Z","url":"http://10.0.0.7:8008/setup"}"# + "\n"
+                #"{"name":"Kitchen\n\"speaker\"","port":8009,"seen":"2024-05-01T12:00:00.250Z","url":"http://10.0.0.7:8008/setup"}"#
+                    + "\n"
             ),
             (
                 .pretty,

@@ -74,7 +74,9 @@ struct FileDescriptorSinkTests {
         /// Reads until `sink` has written what it was given and the pipe is empty.
         func readAll(from sink: FileDescriptorSink) async -> [UInt8] {
             var all: [UInt8] = []
-            repeat { all += readAvailable() } while await !FileDescriptorSinkTests.isIdle(sink, within: .milliseconds(5))
+            repeat {
+                all += readAvailable()
+            } while await !FileDescriptorSinkTests.isIdle(sink, within: .milliseconds(5))
             return all + readAvailable()
         }
     }
@@ -84,7 +86,9 @@ struct FileDescriptorSinkTests {
         await withCheckedContinuation { continuation in
             let once = LockedValue<CheckedContinuation<Bool, Never>?>(continuation)
             sink.whenWritten { once.withLock { $0.take() }?.resume(returning: true) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + time) { once.withLock { $0.take() }?.resume(returning: false) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + time) {
+                once.withLock { $0.take() }?.resume(returning: false)
+            }
         }
     }
 
@@ -109,7 +113,8 @@ struct FileDescriptorSinkTests {
         let pipe = try Pipe()
         let notes = CapturedText()
         let sink = FileDescriptorSink(
-            descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 32 << 10, overflow: .dropOldest), notes: notes)
+            descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 32 << 10, overflow: .dropOldest),
+            notes: notes)
         let count = 20_000
         let started = ContinuousClock.now
         for index in 0..<count { sink.write("event \(index) " + String(repeating: "x", count: 40) + "\n") }
@@ -142,13 +147,15 @@ struct FileDescriptorSinkTests {
         }
     }
 
-    @Test("drops are said at most once per interval: with a long one, many batches make one note; with none, each is said",
-          arguments: [Duration.seconds(3600), .zero])
+    @Test(
+        "drops are said at most once per interval: with a long one, many batches make one note; with none, each is said",
+        arguments: [Duration.seconds(3600), .zero])
     func noteRate(interval: Duration) async throws {
         let pipe = try Pipe()
         let notes = CapturedText()
         let sink = FileDescriptorSink(
-            descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 200, overflow: .dropOldest), notes: notes,
+            descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 200, overflow: .dropOldest),
+            notes: notes,
             noteInterval: interval)
         // Five times: fill the pipe, overflow the queue, let it all move.
         for batch in 0..<5 {
@@ -170,12 +177,14 @@ struct FileDescriptorSinkTests {
     @Test("standard error says its own drops in its own stream")
     func notesInStream() async throws {
         let pipe = try Pipe()
-        let sink = FileDescriptorSink(descriptor: pipe.writeEnd, name: "standard error", bound: .init(bytes: 100, overflow: .dropOldest))
+        let sink = FileDescriptorSink(
+            descriptor: pipe.writeEnd, name: "standard error", bound: .init(bytes: 100, overflow: .dropOldest))
         let filled = pipe.fill()
         for index in 0..<50 { sink.write("message \(index)\n") }
         let received = await pipe.readAll(from: sink)
         let text = Self.lines(Array(received.dropFirst(filled)))
-        let note = try #require(text.first { $0.hasPrefix("cast-scan: standard error is not being read: dropped ") }, "\(text)")
+        let note = try #require(
+            text.first { $0.hasPrefix("cast-scan: standard error is not being read: dropped ") }, "\(text)")
         #expect(note.hasSuffix(" lines"))
         #expect(text.last == "message 49")
         #expect(text.filter { $0.hasPrefix("message ") }.count + sink.droppedLines == 50)
@@ -184,24 +193,30 @@ struct FileDescriptorSinkTests {
     @Test("one-shot output beyond its bound fails with ENOBUFS rather than lose a part unsaid")
     func documentBound() async throws {
         let pipe = try Pipe()
-        let sink = FileDescriptorSink(descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 1000, overflow: .refuse))
+        let sink = FileDescriptorSink(
+            descriptor: pipe.writeEnd, name: "standard output", bound: .init(bytes: 1000, overflow: .refuse))
         _ = pipe.fill()
         for _ in 0..<20 { sink.write(String(repeating: "y", count: 199) + "\n") }
         #expect(sink.failure == .failed(ENOBUFS))
         #expect(sink.failure?.message == String(cString: strerror(ENOBUFS)))
     }
 
-    @Test("abandoning a stalled stream drops what waits, the line in write(2) too, says so once, and takes nothing more")
+    @Test(
+        "abandoning a stalled stream drops what waits, the line in write(2) too, says so once, and takes nothing more")
     func abandon() async throws {
         let pipe = try Pipe()
         let notes = CapturedText()
-        let sink = FileDescriptorSink(descriptor: pipe.writeEnd, name: "standard output", bound: .document, notes: notes)
+        let sink = FileDescriptorSink(
+            descriptor: pipe.writeEnd, name: "standard output", bound: .document, notes: notes)
         _ = pipe.fill()
         sink.write("one\n")
         sink.write("two\nthree\n")
         let dropped = try #require(sink.abandon())
         #expect(dropped.now == 3 && dropped.total == 3)
-        #expect(notes.contents == "cast-scan: standard output was not read: dropped 3 lines in all, 3 of them still waiting at the end\n")
+        #expect(
+            notes.contents
+                == "cast-scan: standard output was not read: dropped 3 lines in all, 3 of them still waiting at the end\n"
+        )
         #expect(sink.abandon() == nil, "a sink is abandoned once")
         #expect(notes.contents.split(separator: "\n").count == 1, "and says so once")
         sink.write("four\n")
@@ -214,7 +229,8 @@ struct FileDescriptorSinkTests {
     func failures() async throws {
         let pipe = try Pipe()
         let notes = CapturedText()
-        let sink = FileDescriptorSink(descriptor: pipe.writeEnd, name: "standard output", bound: .liveLines, notes: notes)
+        let sink = FileDescriptorSink(
+            descriptor: pipe.writeEnd, name: "standard output", bound: .liveLines, notes: notes)
         pipe.closeReadEnd()
         sink.write("gone\n")
         while await !Self.isIdle(sink, within: .milliseconds(100)) {}
@@ -228,7 +244,9 @@ struct FileDescriptorSinkTests {
         #expect(closed.failure == .failed(EBADF))
     }
 
-    @Test("a regular file is told from a pipe: watch's lines into a file wait within a document's bound, into a pipe the live bound")
+    @Test(
+        "a regular file is told from a pipe: watch's lines into a file wait within a document's bound, into a pipe the live bound"
+    )
     func regularFile() throws {
         let directory = try TestDirectory()
         let descriptor = open(directory.path("out.jsonl"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)

@@ -14,7 +14,10 @@ struct ChannelMetricsTests {
         answered.connectDuration = .milliseconds(2)
         answered.tlsDuration = .milliseconds(12)
         answered.statusDuration = .milliseconds(11)
-        answered.status = try ReceiverMessage(json: #"{"type":"RECEIVER_STATUS","status":{"applications":[{"appId":"CC1AD845","displayName":"Default \"Media\" Receiver\u001b[2J"}],"volume":{"level":0.45,"muted":true},"isStandBy":false}}"#).status
+        answered.status = try ReceiverMessage(
+            json:
+                #"{"type":"RECEIVER_STATUS","status":{"applications":[{"appId":"CC1AD845","displayName":"Default \"Media\" Receiver\u001b[2J"}],"volume":{"level":0.45,"muted":true},"isStandBy":false}}"#
+        ).status
         states.record(answered, for: FleetTests.device(1).uniqueID)
         var refused = ReceiverProbeResult(host: "10.0.0.3", port: 8009)
         refused.error = CastChannelError(.refused, "connection refused")
@@ -34,10 +37,13 @@ struct ChannelMetricsTests {
         String(decoding: routes.respond(to: HTTPRequest(method: "GET", path: path)).body, as: UTF8.self)
     }
 
-    @Test("the families: reachable, volume, muted, standby, the app, each phase, failures by reason; a device never asked has none")
+    @Test(
+        "the families: reachable, volume, muted, standby, the app, each phase, failures by reason; a device never asked has none"
+    )
     func metrics() throws {
         let body = Self.get(Self.routes(channel: try Self.states()), "/metrics")
-        let one = FleetTests.device(1).uniqueID, two = FleetTests.device(2).uniqueID, three = FleetTests.device(3).uniqueID
+        let one = FleetTests.device(1).uniqueID, two = FleetTests.device(2).uniqueID,
+            three = FleetTests.device(3).uniqueID
         for line in [
             #"cast_device_reachable{unique_id="\#(one)"} 1"#,
             #"cast_device_reachable{unique_id="\#(two)"} 0"#,
@@ -52,9 +58,15 @@ struct ChannelMetricsTests {
         ] {
             #expect(body.contains(line + "\n"), "missing: \(line)")
         }
-        #expect(!body.contains("cast_device_reachable{unique_id=\"\(three)\""), "a device never asked has no channel series")
-        #expect(!body.contains("cast_device_volume_level{unique_id=\"\(two)\""), "no volume for a device that did not answer")
-        #expect(!Self.get(Self.routes(channel: nil), "/metrics").contains("cast_device_reachable"), "without --status, no channel families")
+        #expect(
+            !body.contains("cast_device_reachable{unique_id=\"\(three)\""), "a device never asked has no channel series"
+        )
+        #expect(
+            !body.contains("cast_device_volume_level{unique_id=\"\(two)\""),
+            "no volume for a device that did not answer")
+        #expect(
+            !Self.get(Self.routes(channel: nil), "/metrics").contains("cast_device_reachable"),
+            "without --status, no channel families")
     }
 
     @Test("a change in the states is in the next scrape (the cache follows the states' revision)")
@@ -72,10 +84,12 @@ struct ChannelMetricsTests {
     @Test("/devices has each device's receiver object; the page its Playing, Volume and Reachable cells, escaped")
     func devicesAndPage() throws {
         let routes = Self.routes(channel: try Self.states())
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(Self.get(routes, "/devices").utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(Self.get(routes, "/devices").utf8)) as? [String: Any])
         let devices = try #require(document["devices"] as? [[String: Any]])
         #expect((devices[0]["receiver"] as? [String: Any])?["reachable"] as? Bool == true)
-        #expect(((devices[1]["receiver"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "refused")
+        #expect(
+            ((devices[1]["receiver"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "refused")
         #expect(devices[2]["receiver"] == nil)
         let page = Self.get(routes, "/")
         #expect(page.contains("<th>Playing</th><th>Volume</th><th>Reachable</th>"))

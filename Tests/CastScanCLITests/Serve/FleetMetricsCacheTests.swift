@@ -10,7 +10,8 @@ import Testing
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     private func monitor() -> FleetMonitor {
-        var fleet = Fleet(backend: "mdns", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 10)
+        var fleet = Fleet(
+            backend: "mdns", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 10)
         fleet.list([FleetTests.device(1), FleetTests.device(2), FleetTests.device(3)], generation: 3, at: Self.start)
         fleet.backendState = .running
         return FleetMonitor(fleet)
@@ -41,7 +42,9 @@ import Testing
         #expect(second.contains("cast_discovery_up 0") && second.contains(" 7\n"))
 
         // A change of the list: a new generation, rendered again.
-        let applied = monitor.update { $0.apply(.removed(FleetTests.device(1), at: 0), generation: 4, at: Self.start + 6) }
+        let applied = monitor.update {
+            $0.apply(.removed(FleetTests.device(1), at: 0), generation: 4, at: Self.start + 6)
+        }
         #expect(applied)
         let third = cache.body(of: monitor, format: format, at: Self.start + 7, maxDevices: 10)
         #expect(cache.renderCount == 2)

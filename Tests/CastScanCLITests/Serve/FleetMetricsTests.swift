@@ -8,7 +8,8 @@ import Testing
     private static let now = Date(timeIntervalSince1970: 1_800_000_100)
 
     private func fleet(_ devices: [CastDevice], gone: [CastDevice] = []) -> Fleet {
-        var fleet = Fleet(backend: "mdns", reason: "test", started: Self.now - 100, forgetAfter: .seconds(600), goneLimit: 100)
+        var fleet = Fleet(
+            backend: "mdns", reason: "test", started: Self.now - 100, forgetAfter: .seconds(600), goneLimit: 100)
         fleet.list(devices + gone, at: Self.now - 50)
         fleet.list(devices, at: Self.now - 20)
         fleet.backendState = .running
@@ -20,8 +21,9 @@ import Testing
     }
 
     @Test func devicesByKindUpAndGone() throws {
-        let families = FleetMetrics.families(fleet([FleetTests.device(1, busy: true), FleetTests.device(2)], gone: [FleetTests.device(3)]),
-                                             at: Self.now, maxDevices: 10)
+        let families = FleetMetrics.families(
+            fleet([FleetTests.device(1, busy: true), FleetTests.device(2)], gone: [FleetTests.device(3)]),
+            at: Self.now, maxDevices: 10)
         let byKind = try family("cast_devices", in: families)
         #expect(byKind.samples.count == CastDeviceKind.allCases.count)
         #expect(byKind.samples.first { $0.labels == [.init("kind", "video")] }?.value == 2)
@@ -30,11 +32,15 @@ import Testing
         #expect(up[2].labels.first { $0.name == "name" }?.value == "Device 3")
         #expect(try family("cast_device_busy", in: families).samples.map(\.value) == [1, 0, 0])
         let lastSeen = try family("cast_device_last_seen_timestamp_seconds", in: families).samples.map(\.value)
-        #expect(lastSeen == [Self.now.timeIntervalSince1970, Self.now.timeIntervalSince1970, (Self.now - 20).timeIntervalSince1970])
+        #expect(
+            lastSeen == [
+                Self.now.timeIntervalSince1970, Self.now.timeIntervalSince1970, (Self.now - 20).timeIntervalSince1970,
+            ])
         #expect(try family("cast_discovery_up", in: families).samples.map(\.value) == [1])
         #expect(try family("cast_devices_not_exported", in: families).samples.map(\.value) == [0])
         // No counters from a backend that keeps none, no spool without --report.
-        #expect(families.allSatisfy { $0.name != "cast_mdns_packets_received" && $0.name != "cast_report_pending_events" })
+        #expect(
+            families.allSatisfy { $0.name != "cast_mdns_packets_received" && $0.name != "cast_report_pending_events" })
     }
 
     @Test func seriesPastMaxDevicesAreCounted() throws {

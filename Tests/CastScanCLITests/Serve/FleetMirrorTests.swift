@@ -13,10 +13,12 @@ import Testing
 
     static func event(_ rng: inout Generator) -> BackendEvent {
         let number = Int.random(in: 0..<120, using: &rng)
-        let device = FleetTests.device(number, name: "Room \(Int.random(in: 0..<500, using: &rng))", busy: Bool.random(using: &rng))
+        let device = FleetTests.device(
+            number, name: "Room \(Int.random(in: 0..<500, using: &rng))", busy: Bool.random(using: &rng))
         let service = DiscoveredService(
             service: ResolvedService(
-                instanceName: device.instanceName, hostName: device.hostName, port: device.port, addresses: device.addresses,
+                instanceName: device.instanceName, hostName: device.hostName, port: device.port,
+                addresses: device.addresses,
                 txt: device.txt),
             browseTypes: ["_googlecast._tcp"])
         return Int.random(in: 0..<10, using: &rng) < 3 ? .removed(service) : .updated(service)
@@ -26,7 +28,8 @@ import Testing
     func staysEqual(seed: UInt64) {
         var rng = Generator(seed: seed)
         var list = DeviceList()
-        var fleet = Fleet(backend: "test", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 50)
+        var fleet = Fleet(
+            backend: "test", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 50)
         for step in 0..<1500 {
             let changes = list.apply(Self.event(&rng))
             let first = list.generation - changes.count + 1
@@ -41,7 +44,9 @@ import Testing
                 Issue.record("seed \(seed) step \(step): the fleet differs from the list")
                 return
             }
-            guard fleet.gone.count <= 50, fleet.gone.allSatisfy({ list.device(withUniqueID: $0.device.uniqueID) == nil }) else {
+            guard fleet.gone.count <= 50,
+                fleet.gone.allSatisfy({ list.device(withUniqueID: $0.device.uniqueID) == nil })
+            else {
                 Issue.record("seed \(seed) step \(step): gone devices wrong")
                 return
             }
@@ -51,7 +56,8 @@ import Testing
     @Test("a change it already has is skipped; a gap is refused and the list taken whole closes it")
     func gapsAndRepeats() {
         var list = DeviceList()
-        var fleet = Fleet(backend: "test", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 50)
+        var fleet = Fleet(
+            backend: "test", reason: "test", started: Self.start, forgetAfter: .seconds(600), goneLimit: 50)
         var rng = Generator(seed: 5)
         var numbered: [(DeviceListChange, Int)] = []
         while numbered.count < 6 {

@@ -8,8 +8,11 @@ import Testing
         let service = ResolvedService(
             instanceName: "Device-\(index)", hostName: "device-\(index).local", port: 8009,
             addresses: [ServiceAddress("10.0.0.\(index + 1)")!],
-            txt: TXTRecord(strings: ["id=\(String(format: "%032x", index))", "fn=\(name ?? "Device \(index)")", "md=Chromecast",
-                                     "ca=5", "st=\(busy ? 1 : 0)", "ve=05"].map { Array($0.utf8) }))
+            txt: TXTRecord(
+                strings: [
+                    "id=\(String(format: "%032x", index))", "fn=\(name ?? "Device \(index)")", "md=Chromecast",
+                    "ca=5", "st=\(busy ? 1 : 0)", "ve=05",
+                ].map { Array($0.utf8) }))
         return (try? CastDevice(service: service)) ?? { preconditionFailure("lenient threw") }()
     }
 

@@ -23,19 +23,27 @@ import Testing
     @Test func thePageHasItsPolicyAndNoCaching() {
         let page = routes().respond(to: HTTPRequest(method: "GET", path: "/"))
         #expect(page.status == 200 && page.contentType == "text/html; charset=utf-8")
-        #expect(page.headers.contains { $0 == (name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'") })
+        #expect(
+            page.headers.contains {
+                $0 == (name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'")
+            })
         #expect(page.headers.contains { $0 == (name: "Cache-Control", value: "no-store") })
     }
 
     @Test func healthFollowsTheBackend() {
         let up = routes().respond(to: HTTPRequest(method: "GET", path: "/healthz"))
-        #expect(up.status == 200 && String(decoding: up.body, as: UTF8.self) == "ok: discovery running (backend mdns, 2 devices)\n")
+        #expect(
+            up.status == 200
+                && String(decoding: up.body, as: UTF8.self) == "ok: discovery running (backend mdns, 2 devices)\n")
         let down = routes(running: false).respond(to: HTTPRequest(method: "GET", path: "/healthz"))
-        #expect(down.status == 503 && String(decoding: down.body, as: UTF8.self) == "unavailable: the backend is starting\n")
+        #expect(
+            down.status == 503 && String(decoding: down.body, as: UTF8.self) == "unavailable: the backend is starting\n"
+        )
     }
 
     @Test func metricsFormatByAccept() {
-        let open = routes().respond(to: HTTPRequest(method: "GET", path: "/metrics", accept: "application/openmetrics-text"))
+        let open = routes().respond(
+            to: HTTPRequest(method: "GET", path: "/metrics", accept: "application/openmetrics-text"))
         #expect(open.contentType == ExpositionFormat.openMetrics.contentType)
         #expect(String(decoding: open.body, as: UTF8.self).hasSuffix("# EOF\n"))
         let text = routes().respond(to: HTTPRequest(method: "GET", path: "/metrics"))

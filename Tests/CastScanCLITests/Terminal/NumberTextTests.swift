@@ -9,7 +9,9 @@ struct NumberTextTests {
     @Test("fixed decimals are what printf's %.Nf writes", arguments: [0, 1, 2, 3])
     func fixedMatchesPrintf(digits: Int) {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.005, 0.015, 0.125, 1, 1.005, 1.015, 1.125, 1.5, 2.5, 9.995, 99.995, 3600, -1.125, -0.001]
+        var values: [Double] = [
+            0, -0.0, 0.005, 0.015, 0.125, 1, 1.005, 1.015, 1.125, 1.5, 2.5, 9.995, 99.995, 3600, -1.125, -0.001,
+        ]
         values += (0..<20_000).map { _ in Double.random(in: 0...3600, using: &generator) }
         // Values with few decimals, where printf's ties and near-ties are.
         values += (0..<20_000).map { Double($0) / 1000 }

@@ -21,28 +21,40 @@ struct InfoPlistCheckTests {
     static let cases: [Case] = [
         Case(file: "good.plist", codes: []),
         Case(file: "good.plist", project: nil, codes: [.bluetoothNeedUnknown]),
-        Case(file: "good.plist", applicationIDs: ["CC1AD845", "233637de"],
-             codes: [.missingApplicationService]),
+        Case(
+            file: "good.plist", applicationIDs: ["CC1AD845", "233637de"],
+            codes: [.missingApplicationService]),
         Case(file: "good.plist", applicationIDs: [], codes: []),
         Case(file: "good.plist", project: Case.iOS13, codes: [.missingBluetoothUsageDescription]),
         Case(file: "good-bluetooth.plist", project: Case.iOS13, codes: []),
         Case(file: "good-bluetooth.plist", codes: [.bluetoothUsageDescriptionNotNeeded]),
         Case(file: "binary-youtube.plist", applicationIDs: ["233637DE"], codes: []),
         Case(file: "binary-youtube.plist", codes: [.missingApplicationService]),
-        Case(file: "missing-keys.plist",
-             codes: [.missingBonjourServices, .missingLocalNetworkUsageDescription]),
-        Case(file: "sub-and-lowercase.plist", applicationIDs: ["CC1AD845", "4F8B3483"],
-             codes: [.serviceWithSubtypeLabel, .lowercaseApplicationID, .missingGoogleCastService,
-                     .emptyLocalNetworkUsageDescription]),
-        Case(file: "sub-and-lowercase.plist", applicationIDs: ["CC1AD845", "ABCDEF12"],
-             codes: [.serviceWithSubtypeLabel, .lowercaseApplicationID, .missingGoogleCastService,
-                     .missingApplicationService, .emptyLocalNetworkUsageDescription]),
-        Case(file: "wrong-types.plist",
-             codes: [.bonjourServicesNotArray, .localNetworkUsageDescriptionNotString]),
-        Case(file: "hostile-entries.plist",
-             codes: [.bonjourServiceNotString, .bonjourServiceNotString,
-                     .missingApplicationService, .malformedBonjourService,
-                     .malformedBonjourService, .malformedBonjourService]),
+        Case(
+            file: "missing-keys.plist",
+            codes: [.missingBonjourServices, .missingLocalNetworkUsageDescription]),
+        Case(
+            file: "sub-and-lowercase.plist", applicationIDs: ["CC1AD845", "4F8B3483"],
+            codes: [
+                .serviceWithSubtypeLabel, .lowercaseApplicationID, .missingGoogleCastService,
+                .emptyLocalNetworkUsageDescription,
+            ]),
+        Case(
+            file: "sub-and-lowercase.plist", applicationIDs: ["CC1AD845", "ABCDEF12"],
+            codes: [
+                .serviceWithSubtypeLabel, .lowercaseApplicationID, .missingGoogleCastService,
+                .missingApplicationService, .emptyLocalNetworkUsageDescription,
+            ]),
+        Case(
+            file: "wrong-types.plist",
+            codes: [.bonjourServicesNotArray, .localNetworkUsageDescriptionNotString]),
+        Case(
+            file: "hostile-entries.plist",
+            codes: [
+                .bonjourServiceNotString, .bonjourServiceNotString,
+                .missingApplicationService, .malformedBonjourService,
+                .malformedBonjourService, .malformedBonjourService,
+            ]),
     ]
 
     @Test("findings for each fixture", arguments: cases)
@@ -64,7 +76,8 @@ struct InfoPlistCheckTests {
         let report = try check.check(fileAt: PlistFixtures.path("good.plist"))
         let finding = try #require(report.findings.first { $0.code == .missingApplicationService })
         #expect(finding.message.contains("\"_233637DE._googlecast._tcp\""))
-        #expect(finding.fix == #"Add "_233637DE._googlecast._tcp" to NSBonjourServices (no "_sub"; the ID in upper case)."#)
+        #expect(
+            finding.fix == #"Add "_233637DE._googlecast._tcp" to NSBonjourServices (no "_sub"; the ID in upper case)."#)
     }
 
     @Test("_sub and lower-case entries are corrected in the fix and the snippet")
@@ -76,11 +89,13 @@ struct InfoPlistCheckTests {
         let fixes = report.findings.map(\.fix)
         #expect(fixes.contains(#"Write it as "_CC1AD845._googlecast._tcp"."#))
         #expect(fixes.contains(#"Write it as "_4F8B3483._googlecast._tcp"."#))
-        #expect(report.snippet.bonjourServices == [
-            "_googlecast._tcp", "_CC1AD845._googlecast._tcp", "_4F8B3483._googlecast._tcp",
-        ])
-        #expect(report.snippet.localNetworkUsageDescription
-            == InfoPlistSnippet.sampleLocalNetworkUsageDescription)
+        #expect(
+            report.snippet.bonjourServices == [
+                "_googlecast._tcp", "_CC1AD845._googlecast._tcp", "_4F8B3483._googlecast._tcp",
+            ])
+        #expect(
+            report.snippet.localNetworkUsageDescription
+                == InfoPlistSnippet.sampleLocalNetworkUsageDescription)
     }
 
     @Test("values from the file are quoted with control and invisible characters escaped")
@@ -98,8 +113,9 @@ struct InfoPlistCheckTests {
         }
         // The snippet keeps only the safe entries and replaces the hostile description.
         #expect(report.snippet.bonjourServices == ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"])
-        #expect(report.snippet.localNetworkUsageDescription
-            == InfoPlistSnippet.sampleLocalNetworkUsageDescription)
+        #expect(
+            report.snippet.localNetworkUsageDescription
+                == InfoPlistSnippet.sampleLocalNetworkUsageDescription)
         #expect(!report.snippet.xml.unicodeScalars.contains("\u{1B}"))
     }
 
@@ -117,10 +133,12 @@ struct InfoPlistCheckTests {
         #expect(try check.check(fileAt: file.path) == check.check(data: xml))
     }
 
-    @Test("the corrected snippet, pasted into the plist, leaves no findings", arguments: [
-        "missing-keys.plist", "sub-and-lowercase.plist", "wrong-types.plist",
-        "hostile-entries.plist", "good.plist",
-    ])
+    @Test(
+        "the corrected snippet, pasted into the plist, leaves no findings",
+        arguments: [
+            "missing-keys.plist", "sub-and-lowercase.plist", "wrong-types.plist",
+            "hostile-entries.plist", "good.plist",
+        ])
     func snippetFixesEverything(file: String) throws {
         let project = Case.iOS13
         let check = InfoPlistCheck(

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 @Suite("InfoPlistCheck on unreadable and hostile input")
@@ -26,23 +26,37 @@ struct InfoPlistErrorTests {
         (.fixture("truncated.plist"), .notAPropertyList(reason: "")),
         (.fixture("array-root.plist"), .notADictionary(actualType: "an array")),
         (.bytes("empty", { Data() }), .empty),
-        (.bytes("string root", { Data("<plist><string>x</string></plist>".utf8) }),
-         .notADictionary(actualType: "a string")),
+        (
+            .bytes("string root", { Data("<plist><string>x</string></plist>".utf8) }),
+            .notADictionary(actualType: "a string")
+        ),
         (.bytes("deep XML", { PlistFixtures.deepXML(depth: limit) }), .tooDeeplyNested(limit: limit)),
-        (.bytes("very deep XML", { PlistFixtures.deepXML(depth: 100_000) }),
-         .tooDeeplyNested(limit: limit)),
-        (.bytes("deep binary", { PlistFixtures.binaryChain(depth: limit + 1) }),
-         .tooDeeplyNested(limit: limit)),
-        (.bytes("binary bomb", { PlistFixtures.binaryBomb(levels: 40) }),
-         .tooManyObjects(limit: InfoPlistCheck.maximumObjectCount)),
+        (
+            .bytes("very deep XML", { PlistFixtures.deepXML(depth: 100_000) }),
+            .tooDeeplyNested(limit: limit)
+        ),
+        (
+            .bytes("deep binary", { PlistFixtures.binaryChain(depth: limit + 1) }),
+            .tooDeeplyNested(limit: limit)
+        ),
+        (
+            .bytes("binary bomb", { PlistFixtures.binaryBomb(levels: 40) }),
+            .tooManyObjects(limit: InfoPlistCheck.maximumObjectCount)
+        ),
         (.bytes("binary cycle", { PlistFixtures.binaryCycle }), .notAPropertyList(reason: "")),
-        (.bytes("binary garbage", { Data("bplist00".utf8) + Data(repeating: 0xFF, count: 40) }),
-         .notAPropertyList(reason: "")),
+        (
+            .bytes("binary garbage", { Data("bplist00".utf8) + Data(repeating: 0xFF, count: 40) }),
+            .notAPropertyList(reason: "")
+        ),
         (.bytes("binary, no trailer", { Data("bplist00".utf8) }), .notAPropertyList(reason: "")),
-        (.bytes("random bytes", { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }) }),
-         .notAPropertyList(reason: "")),
-        (.bytes("over 8 MiB", { Data(repeating: 0x20, count: InfoPlistCheck.maximumSize + 1) }),
-         .tooLarge(size: InfoPlistCheck.maximumSize + 1, limit: InfoPlistCheck.maximumSize)),
+        (
+            .bytes("random bytes", { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }) }),
+            .notAPropertyList(reason: "")
+        ),
+        (
+            .bytes("over 8 MiB", { Data(repeating: 0x20, count: InfoPlistCheck.maximumSize + 1) }),
+            .tooLarge(size: InfoPlistCheck.maximumSize + 1, limit: InfoPlistCheck.maximumSize)
+        ),
     ]
 
     /// Compares errors by case, ignoring Foundation's wording of `notAPropertyList` reasons.
@@ -73,9 +87,11 @@ struct InfoPlistErrorTests {
         #expect(!error.description.isEmpty)
     }
 
-    @Test("nesting just inside the limit is accepted", arguments: [
-        PlistFixtures.deepXML(depth: limit - 1), PlistFixtures.binaryChain(depth: limit - 1),
-    ])
+    @Test(
+        "nesting just inside the limit is accepted",
+        arguments: [
+            PlistFixtures.deepXML(depth: limit - 1), PlistFixtures.binaryChain(depth: limit - 1),
+        ])
     func nestingInsideLimit(data: Data) throws {
         if data.starts(with: Array("bplist".utf8)) {
             // A binary top level here is an array, not a dictionary: the guard let it through.
@@ -127,7 +143,8 @@ struct InfoPlistErrorTests {
     func descriptions() {
         let error = InfoPlistError.unreadable(path: "/tmp/\u{1B}[2J.plist", reason: "gone")
         #expect(error.description == #"cannot read Info.plist "/tmp/\u{1B}[2J.plist": "gone""#)
-        #expect(InfoPlistError.tooLarge(size: 9_000_000, limit: 8_388_608).description
-            == "the Info.plist is too large (over 8388608 bytes); at most 8388608 bytes are read")
+        #expect(
+            InfoPlistError.tooLarge(size: 9_000_000, limit: 8_388_608).description
+                == "the Info.plist is too large (over 8388608 bytes); at most 8388608 bytes are read")
     }
 }

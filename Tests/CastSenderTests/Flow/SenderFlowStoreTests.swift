@@ -13,27 +13,35 @@ struct SenderFlowStoreTests {
         try body(url)
     }
 
-    @Test("reads version 1 and 2 files", arguments: [
-        (#"{"version":1,"discoveryHasStartedOnce":true}"#, SenderFlowState(discoveryHasStartedOnce: true), 1),
-        (#"{"version":1,"discoveryHasStartedOnce":false}"#, SenderFlowState(), 1),
-        (#"{"version":2,"discoveryHasStartedOnce":true,"localNetworkPermission":"denied","bluetoothPromptAnswered":false}"#,
-         SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied), 2),
-        (#"{"version":2,"discoveryHasStartedOnce":false,"localNetworkPermission":"notDetermined","bluetoothPromptAnswered":true}"#,
-         SenderFlowState(bluetoothPromptAnswered: true), 2),
-    ])
+    @Test(
+        "reads version 1 and 2 files",
+        arguments: [
+            (#"{"version":1,"discoveryHasStartedOnce":true}"#, SenderFlowState(discoveryHasStartedOnce: true), 1),
+            (#"{"version":1,"discoveryHasStartedOnce":false}"#, SenderFlowState(), 1),
+            (
+                #"{"version":2,"discoveryHasStartedOnce":true,"localNetworkPermission":"denied","bluetoothPromptAnswered":false}"#,
+                SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied), 2
+            ),
+            (
+                #"{"version":2,"discoveryHasStartedOnce":false,"localNetworkPermission":"notDetermined","bluetoothPromptAnswered":true}"#,
+                SenderFlowState(bluetoothPromptAnswered: true), 2
+            ),
+        ])
     func versions(text: String, state: SenderFlowState, version: Int) throws {
         try Self.withFile(text) { (url: URL) throws in
             #expect(try SenderFlowStore(url: url).load() == .init(state: state, version: version))
         }
     }
 
-    @Test("a corrupt file is reported and treated as absent", arguments: [
-        "{", "", "[]", #"{"version": 3, "discoveryHasStartedOnce": true}"#, #"{"version": 2}"#,
-        #"{"version": 2, "discoveryHasStartedOnce": true}"#,
-        #"{"version": 2, "discoveryHasStartedOnce": true, "localNetworkPermission": "granted"}"#,
-        #"{"version": 2, "discoveryHasStartedOnce": true, "localNetworkPermission": "maybe", "bluetoothPromptAnswered": false}"#,
-        #"{"version": 1, "discoveryHasStartedOnce": "yes"}"#,
-    ])
+    @Test(
+        "a corrupt file is reported and treated as absent",
+        arguments: [
+            "{", "", "[]", #"{"version": 3, "discoveryHasStartedOnce": true}"#, #"{"version": 2}"#,
+            #"{"version": 2, "discoveryHasStartedOnce": true}"#,
+            #"{"version": 2, "discoveryHasStartedOnce": true, "localNetworkPermission": "granted"}"#,
+            #"{"version": 2, "discoveryHasStartedOnce": true, "localNetworkPermission": "maybe", "bluetoothPromptAnswered": false}"#,
+            #"{"version": 1, "discoveryHasStartedOnce": "yes"}"#,
+        ])
     func corrupt(text: String) throws {
         try Self.withFile(text) { (url: URL) throws in
             let loaded = try SenderFlowStore(url: url).load()
@@ -51,14 +59,21 @@ struct SenderFlowStoreTests {
             #expect(try store.load() == .init(state: SenderFlowState(), version: nil))
             for state in [
                 SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .granted),
-                SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied, bluetoothPromptAnswered: true),
+                SenderFlowState(
+                    discoveryHasStartedOnce: true, localNetworkPermission: .denied, bluetoothPromptAnswered: true),
             ] {
                 try store.save(state)
                 #expect(try store.load() == .init(state: state, version: 2))
             }
             let text = try String(contentsOf: url, encoding: .utf8)
-            #expect(text == #"{"bluetoothPromptAnswered":true,"discoveryHasStartedOnce":true,"localNetworkPermission":"denied","version":2}"#)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["discovery.json"])
+            #expect(
+                text
+                    == #"{"bluetoothPromptAnswered":true,"discoveryHasStartedOnce":true,"localNetworkPermission":"denied","version":2}"#
+            )
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == [
+                    "discovery.json"
+                ])
         }
     }
 

@@ -42,7 +42,9 @@ struct SenderFlowTests {
         ButtonRow(sdk: SDKVersion(4, 8, 3), picker: .custom, devices: true, visible: false, reason: .customPicker),
     ]
 
-    @Test("Cast button: before 4.6.0 only with devices, from 4.6.0 always on Wi-Fi, off Wi-Fi hidden", arguments: buttonRows)
+    @Test(
+        "Cast button: before 4.6.0 only with devices, from 4.6.0 always on Wi-Fi, off Wi-Fi hidden",
+        arguments: buttonRows)
     func castButton(row: ButtonRow) {
         var flow = SenderFlow(
             configuration: Self.configuration(sdk: row.sdk, picker: row.picker), state: Self.returning, wifi: row.wifi,
@@ -58,23 +60,28 @@ struct SenderFlowTests {
         #expect(step.castState == (row.devices && row.wifi ? .notConnected : .noDevicesAvailable))
     }
 
-    @Test("Bluetooth prompt: iOS 13, SDK before 4.8.1, unless the no-bluetooth variant (from 4.4.3)", arguments: [
-        (13, SDKVersion(4, 7, 0), false, true), (13, SDKVersion(4, 7, 0), true, false),
-        (13, SDKVersion(4, 4, 2), true, true), (13, SDKVersion(4, 4, 3), true, false),
-        (13, SDKVersion(4, 8, 0), false, true), (13, SDKVersion(4, 8, 1), false, false),
-        (14, SDKVersion(4, 7, 0), false, false), (12, SDKVersion(4, 7, 0), false, false),
-    ])
+    @Test(
+        "Bluetooth prompt: iOS 13, SDK before 4.8.1, unless the no-bluetooth variant (from 4.4.3)",
+        arguments: [
+            (13, SDKVersion(4, 7, 0), false, true), (13, SDKVersion(4, 7, 0), true, false),
+            (13, SDKVersion(4, 4, 2), true, true), (13, SDKVersion(4, 4, 3), true, false),
+            (13, SDKVersion(4, 8, 0), false, true), (13, SDKVersion(4, 8, 1), false, false),
+            (14, SDKVersion(4, 7, 0), false, false), (12, SDKVersion(4, 7, 0), false, false),
+        ])
     func bluetooth(ios: Int, sdk: SDKVersion, variant: Bool, prompts: Bool) {
         let configuration = Self.configuration(ios: ios, sdk: sdk, noBluetooth: variant)
         #expect(configuration.showsBluetoothPrompt == prompts)
         #expect(configuration.quirks.contains(.bluetoothPromptOnIOS13) == prompts)
     }
 
-    @Test("the first-tap bug: SDK 4.8.0 and 4.8.1, SDK button, first-tap rule", arguments: [
-        (SDKVersion(4, 7, 1), CastPicker.sdkCastButton, true, false), (SDKVersion(4, 8, 0), .sdkCastButton, true, true),
-        (SDKVersion(4, 8, 1), .sdkCastButton, true, true), (SDKVersion(4, 8, 2), .sdkCastButton, true, false),
-        (SDKVersion(4, 8, 0), .custom, true, false), (SDKVersion(4, 8, 1), .sdkCastButton, false, false),
-    ])
+    @Test(
+        "the first-tap bug: SDK 4.8.0 and 4.8.1, SDK button, first-tap rule",
+        arguments: [
+            (SDKVersion(4, 7, 1), CastPicker.sdkCastButton, true, false),
+            (SDKVersion(4, 8, 0), .sdkCastButton, true, true),
+            (SDKVersion(4, 8, 1), .sdkCastButton, true, true), (SDKVersion(4, 8, 2), .sdkCastButton, true, false),
+            (SDKVersion(4, 8, 0), .custom, true, false), (SDKVersion(4, 8, 1), .sdkCastButton, false, false),
+        ])
     func firstTapBug(sdk: SDKVersion, picker: CastPicker, firstTap: Bool, bug: Bool) {
         let configuration = Self.configuration(sdk: sdk, picker: picker, firstTap: firstTap)
         #expect(configuration.hasFirstTapBug == bug)
@@ -90,11 +97,13 @@ struct SenderFlowTests {
         }
     }
 
-    @Test("configuration validation", arguments: [
-        (13, SDKVersion(4, 8, 1), false, "needs iOS 14 or later"), (13, SDKVersion(4, 4, 0), true, "4.4.3"),
-        (0, SDKVersion(4, 8, 3), false, "not a valid iOS version"), (13, SDKVersion(4, 8, 0), false, ""),
-        (14, SDKVersion(4, 4, 3), true, ""),
-    ])
+    @Test(
+        "configuration validation",
+        arguments: [
+            (13, SDKVersion(4, 8, 1), false, "needs iOS 14 or later"), (13, SDKVersion(4, 4, 0), true, "4.4.3"),
+            (0, SDKVersion(4, 8, 3), false, "not a valid iOS version"), (13, SDKVersion(4, 8, 0), false, ""),
+            (14, SDKVersion(4, 4, 3), true, ""),
+        ])
     func validation(ios: Int, sdk: SDKVersion, variant: Bool, message: String) {
         let configuration = Self.configuration(ios: ios, sdk: sdk, noBluetooth: variant)
         do {
@@ -120,11 +129,13 @@ struct SenderFlowTests {
         let noDevices = ios14.handle(.castButtonTapped)
         #expect(noDevices.screen == .noDevicesDialog)
         #expect(noDevices.dialog?.hints == [SenderDialog.sameWiFiHint, SenderDialog.localNetworkHint])
-        var ios13 = SenderFlow(configuration: Self.configuration(ios: 13, sdk: SDKVersion(4, 7, 0), disableAutostart: true))
+        var ios13 = SenderFlow(
+            configuration: Self.configuration(ios: 13, sdk: SDKVersion(4, 7, 0), disableAutostart: true))
         ios13.handle(.appLaunched)
         #expect(ios13.handle(.castButtonTapped).dialog?.hints == [SenderDialog.sameWiFiHint])
         var denied = SenderFlow(
-            configuration: Self.configuration(), state: SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied),
+            configuration: Self.configuration(),
+            state: SenderFlowState(discoveryHasStartedOnce: true, localNetworkPermission: .denied),
             networkDevices: [Self.tv])
         denied.handle(.appLaunched)
         let step = denied.handle(.castButtonTapped)
@@ -166,28 +177,39 @@ struct SenderFlowTests {
     static let ignored: [Ignored] = [
         Ignored(name: "tap before launch", setup: [], input: .castButtonTapped, note: "has not launched"),
         Ignored(name: "second launch", setup: [.appLaunched], input: .appLaunched, note: "already running"),
-        Ignored(name: "tap in background", setup: [.appLaunched, .enteredBackground], input: .castButtonTapped,
-                note: "not in the foreground"),
-        Ignored(name: "tap behind the interstitial", setup: [.appLaunched, .castButtonTapped], input: .castButtonTapped,
-                note: "sdkInterstitial is showing"),
-        Ignored(name: "answer with no prompt", setup: [.appLaunched], input: .promptAnswered(granted: true),
-                note: "no system prompt"),
-        Ignored(name: "Settings before asking", setup: [.appLaunched, .enteredBackground],
-                input: .settingsChanged(granted: true), note: "only once it has asked"),
-        Ignored(name: "Settings in the foreground", setup: [.appLaunched], input: .settingsChanged(granted: true),
-                note: "send enteredBackground first"),
-        Ignored(name: "prompt answer in background", setup: [.appLaunched, .enteredBackground],
-                input: .promptAnswered(granted: true), note: "shows only over the app in the foreground"),
-        Ignored(name: "dismiss with no interstitial", setup: [.appLaunched], input: .interstitialDismissed,
-                note: "no interstitial"),
-        Ignored(name: "select with no picker", setup: [.appLaunched], input: .deviceSelected("Living Room TV"),
-                note: "picker is not showing"),
-        Ignored(name: "session with none connecting", setup: [.appLaunched], input: .sessionStarted,
-                note: "no session is connecting"),
-        Ignored(name: "Go to Settings with no dialog", setup: [.appLaunched], input: .goToSettingsTapped,
-                note: "denied dialog is not showing"),
-        Ignored(name: "foreground while in foreground", setup: [.appLaunched], input: .enteredForeground,
-                note: "not in the background"),
+        Ignored(
+            name: "tap in background", setup: [.appLaunched, .enteredBackground], input: .castButtonTapped,
+            note: "not in the foreground"),
+        Ignored(
+            name: "tap behind the interstitial", setup: [.appLaunched, .castButtonTapped], input: .castButtonTapped,
+            note: "sdkInterstitial is showing"),
+        Ignored(
+            name: "answer with no prompt", setup: [.appLaunched], input: .promptAnswered(granted: true),
+            note: "no system prompt"),
+        Ignored(
+            name: "Settings before asking", setup: [.appLaunched, .enteredBackground],
+            input: .settingsChanged(granted: true), note: "only once it has asked"),
+        Ignored(
+            name: "Settings in the foreground", setup: [.appLaunched], input: .settingsChanged(granted: true),
+            note: "send enteredBackground first"),
+        Ignored(
+            name: "prompt answer in background", setup: [.appLaunched, .enteredBackground],
+            input: .promptAnswered(granted: true), note: "shows only over the app in the foreground"),
+        Ignored(
+            name: "dismiss with no interstitial", setup: [.appLaunched], input: .interstitialDismissed,
+            note: "no interstitial"),
+        Ignored(
+            name: "select with no picker", setup: [.appLaunched], input: .deviceSelected("Living Room TV"),
+            note: "picker is not showing"),
+        Ignored(
+            name: "session with none connecting", setup: [.appLaunched], input: .sessionStarted,
+            note: "no session is connecting"),
+        Ignored(
+            name: "Go to Settings with no dialog", setup: [.appLaunched], input: .goToSettingsTapped,
+            note: "denied dialog is not showing"),
+        Ignored(
+            name: "foreground while in foreground", setup: [.appLaunched], input: .enteredForeground,
+            note: "not in the background"),
     ]
 
     @Test("inputs that cannot happen now change nothing and say why", arguments: ignored)
@@ -234,11 +256,13 @@ struct SenderFlowTests {
         let step = flow.handle(.castButtonTapped)
         let data = try JSONEncoder().encode(step)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "input", "phase", "screen", "dialog", "discoveryRunning", "discoveryHasStartedOnce",
-            "localNetworkPermission", "wifi", "visibleDevices", "castButton", "castState", "castStateValue", "quirks",
-            "inferred", "blockedBrowses", "notes",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "input", "phase", "screen", "dialog", "discoveryRunning", "discoveryHasStartedOnce",
+                "localNetworkPermission", "wifi", "visibleDevices", "castButton", "castState", "castStateValue",
+                "quirks",
+                "inferred", "blockedBrowses", "notes",
+            ])
         #expect(object["castState"] as? String == "noDevicesAvailable")
         #expect(object["castStateValue"] as? Int == 0)
         #expect(object["screen"] as? String == "localNetworkPermissionDialog")
@@ -246,7 +270,9 @@ struct SenderFlowTests {
         #expect((object["dialog"] as? [String: Any])?.keys.sorted() == ["buttons", "hints", "title"])
         #expect(try JSONDecoder().decode(SenderFlowStep.self, from: data) == step)
         #expect(CastState.allCases.map(\.rawValue) == [0, 1, 2, 3])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([CastState].self, from: Data(#"["idle"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([CastState].self, from: Data(#"["idle"]"#.utf8))
+        }
     }
 
     @Test("description: one labelled line per field, quirks and notes included, names escaped")
@@ -266,17 +292,19 @@ struct SenderFlowTests {
         #expect(!picker.unicodeScalars.contains("\u{1B}"))
     }
 
-    @Test("Info.plist: iOS 14+ refuses a browse missing from NSBonjourServices; the prompt shows the plist's text",
-          arguments: [
-              (["_googlecast._tcp", "_CC1AD845._googlecast._tcp"], 14, [String]()),
-              (["_googlecast._tcp"], 14, ["_CC1AD845._googlecast._tcp"]),
-              (["_CC1AD845._googlecast._tcp"], 17, ["_googlecast._tcp"]),
-              ([], 16, ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"]),
-              (["_GOOGLECAST._TCP", "_cc1ad845._googlecast._tcp"], 14, []),
-              ([], 13, []),
-          ])
+    @Test(
+        "Info.plist: iOS 14+ refuses a browse missing from NSBonjourServices; the prompt shows the plist's text",
+        arguments: [
+            (["_googlecast._tcp", "_CC1AD845._googlecast._tcp"], 14, [String]()),
+            (["_googlecast._tcp"], 14, ["_CC1AD845._googlecast._tcp"]),
+            (["_CC1AD845._googlecast._tcp"], 17, ["_googlecast._tcp"]),
+            ([], 16, ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"]),
+            (["_GOOGLECAST._TCP", "_cc1ad845._googlecast._tcp"], 14, []),
+            ([], 13, []),
+        ])
     func infoPlist(services: [String], ios: Int, blocked: [String]) {
-        var configuration = Self.configuration(ios: ios, sdk: ios < 14 ? SDKVersion(4, 7, 0) : SDKVersion(4, 8, 3), firstTap: false)
+        var configuration = Self.configuration(
+            ios: ios, sdk: ios < 14 ? SDKVersion(4, 7, 0) : SDKVersion(4, 8, 3), firstTap: false)
         configuration.infoPlist = SenderInfoPlist(
             bonjourServices: services, localNetworkUsageDescription: "Finds your TV.", appName: "Demo")
         var flow = SenderFlow(configuration: configuration, networkDevices: [Self.tv])
@@ -301,8 +329,9 @@ struct SenderFlowTests {
         configuration.infoPlist = SenderInfoPlist(bonjourServices: ["_googlecast._tcp", "_CC1AD845._googlecast._tcp"])
         var missing = SenderFlow(configuration: configuration)
         let step = missing.handle(.appLaunched)
-        #expect(step.dialog?.hints.contains { $0.contains("no NSLocalNetworkUsageDescription") } == true,
-                "\(step)")
+        #expect(
+            step.dialog?.hints.contains { $0.contains("no NSLocalNetworkUsageDescription") } == true,
+            "\(step)")
         #expect(step.inferred.contains(.localNetworkPromptWording))
     }
 
@@ -321,9 +350,12 @@ struct SenderFlowTests {
         #expect(throws: SenderConfigurationError.self) { try configuration.validate() }
     }
 
-    @Test("built with Xcode 11 and SDK before 4.4.4: the button waits for location permission (inferred)",
-          arguments: [(SDKVersion(4, 4, 3), "11.7", true), (SDKVersion(4, 4, 4), "11.7", false),
-                      (SDKVersion(4, 4, 3), "10.3", false), (SDKVersion(4, 4, 3), "12.0", false)])
+    @Test(
+        "built with Xcode 11 and SDK before 4.4.4: the button waits for location permission (inferred)",
+        arguments: [
+            (SDKVersion(4, 4, 3), "11.7", true), (SDKVersion(4, 4, 4), "11.7", false),
+            (SDKVersion(4, 4, 3), "10.3", false), (SDKVersion(4, 4, 3), "12.0", false),
+        ])
     func location(sdk: SDKVersion, xcode: String, needs: Bool) throws {
         var configuration = Self.configuration(ios: 13, sdk: sdk, noBluetooth: true)
         configuration.xcodeVersion = try SDKVersion(parsing: xcode)
@@ -335,8 +367,9 @@ struct SenderFlowTests {
         #expect(flow.handle(.locationPermissionChanged(granted: true)).castButton.isVisible)
     }
 
-    @Test("a custom picker from SDK 4.5.0 starts nothing at launch; before 4.5.0 the SDK starts discovery",
-          arguments: [(SDKVersion(4, 4, 8), true), (SDKVersion(4, 5, 0), false), (SDKVersion(4, 8, 3), false)])
+    @Test(
+        "a custom picker from SDK 4.5.0 starts nothing at launch; before 4.5.0 the SDK starts discovery",
+        arguments: [(SDKVersion(4, 4, 8), true), (SDKVersion(4, 5, 0), false), (SDKVersion(4, 8, 3), false)])
     func customPicker(sdk: SDKVersion, autostarts: Bool) {
         var flow = SenderFlow(configuration: Self.configuration(sdk: sdk, picker: .custom), state: Self.returning)
         let launch = flow.handle(.appLaunched)
@@ -355,10 +388,13 @@ struct SenderFlowTests {
         #expect(flow.state == Self.returning)
     }
 
-    @Test("platform parsing", arguments: [
-        ("linux", SenderPlatform.linux), ("Linux", .linux), ("iOS 14.5", .iOS(major: 14, minor: 5)), ("13", .iOS(major: 13)),
-        ("ios 17.4.1", .iOS(major: 17, minor: 4)),
-    ])
+    @Test(
+        "platform parsing",
+        arguments: [
+            ("linux", SenderPlatform.linux), ("Linux", .linux), ("iOS 14.5", .iOS(major: 14, minor: 5)),
+            ("13", .iOS(major: 13)),
+            ("ios 17.4.1", .iOS(major: 17, minor: 4)),
+        ])
     func platform(text: String, platform: SenderPlatform) throws {
         #expect(try SenderPlatform(parsing: text) == platform)
     }

@@ -12,8 +12,11 @@ struct SenderScenarioFixtureTests {
     /// The scenario files; a folder that cannot be read, or holds none, fails the tests that take
     /// them instead of running zero cases.
     static func fileNames() throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
-        guard !names.isEmpty else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory.path]) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            .sorted()
+        guard !names.isEmpty else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory.path])
+        }
         return names
     }
 
@@ -72,9 +75,12 @@ struct SenderScenarioFixtureTests {
         #expect(reEnabled)
         #expect(scenarios.contains { $0.configuration.picker == .custom })
         let quirks = Set(scenarios.flatMap { $0.run().steps.flatMap(\.quirks) })
-        #expect(quirks == Set(SenderQuirk.allCases), "quirks never shown: \(Set(SenderQuirk.allCases).subtracting(quirks))")
+        #expect(
+            quirks == Set(SenderQuirk.allCases), "quirks never shown: \(Set(SenderQuirk.allCases).subtracting(quirks))")
         let screens = Set(scenarios.flatMap { $0.run().steps.map(\.screen) })
-        #expect(screens == Set(SenderScreen.allCases), "screens never shown: \(Set(SenderScreen.allCases).subtracting(screens))")
+        #expect(
+            screens == Set(SenderScreen.allCases),
+            "screens never shown: \(Set(SenderScreen.allCases).subtracting(screens))")
         let states = Set(scenarios.flatMap { $0.run().steps.map(\.castState) })
         #expect(states == Set(CastState.allCases))
     }

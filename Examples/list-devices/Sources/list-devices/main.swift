@@ -10,7 +10,8 @@ guard CommandLine.arguments.count == 2 else {
     exit(64)
 }
 do {
-    let backend = try ReplayBackend(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), speed: 0, ending: .finish)
+    let backend = try ReplayBackend(
+        contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), speed: 0, ending: .finish)
     let manager = DiscoveryManager(backend: backend, criteria: .all)
 
     // One scan: every device, once the browses have settled.
@@ -22,7 +23,8 @@ do {
 
     // A new manager as a stream of events (subscribe first), until the recording ends.
     let watcher = DiscoveryManager(
-        backend: try ReplayBackend(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), speed: 0, ending: .finish))
+        backend: try ReplayBackend(
+            contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), speed: 0, ending: .finish))
     let events = watcher.events()
     watcher.startDiscovery()
     for await event in events {
