@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: test build setup demo lab-test bench deb install package-test example sanitize docs
+.PHONY: test build setup demo lab-test bench deb install package-test example sanitize docs format lint
 
 # Everything the tests need: build headers, the lab's daemons and tools, its python venv.
 setup:
@@ -26,10 +26,18 @@ test: export LIST_DEVICES_BIN = $(SUITES_BUILD)/example/debug/list-devices
 # what needs the lab: the Avahi backend against a real avahi-daemon hearing simulated devices
 # over real multicast, cast-scan end to end; a soak run,
 # a smoke run of the benchmarks (so they cannot rot), the Prometheus examples and the package.
-test: setup
+test: setup lint
 	swift test
 	Scripts/fuzz quick
 	$(RUN_SUITES) Tests/Scripts/plans/build.plan Tests/Scripts/plans/lab.plan Tests/Scripts/plans/more.plan
+
+# The house style (.swift-format: 4 spaces, lines of at most 120 columns), checked: make test
+# starts with it. `make format` rewrites the files in place.
+FORMAT_PATHS = Sources Tests Benchmarks Examples Fuzz
+lint:
+	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
+format:
+	swift format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 # ThreadSanitizer, then AddressSanitizer (LeakSanitizer with it, Tests/Sanitizers says what it
 # is told to ignore and why), over the unit suites, each built in a scratch path of its own so
