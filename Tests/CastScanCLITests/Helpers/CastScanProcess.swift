@@ -76,12 +76,23 @@ enum CastScanProcess {
     /// The environment of every child: no terminal settings, and a private home, so nothing
     /// the tool might write by default lands in the real one.
     static func environment(home: URL) -> [String: String] {
-        [
+        var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home.path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "LANG": "C.UTF-8",
         ]
+        // A build with coverage (swift test --enable-code-coverage): every child's counts merge
+        // into one profile beside the tests' own, which swift test merges with theirs; without
+        // it, each child would write default.profraw into its working directory.
+        if let tests = ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"] {
+            environment["LLVM_PROFILE_FILE"] =
+                tests.hasSuffix(".profraw")
+                ? URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("cast-scan%m.profraw")
+                    .path
+                : tests
+        }
+        return environment
     }
 
     /// How long a child runs by default before it is killed (and its result says it timed
