@@ -10,12 +10,8 @@ import Testing
 @Suite("MDNSQuerier: passive observation of failure over queries with TC")
 struct MDNSPassiveObservationTests {
     typealias T = MDNSQuerierTests
-    typealias Harness = MDNSQuerierHarness
-
-    static let otherQuerier = SocketAddress(bytes: [192, 168, 1, 30], port: 5353)
-    /// Eth0's own address: where the querier's echo comes from.
-    static let ourAddress = SocketAddress(bytes: [192, 168, 1, 10], port: 5353)
-    static let link = MDNSLink.ID(interface: 2, ipv6: false)
+    /// Another querier on eth0's link, eth0's own address (where the echo comes from), the link.
+    typealias D = MDNSDuplicateQuestionTests
 
     /// PTR records of `count` other instances of the browse, none of them the device.
     static func others(_ count: Int) -> [DNSResourceRecord] {
@@ -36,12 +32,12 @@ struct MDNSPassiveObservationTests {
         for start in [Duration.seconds(2), .seconds(13)] {
             let first = DNSMessage(
                 id: 0, flags: DNSMessage.truncatedFlag, questions: [T.ptrQuestion], answers: Self.others(30))
-            try harness.deliver(first, from: Self.otherQuerier, on: 2, at: start)
+            try harness.deliver(first, from: D.otherQuerier, on: 2, at: start)
             let rest = DNSMessage(id: 0, flags: 0, answers: [T.device.ptr()])
-            try harness.deliver(rest, from: Self.otherQuerier, on: 2, at: start + .milliseconds(20))
+            try harness.deliver(rest, from: D.otherQuerier, on: 2, at: start + .milliseconds(20))
         }
         harness.advance(to: .seconds(30))
-        let cache = try #require(harness.querier.links[Self.link]?.cache)
+        let cache = try #require(harness.querier.links[D.link]?.cache)
         #expect(cache.contains(SimulatedCastDevice.serviceName, .ptr, T.device.ptr().data, at: harness.now))
         #expect(Self.removals(await harness.events()).isEmpty)
     }
@@ -51,7 +47,7 @@ struct MDNSPassiveObservationTests {
         let harness = try await T.resolved()
         for start in [Duration.seconds(2), .seconds(13)] {
             let query = DNSMessage(id: 0, flags: 0, questions: [T.ptrQuestion], answers: Self.others(30))
-            try harness.deliver(query, from: Self.otherQuerier, on: 2, at: start)
+            try harness.deliver(query, from: D.otherQuerier, on: 2, at: start)
         }
         harness.advance(to: .seconds(14))
         #expect(Self.removals(await harness.events()) == [.removed(T.discovered(T.device))])
@@ -70,11 +66,11 @@ struct MDNSPassiveObservationTests {
                 if query.message.isTruncated && query.message.questions.contains(T.ptrQuestion) {
                     truncatedBrowses += 1
                 }
-                harness.deliver(bytes: query.bytes, from: Self.ourAddress, on: 2, legacy: false, at: .seconds(second))
+                harness.deliver(bytes: query.bytes, from: D.ourAddress, on: 2, legacy: false, at: .seconds(second))
             }
         }
         #expect(truncatedBrowses >= 2, "the browse's known answers did not go over several packets")
-        let cache = try #require(harness.querier.links[Self.link]?.cache)
+        let cache = try #require(harness.querier.links[D.link]?.cache)
         #expect(cache.records(SimulatedCastDevice.serviceName, .ptr, at: harness.now).count == 41)
         #expect(Self.removals(await harness.events()).isEmpty)
     }
