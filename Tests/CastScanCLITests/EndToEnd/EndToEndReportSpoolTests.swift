@@ -381,26 +381,40 @@ struct EndToEndReportSpoolTests {
     /// a checkpoint that writes the header page back from the log (it changes as the file grows)
     /// heals it if it comes between the watch's look at the header and the overwrite. At most
     /// five times; each waits (from a thread of its own) for the message, a whole header, or the
-    /// watch's end.
+    /// watch's end. Only the file first damaged is overwritten again, and only while the watch,
+    /// stopped, has not said the damage nor reached its end (its last look at the file comes
+    /// after the "stopped" line): a fresh spool the watch made after seeing the damage, or a
+    /// file it no longer looks at, is the test's doing, not the watch's to find.
     static func keepHeaderOverwritten(_ spool: String, under watch: RunningProcess, saying said: String) async throws {
         let database = spool + "/events.sqlite"
+        let damaged = fileIdentity(database)
         let failure = LockedValue<(any Error)?>(nil)
         for _ in 0..<5 {
             let healed = LockedValue(false)
             let ran = await watch.run(when: { watch.currentStderr().contains(said) || headerIsWhole(database) }) {
-                guard !watch.currentStderr().contains(said) else { return }
-                healed.withLock { $0 = true }
                 watch.send(SIGSTOP)
+                defer { watch.send(SIGCONT) }
+                let ended = String(decoding: watch.currentStdout(), as: UTF8.self).contains(#""event":"stopped""#)
+                guard !watch.currentStderr().contains(said), !ended, damaged != nil, fileIdentity(database) == damaged,
+                    headerIsWhole(database)
+                else { return }
+                healed.withLock { $0 = true }
                 do {
                     try Disturbance.headerOverwritten.apply(to: spool, movingTo: "")
                 } catch {
                     failure.withLock { $0 = error }
                 }
-                watch.send(SIGCONT)
             }
             if let error = failure.withLock({ $0 }) { throw error }
             guard ran != nil, healed.withLock({ $0 }) else { return }
         }
+    }
+
+    /// The device and inode of the file at `path`, nil when there is none.
+    static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// Whether the file starts with SQLite's header string.
