@@ -15,7 +15,7 @@ struct MDNSQueryAssembly {
     struct Query {
         var questions: [DNSQuestion]
         var knownAnswers: [DNSName: [DNSResourceRecord]] = [:]
-        var knownAnswerCount = 0
+        private(set) var knownAnswerCount = 0
         var at: ContinuousClock.Instant
         var isEcho: Bool
 
@@ -51,7 +51,10 @@ struct MDNSQueryAssembly {
     mutating func add(
         _ message: DNSMessage, from source: SocketAddress, isEcho: Bool, at now: ContinuousClock.Instant
     ) -> Query? {
-        pending = pending.filter { now - $0.value.last <= Self.continuationWait }
+        // Rebuilt only when a waiting query is stale, not on every query packet.
+        if pending.values.contains(where: { now - $0.last > Self.continuationWait }) {
+            pending = pending.filter { now - $0.value.last <= Self.continuationWait }
+        }
         var query: Query
         if message.questions.isEmpty {
             guard let started = pending.removeValue(forKey: source) else { return nil }

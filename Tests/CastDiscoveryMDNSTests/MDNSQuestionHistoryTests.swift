@@ -15,12 +15,18 @@ struct MDNSQuestionHistoryTests {
     static let tv = DNSRecordData.ptr(try! DNSName(parsing: "TV._googlecast._tcp.local"))
     static let radio = DNSRecordData.ptr(try! DNSName(parsing: "Radio._googlecast._tcp.local"))
 
-    /// A query for the browse's PTR listing `known`, from port 5353.
-    static func query(_ known: [DNSRecordData], qu: Bool = false) -> DNSMessage {
+    /// A query for the browse's PTR listing `known`, from port 5353 (`truncated`: its known
+    /// answers go on in the next packet).
+    static func query(_ known: [DNSRecordData], qu: Bool = false, truncated: Bool = false) -> DNSMessage {
         DNSMessage(
-            id: 0, flags: 0,
+            id: 0, flags: truncated ? DNSMessage.truncatedFlag : 0,
             questions: [DNSQuestion(name: service, type: .ptr, unicastResponse: qu)],
-            answers: known.map { DNSResourceRecord(name: service, ttl: 120, data: $0) })
+            answers: records(known))
+    }
+
+    /// The browse's PTR records naming `known`.
+    static func records(_ known: [DNSRecordData]) -> [DNSResourceRecord] {
+        known.map { DNSResourceRecord(name: service, ttl: 120, data: $0) }
     }
 
     /// Hears `message` as a whole query (one packet) at `seconds`.
