@@ -103,8 +103,8 @@ example: setup
 	swift run --package-path Examples/list-devices list-devices Fixtures/replay/living-room.json
 
 # The documentation site (Scripts/docs): a DocC archive for each library in .build/docs and an
-# index.html linking them, from the symbols of the debug build (built first when missing or older
-# than the sources); DocC's warnings, such as a broken link, fail it. Serve it with, e.g.,
+# index.html linking them, from the symbols of the debug build (brought up to date first, with
+# coverage as make test builds it); DocC's warnings, such as a broken link, fail it. Serve it with, e.g.,
 # python3 -m http.server --bind 127.0.0.1 --directory .build/docs
 docs: setup
 	Scripts/docs
