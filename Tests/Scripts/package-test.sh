@@ -257,25 +257,25 @@ fi
 # --- The documentation: the README, the changelog and every page of docs/, each as in the tree,
 # and every relative link of the README and the pages resolves inside the installed folder.
 docdir="$tmp/x/usr/share/doc/cast-scan"
-missing=""
-for f in README.md CHANGELOG.md docs/*.md; do
-  cmp -s "$here/$f" "$docdir/$f" || missing="$missing $f"
-done
-broken=$("$PY" - "$docdir" <<'PY'
+if out=$("$PY" - "$here" "$docdir" <<'PY' 2>&1
 import pathlib, re, sys
-root = pathlib.Path(sys.argv[1])
-for page in [root / "README.md", root / "CHANGELOG.md", *sorted((root / "docs").glob("*.md"))]:
-    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
-        if "://" in target or target.startswith("mailto:"):
-            continue
-        if not (page.parent / target).exists():
-            print(f"{page.relative_to(root)} -> {target}")
+tree, installed = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+pages = [pathlib.Path("README.md"), pathlib.Path("CHANGELOG.md"), *sorted(p.relative_to(tree) for p in (tree / "docs").glob("*.md"))]
+problems = []
+for page in pages:
+    if not (installed / page).is_file() or (installed / page).read_bytes() != (tree / page).read_bytes():
+        problems.append(f"{page}: missing or not as in the tree")
+        continue
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", (installed / page).read_text()):
+        if "://" not in target and not target.startswith("mailto:") and not (installed / page).parent.joinpath(target).exists():
+            problems.append(f"{page} -> {target}: broken link")
+print("; ".join(problems) if problems else f"{len(pages) - 2} pages of docs/")
+sys.exit(1 if problems else 0)
 PY
-)
-if [ -z "$missing" ] && [ -z "$broken" ] && [ -d "$docdir/docs" ]; then
-  ok "the docs in /usr/share/doc/cast-scan: README.md, CHANGELOG.md and $(cd "$docdir/docs" && ls *.md | wc -l) pages of docs/, every relative link resolving"
+); then
+  ok "the docs in /usr/share/doc/cast-scan: README.md, CHANGELOG.md and $out, as in the tree, every relative link resolving"
 else
-  notok "the packaged docs: missing or different:${missing:- none}; broken links: ${broken:-none}"
+  notok "the packaged docs: $out"
 fi
 
 # --- The man page.
