@@ -36,13 +36,13 @@ cd "$here"
 if [ -z "${CAST_SCAN_BIN_DIR:-}" ] && ! swift build --build-tests "${scratch[@]}" >"$log" 2>&1; then
   cat "$log" >&2; echo "not ok - the tests do not build"; failed=$((failed + 1)); exit 1
 fi
-if [ -e "$CASTLAB_STATE/lab.json" ]; then
-  echo "not ok - the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"; failed=$((failed + 1)); exit 1
-fi
-started=1
+# castlab up reclaims a lab left behind and refuses one that runs (Tests/Scripts/lab-test-lib.sh,
+# lab_up): this suite tears down only a lab it brought up.
 if ! "$castlab" up "$here/Fixtures/lab/stacks.json" >"$log" 2>&1; then
   cat "$log" >&2; echo "not ok - the lab could not start (see above)"; failed=$((failed + 1)); exit 1
 fi
+started=1
+grep -h "reclaiming a lab left behind" "$log" | sed 's/^/#   /' >&2
 
 xml_dir=$(mktemp -d /tmp/backend-lab-xunit.XXXXXX)
 trap 'rm -rf "$xml_dir"; finish; exit $?' EXIT
