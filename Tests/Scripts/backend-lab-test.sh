@@ -13,55 +13,32 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
-castlab="$here/Scripts/castlab"
-. "$here/Scripts/lab/lab-name.sh" || exit 1
-scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
-passed=0 failed=0 started=0
-log=$(mktemp /tmp/backend-lab-test.XXXXXX)
-
-finish() {
-  if [ "$started" = 1 ]; then
-    "$castlab" down >/dev/null 2>&1 || true
-    if [ -n "$(castlab_namespaces)" ]; then
-      echo "not ok - the lab left namespaces behind"; failed=$((failed + 1))
-    fi
-  fi
-  rm -f "$log"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
+. "$here/Tests/Scripts/lab-test-lib.sh" backend-lab-test
+log=$tmp/log
+xml_dir=$tmp/xunit
+mkdir -p "$xml_dir"
 
 cd "$here"
 if [ -z "${CAST_SCAN_BIN_DIR:-}" ] && ! swift build --build-tests "${scratch[@]}" >"$log" 2>&1; then
-  cat "$log" >&2; echo "not ok - the tests do not build"; failed=$((failed + 1)); exit 1
+  cat "$log" >&2; notok "the tests do not build"; exit 1
 fi
-# castlab up reclaims a lab left behind and refuses one that runs (Tests/Scripts/lab-test-lib.sh,
-# lab_up): this suite tears down only a lab it brought up.
-if ! "$castlab" up "$here/Fixtures/lab/stacks.json" >"$log" 2>&1; then
-  cat "$log" >&2; echo "not ok - the lab could not start (see above)"; failed=$((failed + 1)); exit 1
-fi
-started=1
-grep -h "reclaiming a lab left behind" "$log" | sed 's/^/#   /' >&2
-
-xml_dir=$(mktemp -d /tmp/backend-lab-xunit.XXXXXX)
-trap 'rm -rf "$xml_dir"; finish; exit $?' EXIT
+lab_up "$here/Fixtures/lab/stacks.json"
 
 # The lab suites and their tests, from the built test bundle.
 tests=$(swift test list --skip-build "${scratch[@]}" 2>/dev/null | grep '^CastDiscoveryLabTests\.' || true)
 listed=$(sed -n 's/^CastDiscoveryLabTests\.\([A-Za-z0-9_]*\)\/.*/\1/p' <<<"$tests" | sort -u)
 if [ -z "$listed" ]; then
-  echo "not ok - swift test list shows no CastDiscoveryLabTests suite"; failed=$((failed + 1)); exit 1
+  notok "swift test list shows no CastDiscoveryLabTests suite"; exit 1
 fi
 # These disturb the lab for whatever runs after them: last, in this order.
 last=(AvahiDaemonLabTests MDNSHostileLabTests)
 for suite in "${last[@]}"; do
   if ! grep -qx "$suite" <<<"$listed"; then
-    echo "not ok - $suite, which this runner orders, is not a lab suite any more"; failed=$((failed + 1))
+    notok "$suite, which this runner orders, is not a lab suite any more"
   fi
 done
 order=($(grep -vxF -f <(printf '%s\n' "${last[@]}") <<<"$listed") "${last[@]}")
-echo "ok - ${#order[@]} lab suites from swift test list: ${order[*]}"; passed=$((passed + 1))
+ok "${#order[@]} lab suites from swift test list: ${order[*]}"
 
 # run_suite TYPE: runs one suite in the lab; passes when its xUnit report holds every test the
 # list shows for it, with no failure, error or skip.
@@ -73,7 +50,7 @@ run_suite() {
   local rc=$?
   grep -E '^(✘|✔) (Test|Suite)' "$log" | sed 's/^/#   /'
   local verdict
-  verdict=$(python3 - "${xml%.xml}-swift-testing.xml" "$suite" "$expected" <<'PY'
+  verdict=$("$PY" - "${xml%.xml}-swift-testing.xml" "$suite" "$expected" <<'PY'
 import sys, xml.etree.ElementTree as ET
 path, suite, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
 try:
@@ -92,10 +69,10 @@ PY
   )
   local checked=$?
   if [ "$rc" = 0 ] && [ "$checked" = 0 ]; then
-    echo "ok - $suite ($verdict)"; passed=$((passed + 1))
+    ok "$suite ($verdict)"
   else
-    grep -E 'skipped|error:' "$log" | head -20 | sed 's/^/#   /' >&2
-    echo "not ok - $suite (exit $rc; $verdict)"; failed=$((failed + 1))
+    grep -E 'skipped|error:' "$log" | head -20 | diag
+    notok "$suite (exit $rc; $verdict)"
   fi
 }
 

@@ -5,19 +5,9 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
-passed=0 failed=0
-out=$(mktemp /tmp/benchmark-smoke.XXXXXX.json)
-log=$(mktemp /tmp/benchmark-smoke.XXXXXX.log)
-
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-finish() {
-  rm -f "$out" "$log"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
+. "$here/Tests/Scripts/tap-lib.sh" benchmark-smoke
+out=$tmp/results.json
+log=$tmp/log
 
 t0=$SECONDS
 "$here/Benchmarks/run" --smoke --out "$out" >"$log" 2>&1; rc=$?

@@ -15,16 +15,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 venv=${PROTOBUF_VENV:-$here/.build/protobuf-venv}
 req="$here/Tests/Scripts/cast-message-vectors.requirements.txt"
-passed=0 failed=0
-tmp=$(mktemp -d /tmp/cast-message-vectors.XXXXXX)
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-finish() {
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
+. "$here/Tests/Scripts/tap-lib.sh" cast-message-vectors
 cd "$here"
 
 want=$(sed -n 's/^protobuf==//p' "$req")

@@ -14,30 +14,19 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 castlab="$here/Scripts/castlab"
 fixture="$here/Fixtures/lab/real-world.json"
 . "$here/Scripts/lab/lab-name.sh" || exit 1
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+. "$here/Tests/Scripts/tap-lib.sh" castlab-test
 
-passed=0 failed=0 started=0 side_started=0
+started=0 side_started=0
 side=${CASTLAB_NAME:0:27}-side
-tmp=$(mktemp -d /tmp/castlab-test.XXXXXX)
-
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/#   /' >&2; }
 # A process that runs: a zombie (dead, its exit status not yet collected) does not.
 running() { [ -d "/proc/$1" ] && [ "$(awk '{sub(/^.*\) /, ""); print $1}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 # With pipefail, `producer | grep -q` fails when grep quits early and the producer gets EPIPE,
 # so matches below read all their input (grep ... >/dev/null).
 
-finish() {
+test_cleanup() {
   if [ "$started" = 1 ]; then "$castlab" down >/dev/null 2>&1 || true; fi
   if [ "$side_started" = 1 ]; then CASTLAB_NAME=$side CASTLAB_STATE= "$castlab" down >/dev/null 2>&1 || true; fi
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
 }
-trap 'finish; exit $?' EXIT
-trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- avahi-browse -p parser
 cat >"$tmp/check.py" <<'PYEOF'
@@ -322,8 +311,12 @@ if "$castlab" up "$fixture" --no-wait >"$tmp/up-stale.out" 2>&1; then
     grep -q "already up" "$tmp/up-live.out" && ok "a second up over a live lab is refused" ||
       { notok "a second up over a live lab: no clear error"; diag <"$tmp/up-live.out"; }
   fi
+  "$castlab" running && ok "running: a live lab runs" || notok "running: a live lab does not run"
   while read -r _ p _; do kill -KILL "$p" 2>/dev/null || true; done <"$CASTLAB_STATE/pids"
-  sleep 0.5
+  # Killed processes are gone once the kernel has reaped them: running says so within 5 s.
+  for _ in $(seq 50); do "$castlab" running || break; sleep 0.1; done
+  "$castlab" running && notok "running: a lab whose processes are killed still runs" ||
+    ok "running: a lab whose processes are killed is left behind, not running"
   if "$castlab" up "$fixture" --no-wait >"$tmp/up-reclaim.out" 2>&1 &&
     grep -q "reclaiming a lab left behind" "$tmp/up-reclaim.out"; then
     ok "up reclaims a lab whose processes are gone"
@@ -331,6 +324,7 @@ if "$castlab" up "$fixture" --no-wait >"$tmp/up-stale.out" 2>&1; then
     notok "up over a dead lab"; diag <"$tmp/up-reclaim.out"
   fi
   "$castlab" down >/dev/null 2>&1 && started=0
+  "$castlab" running && notok "running: a lab that is down runs" || ok "running: a lab that is down does not run"
 else
   notok "castlab up for the reclaim check"; diag <"$tmp/up-stale.out"
 fi

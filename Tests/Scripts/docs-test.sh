@@ -21,21 +21,13 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
-PY=/usr/bin/python3
 site=${DOCS_OUTPUT:-$here/.build/docs}
 artefacts=${CAST_SCAN_ARTIFACTS:-$here/.build/test-artifacts}
-passed=0 failed=0 server_pid=""
-tmp=$(mktemp -d /tmp/docs-test.XXXXXX)
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/#   /' >&2; }
-finish() {
+server_pid=""
+. "$here/Tests/Scripts/tap-lib.sh" docs-test
+test_cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
 }
-trap 'finish; exit $?' EXIT
 cd "$here" || exit 1
 
 for tool in chromium docc "$PY"; do

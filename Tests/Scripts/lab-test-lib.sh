@@ -1,31 +1,25 @@
-# lab-test-lib.sh: what the lab test scripts share. Source it after setting `here` (the
-# package root) with the script's name: `. "$here/Tests/Scripts/lab-test-lib.sh" NAME`.
-# It gives ok/notok/diag and the counts, a scratch directory $tmp, and a trap that tears the
-# lab down on every exit (after the script's own `test_cleanup`, if it defines one) and ends
-# with "N passed, M failed"; build_cast_scan sets $bin; lab_up FIXTURE-or-ARGS starts the lab
-# or fails the run (never a skip) when it cannot. The lab is CASTLAB_NAME's (default castlab;
-# Scripts/lab/lab-name.sh), so suites with different names run side by side.
-# CAST_SCAN_BIN_DIR: the bin directory of a finished debug build (make test builds once, before
-# the suites); unset, build_cast_scan builds cast-scan here.
+# lab-test-lib.sh: what the lab test scripts share, on top of tap-lib.sh (ok/notok/diag and
+# their counts, $tmp, $PY, the trap that ends with "N passed, M failed"). Source it after
+# setting `here` (the package root) with the script's name:
+# `. "$here/Tests/Scripts/lab-test-lib.sh" NAME`.
+# It adds: build_cast_scan sets $bin; lab_up FIXTURE-or-ARGS starts the lab or fails the run
+# (never a skip) when it cannot; on every exit, after the script's own `test_cleanup`, a lab this
+# script brought up is torn down, and a namespace it left is a failure. The lab is
+# CASTLAB_NAME's (default castlab; Scripts/lab/lab-name.sh), so suites with different names run
+# side by side. CAST_SCAN_BIN_DIR: the bin directory of a finished debug build (make test builds
+# once, before the suites); unset, build_cast_scan builds cast-scan here.
+. "$here/Tests/Scripts/tap-lib.sh" "$1"
 castlab="$here/Scripts/castlab"
 . "$here/Scripts/lab/lab-name.sh" || exit 1
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
-passed=0 failed=0 started=0
-tmp=$(mktemp -d "/tmp/$1.XXXXXX")
+started=0
 
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/#   /' >&2; }
-
-finish() {
-  declare -F test_cleanup >/dev/null && test_cleanup
-  [ "$started" = 1 ] && "$castlab" down >/dev/null 2>&1
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
+lab_teardown() {
+  [ "$started" = 1 ] || return 0
+  "$castlab" down >/dev/null 2>&1
+  [ -z "$(castlab_namespaces)" ] || notok "the lab left namespaces behind: $(castlab_namespaces | tr '\n' ' ')"
 }
-trap 'finish; exit $?' EXIT
+tap_cleanups+=(lab_teardown)
 
 build_cast_scan() {
   cd "$here" || exit 1
@@ -40,14 +34,17 @@ build_cast_scan() {
   bin=$(swift build --show-bin-path "${scratch[@]}")/cast-scan
 }
 
-# castlab up decides whether a lab is already there: it reclaims one left behind (state or
-# namespaces whose processes are all gone: a killed run, a machine restored from a snapshot)
-# and refuses one that runs, leaving it alone; when it fails it tears down what it made. So the
-# suite tears down only a lab it brought up.
+# A lab that runs is someone else's: left alone, and the run fails. A lab left behind (state or
+# namespaces whose processes are all gone: a killed run, a machine restored from a snapshot) is
+# this suite's to reclaim: castlab up does. From then on the lab is this suite's, torn down on
+# every exit, also one in the middle of castlab up (bash runs the trap only once up returns).
 lab_up() {
+  if "$castlab" running; then
+    notok "the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"; exit 1
+  fi
+  started=1
   if ! "$castlab" up "$@" >"$tmp/up" 2>&1; then
     cat "$tmp/up" >&2; notok "the lab could not start (see above)"; exit 1
   fi
-  started=1
   grep -h "reclaiming a lab left behind" "$tmp/up" | diag
 }

@@ -25,19 +25,10 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
-PY=/usr/bin/python3
-passed=0 failed=0
-tmp=$(mktemp -d /tmp/package-test.XXXXXX)
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/#   /' >&2; }
-finish() {
+. "$here/Tests/Scripts/tap-lib.sh" package-test
+test_cleanup() {
   dpkg -s cast-scan >/dev/null 2>&1 && dpkg -P cast-scan >/dev/null 2>&1
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
 }
-trap 'finish; exit $?' EXIT
 clean_env() { env -i PATH=/usr/bin:/bin HOME="$tmp/home" "$@"; }
 
 if dpkg -s cast-scan >/dev/null 2>&1; then notok "cast-scan is already installed (dpkg -r it first)"; exit 1; fi

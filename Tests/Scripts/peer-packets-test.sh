@@ -16,16 +16,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 venv=${CASTLAB_VENV:-$here/.build/lab-venv}
-passed=0 failed=0
-tmp=$(mktemp -d /tmp/peer-packets.XXXXXX)
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-finish() {
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
+. "$here/Tests/Scripts/tap-lib.sh" peer-packets
 cd "$here"
 scratch=()
 [ -z "${SWIFT_SCRATCH_PATH:-}" ] || scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")

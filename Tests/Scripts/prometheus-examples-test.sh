@@ -14,18 +14,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 examples="$here/Examples/prometheus"
-PY=/usr/bin/python3
-passed=0 failed=0
-tmp=$(mktemp -d /tmp/prometheus-examples.XXXXXX)
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/#   /' >&2; }
-finish() {
-  rm -rf "$tmp"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-}
-trap 'finish; exit $?' EXIT
+. "$here/Tests/Scripts/tap-lib.sh" prometheus-examples
 
 if ! command -v promtool >/dev/null; then
   notok "promtool is on PATH (Debian: apt-get install prometheus, which Scripts/setup --lab installs)"

@@ -143,11 +143,8 @@ want many || want many-dnssd || exit
 # together, and the last first reports may still be held by a backend (waiting briefly for a
 # device's other copies) when the last resolve ends. A scan that ended then missed them
 # (dns_sd: 1 to 4 of 50 in each of 5 benchmark runs, before held reports counted as pending).
-"$castlab" down >/dev/null 2>&1
-started=1
-if ! "$castlab" up --devices 50 >"$tmp/up50" 2>&1; then
-  cat "$tmp/up50" >&2; notok "the 50-device lab could not start (see above)"; exit 1
-fi
+if [ "$started" = 1 ]; then "$castlab" down >/dev/null 2>&1; started=0; fi
+lab_up --devices 50
 scan_timeout=30
 many() { # NAME PREPARE BACKEND: RUNS scans, each after PREPARE, must list all 50, complete
   local name=$1 prepare=$2 backend=$3 run misses=0 out slowest=0
