@@ -161,9 +161,14 @@ if command -v systemd-analyze >/dev/null; then
     replay="$tmp/x/usr/share/doc/cast-scan/examples/replay/living-room.json"
     clean_env strace -f -qq -o "$tmp/strace1.log" "$bin" --replay "$replay" --json >/dev/null 2>&1
     clean_env XDG_STATE_HOME="$tmp/strace-state" strace -f -qq -o "$tmp/strace2.log" "$bin" watch --replay "$replay" \
-      --jsonl --report http://127.0.0.1:9/events >/dev/null 2>&1 &
+      --jsonl --report http://127.0.0.1:9/events --report-retry-max 0.2 >/dev/null 2>&1 &
     tracer=$!
-    sleep 3
+    # Traced until the collector was tried twice: events spooled, a refused delivery gone through
+    # whole, and its retry (at most 20 s).
+    for _ in $(seq 200); do
+      [ "$(grep -c 'connect(.*sin_port=htons(9)' "$tmp/strace2.log" 2>/dev/null)" -ge 2 ] && break
+      sleep 0.1
+    done
     # The traced cast-scan's PID: the first line of the log, its execve.
     traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tmp/strace2.log")
     [ -n "$traced" ] && kill -TERM "$traced" 2>/dev/null

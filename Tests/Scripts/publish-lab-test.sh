@@ -391,8 +391,16 @@ kill -TERM "$pub_pid" "$first_pid"; wait "$pub_pid" "$first_pid" 2>/dev/null
 
 # --interface: nothing goes on an interface not chosen. Published on the publisher's loopback
 # only, the devices never reach the lab's link.
+# The devices published before are withdrawn (goodbyes: the sender's daemon drops them 1 s
+# later); once it lists none of them, whatever it lists comes from the run below.
+withdrawn_from_sender() {
+  [ "$("$castlab" exec timeout 20 avahi-browse -pt _googlecast._tcp 2>/dev/null | grep -c "Test ")" = 0 ]
+}
+within 20 withdrawn_from_sender || notok "the devices published before are still on the sender 20 s after their withdrawal"
 publish_start loonly --interface lo "$file"
-sleep 4
+# Once every device is published (probed and announced), what could leak has gone out.
+within 20 bash -c "[ \$(grep -c ' published ' '$tmp/loonly.out') -ge $count ]" ||
+  notok "--interface lo: $(published_count "$tmp/loonly.out") of $count published within 20 s"
 "$castlab" exec timeout 20 avahi-browse -rpt _googlecast._tcp >"$tmp/lo.txt" 2>/dev/null
 "$castlab" exec "$bin" --backend mdns --json --timeout 3 >"$tmp/lo.json" 2>/dev/null
 if kill -0 "$pub_pid" 2>/dev/null && ! grep -q "Test Lounge TV" "$tmp/lo.txt" && ! grep -q "Test Lounge TV" "$tmp/lo.json" &&
