@@ -7,7 +7,11 @@ import Foundation
 /// Structural checks run on raw property list bytes before Foundation parses them, so that
 /// hostile input fails with a clear error instead of exhausting time, memory or the stack.
 ///
-/// - XML: the nesting of `<array>` and `<dict>` elements is measured with a byte scan.
+/// - Text (XML, OpenStep): UTF-8, or UTF-16 with a byte order mark, without U+0000; anything
+///   else is refused (FoundationEssentials' XML decoder traps, rather than throws, on invalid
+///   UTF-8 inside an `<integer>`).
+/// - XML: the nesting of `<array>` and `<dict>` elements is measured with a scan of the text as
+///   UTF-8, so a UTF-16 list is measured too.
 /// - Binary (`bplist`): the object graph is walked without building it; cycles, references out
 ///   of range, nesting deeper than the limit and graphs that expand (through shared references)
 ///   to more objects than the limit are rejected. Foundation's own parser expands shared
@@ -20,8 +24,38 @@ enum PropertyListGuard {
         if bytes.starts(with: Array("bplist".utf8)) {
             try checkBinary(bytes, maximumDepth: maximumDepth, maximumObjects: maximumObjects)
         } else {
-            try checkXMLDepth(bytes, maximumDepth: maximumDepth)
+            try checkXMLDepth(try utf8Text(bytes), maximumDepth: maximumDepth)
         }
+    }
+
+    // MARK: Text
+
+    /// The text of an XML or OpenStep property list as UTF-8: its bytes, or its UTF-16
+    /// transcoded when it starts with a byte order mark (the decoder reads both). The depth scan
+    /// must read the characters the decoder reads: in UTF-16, `<array>` is not the bytes
+    /// `<array`, and a deep list went past the scan to overflow the decoder's stack.
+    private static func utf8Text(_ bytes: [UInt8]) throws(InfoPlistError) -> [UInt8] {
+        let bigEndian = bytes.starts(with: [0xFE, 0xFF])
+        guard bigEndian || bytes.starts(with: [0xFF, 0xFE]) else {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw .notAPropertyList(reason: "the text is neither UTF-8 nor UTF-16 with a byte order mark")
+            }
+            guard !bytes.contains(0) else { throw .notAPropertyList(reason: "the text holds a NUL character") }
+            return bytes
+        }
+        guard bytes.count % 2 == 0 else { throw .notAPropertyList(reason: "UTF-16 text of an odd number of bytes") }
+        let units = stride(from: 2, to: bytes.count, by: 2).lazy.map { index -> UInt16 in
+            let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+            return bigEndian ? first << 8 | second : second << 8 | first
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count)
+        let failed = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: true) {
+            text.append($0)
+        }
+        guard !failed else { throw .notAPropertyList(reason: "the UTF-16 text is not valid UTF-16") }
+        guard !text.contains(0) else { throw .notAPropertyList(reason: "the text holds a NUL character") }
+        return text
     }
 
     // MARK: XML

@@ -35,6 +35,53 @@ struct InfoPlistErrorTests {
             .bytes("very deep XML", { PlistFixtures.deepXML(depth: 100_000) }),
             .tooDeeplyNested(limit: limit)
         ),
+        // The depth is counted in the characters the decoder reads: UTF-16 ones too (before,
+        // this crashed cast-scan: the decoder recursed past the stack).
+        (
+            .bytes("very deep XML in UTF-16", { PlistFixtures.utf16(PlistFixtures.deepXML(depth: 100_000)) }),
+            .tooDeeplyNested(limit: limit)
+        ),
+        (
+            .bytes(
+                "deep XML in UTF-16, little-endian",
+                { PlistFixtures.utf16(PlistFixtures.deepXML(depth: limit), bigEndian: false) }),
+            .tooDeeplyNested(limit: limit)
+        ),
+        // Text that is not UTF-8 (or UTF-16 with its mark) is refused before the decoder, which
+        // traps on invalid UTF-8 inside an <integer> (the info-plist fuzz target's finding).
+        (
+            .bytes(
+                "invalid UTF-8 in an integer",
+                { Data("<integer>\u{FF}>\n".utf8) + Data([0xFF, 0xFF, 0xFF]) + Data("x7</integer>".utf8) }),
+            .notAPropertyList(reason: "")
+        ),
+        (
+            .bytes(
+                "invalid UTF-8 in a dictionary's integer",
+                {
+                    Data("<plist><dict><key>n</key><integer>".utf8) + Data([0xC3])
+                        + Data("5</integer></dict></plist>".utf8)
+                }),
+            .notAPropertyList(reason: "")
+        ),
+        (
+            .bytes(
+                "a NUL character", { Data("<plist><dict><key>n</key><integer>5</integer>\u{0}</dict></plist>".utf8) }),
+            .notAPropertyList(reason: "")
+        ),
+        (
+            .bytes(
+                "UTF-16 with a lone surrogate",
+                {
+                    PlistFixtures.utf16(Data("<plist><dict><key>k</key><string>".utf8)) + Data([0xD8, 0x00])
+                        + PlistFixtures.utf16(Data("</string></dict></plist>".utf8)).dropFirst(2)
+                }),
+            .notAPropertyList(reason: "")
+        ),
+        (
+            .bytes("UTF-16 of an odd length", { PlistFixtures.utf16(PlistFixtures.deepXML(depth: 1)) + Data([0x3C]) }),
+            .notAPropertyList(reason: "")
+        ),
         (
             .bytes("deep binary", { PlistFixtures.binaryChain(depth: limit + 1) }),
             .tooDeeplyNested(limit: limit)
@@ -91,6 +138,8 @@ struct InfoPlistErrorTests {
         "nesting just inside the limit is accepted",
         arguments: [
             PlistFixtures.deepXML(depth: limit - 1), PlistFixtures.binaryChain(depth: limit - 1),
+            PlistFixtures.utf16(PlistFixtures.deepXML(depth: limit - 1)),
+            PlistFixtures.utf16(PlistFixtures.deepXML(depth: limit - 1), bigEndian: false),
         ])
     func nestingInsideLimit(data: Data) throws {
         if data.starts(with: Array("bplist".utf8)) {

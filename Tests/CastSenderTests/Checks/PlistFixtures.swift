@@ -33,6 +33,19 @@ enum PlistFixtures {
                 + "<key>Deep</key>\(open)\(close)</dict></plist>").utf8)
     }
 
+    /// `xml` (UTF-8) as UTF-16 with its byte order mark, its declaration saying so: a form the
+    /// decoder reads, in which `<array>` is not the bytes `<array`.
+    static func utf16(_ xml: Data, bigEndian: Bool = true) -> Data {
+        let text = String(decoding: xml, as: UTF8.self).replacingOccurrences(
+            of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
+        var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in text.utf16 {
+            let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+            bytes += bigEndian ? [high, low] : [low, high]
+        }
+        return Data(bytes)
+    }
+
     /// A binary property list whose objects are built from `collections`: object `i` is an
     /// array of the given references; one extra last object is an empty array. Object 0 is the
     /// top. References are 2 bytes, offsets 4 bytes.
