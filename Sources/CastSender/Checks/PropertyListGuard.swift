@@ -36,15 +36,24 @@ enum PropertyListGuard {
     /// `<array`, and a deep list went past the scan to overflow the decoder's stack.
     private static func utf8Text(_ bytes: [UInt8]) throws(InfoPlistError) -> [UInt8] {
         let bigEndian = bytes.starts(with: [0xFE, 0xFF])
-        guard bigEndian || bytes.starts(with: [0xFF, 0xFE]) else {
+        let text: [UInt8]
+        if bigEndian || bytes.starts(with: [0xFF, 0xFE]) {
+            guard bytes.count % 2 == 0, let transcoded = utf8(fromUTF16: bytes.dropFirst(2), bigEndian: bigEndian)
+            else { throw .notAPropertyList(reason: "the UTF-16 text is not valid UTF-16") }
+            text = transcoded
+        } else {
             guard String(validating: bytes, as: UTF8.self) != nil else {
                 throw .notAPropertyList(reason: "the text is neither UTF-8 nor UTF-16 with a byte order mark")
             }
-            guard !bytes.contains(0) else { throw .notAPropertyList(reason: "the text holds a NUL character") }
-            return bytes
+            text = bytes
         }
-        guard bytes.count % 2 == 0 else { throw .notAPropertyList(reason: "UTF-16 text of an odd number of bytes") }
-        let units = stride(from: 2, to: bytes.count, by: 2).lazy.map { index -> UInt16 in
+        guard !text.contains(0) else { throw .notAPropertyList(reason: "the text holds a NUL character") }
+        return text
+    }
+
+    /// `bytes` (an even count, after the byte order mark) read as UTF-16, in UTF-8; nil when invalid.
+    private static func utf8(fromUTF16 bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt8]? {
+        let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).lazy.map { index -> UInt16 in
             let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
             return bigEndian ? first << 8 | second : second << 8 | first
         }
@@ -53,9 +62,7 @@ enum PropertyListGuard {
         let failed = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: true) {
             text.append($0)
         }
-        guard !failed else { throw .notAPropertyList(reason: "the UTF-16 text is not valid UTF-16") }
-        guard !text.contains(0) else { throw .notAPropertyList(reason: "the text holds a NUL character") }
-        return text
+        return failed ? nil : text
     }
 
     // MARK: XML
