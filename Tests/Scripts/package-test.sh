@@ -26,7 +26,27 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
 . "$here/Tests/Scripts/tap-lib.sh" package-test
+# A cast-scan strace runs in the background (below): strace's PID and its log, while it runs.
+tracer="" tracer_log=""
+# stop_traced: SIGTERM to the traced cast-scan, whose PID is the log's first line (its execve;
+# waited for up to 5 s), then waits for strace, which ends with it. strace is killed only when
+# the log never names the PID.
+stop_traced() {
+  [ -n "$tracer" ] || return 0
+  local traced=""
+  for _ in $(seq 50); do
+    traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tracer_log" 2>/dev/null)
+    [ -z "$traced" ] && kill -0 "$tracer" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$tracer" 2>/dev/null; then # strace runs, so its cast-scan does too
+    if [ -n "$traced" ]; then kill -TERM "$traced" 2>/dev/null; else kill -KILL "$tracer" 2>/dev/null; fi
+  fi
+  wait "$tracer" 2>/dev/null
+  tracer=""
+}
 test_cleanup() {
+  stop_traced
   dpkg -s cast-scan >/dev/null 2>&1 && dpkg -P cast-scan >/dev/null 2>&1
 }
 clean_env() { env -i PATH=/usr/bin:/bin HOME="$tmp/home" "$@"; }
@@ -160,7 +180,8 @@ if command -v systemd-analyze >/dev/null; then
     mkdir -p "$tmp/strace-state"
     replay="$tmp/x/usr/share/doc/cast-scan/examples/replay/living-room.json"
     clean_env strace -f -qq -o "$tmp/strace1.log" "$bin" --replay "$replay" --json >/dev/null 2>&1
-    clean_env XDG_STATE_HOME="$tmp/strace-state" strace -f -qq -o "$tmp/strace2.log" "$bin" watch --replay "$replay" \
+    tracer_log=$tmp/strace2.log
+    clean_env XDG_STATE_HOME="$tmp/strace-state" strace -f -qq -o "$tracer_log" "$bin" watch --replay "$replay" \
       --jsonl --report http://127.0.0.1:9/events --report-retry-max 0.2 >/dev/null 2>&1 &
     tracer=$!
     # Traced until the collector was tried twice: events spooled, a refused delivery gone through
@@ -169,21 +190,17 @@ if command -v systemd-analyze >/dev/null; then
       [ "$(grep -c 'connect(.*sin_port=htons(9)' "$tmp/strace2.log" 2>/dev/null)" -ge 2 ] && break
       sleep 0.1
     done
-    # The traced cast-scan's PID: the first line of the log, its execve.
-    traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tmp/strace2.log")
-    [ -n "$traced" ] && kill -TERM "$traced" 2>/dev/null
-    wait "$tracer" 2>/dev/null
+    stop_traced
     # serve, as the unit runs it: libmicrohttpd and libsystemd loaded, a scrape and the page
     # answered on loopback, then SIGTERM.
-    clean_env NOTIFY_SOCKET="$tmp/no-notify-socket" strace -f -qq -o "$tmp/strace3.log" "$bin" serve --replay "$replay" \
+    tracer_log=$tmp/strace3.log
+    clean_env NOTIFY_SOCKET="$tmp/no-notify-socket" strace -f -qq -o "$tracer_log" "$bin" serve --replay "$replay" \
       --listen 127.0.0.1:0 >/dev/null 2>"$tmp/serve.err" &
     tracer=$!
     for _ in $(seq 100); do grep -q 'listening on' "$tmp/serve.err" && break; sleep 0.1; done
     port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.err" | head -1)
     served=$("$PY" -c 'import sys, urllib.request as u; print(u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=10).status, u.urlopen("http://127.0.0.1:%s/" % sys.argv[1], timeout=10).status)' "${port:-0}" 2>&1)
-    traced=$(awk 'NR == 1 && /execve\(/ { print $1 }' "$tmp/strace3.log")
-    [ -n "$traced" ] && kill -TERM "$traced" 2>/dev/null
-    wait "$tracer" 2>/dev/null
+    stop_traced
     [ "$served" = "200 200" ] || notok "serve under strace answered '$served' (stderr: $(head -c 300 "$tmp/serve.err"))"
     systemd-analyze syscall-filter --no-pager >"$tmp/groups.txt" 2>/dev/null
     summary=$("$PY" - "$unit" "$tmp/groups.txt" "$tmp/strace1.log" "$tmp/strace2.log" "$tmp/strace3.log" <<'PY'
