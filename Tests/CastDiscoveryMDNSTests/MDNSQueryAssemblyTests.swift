@@ -9,7 +9,7 @@ struct MDNSQueryAssemblyTests {
     /// The clock, the browse and its instances of the question history's tests.
     typealias H = MDNSQuestionHistoryTests
     static let question = DNSQuestion(name: H.service, type: .ptr)
-    static let other = SocketAddress(bytes: [192, 168, 1, 30], port: 5353)
+    static let other = MDNSDuplicateQuestionTests.otherQuerier
     static let third = SocketAddress(bytes: [192, 168, 1, 31], port: 5353)
 
     /// The packet that goes on a query with TC: known answers, no question.

@@ -138,6 +138,7 @@ class Links(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag == "a": self.links.append(dict(attrs)["href"])
 page = Links(); page.feed(urllib.request.urlopen(base + "/", timeout=10).read().decode())
+assert page.links, "index.html links to nothing"
 for link in page.links:
     with urllib.request.urlopen(f"{base}/{link}", timeout=10) as answer:
         assert answer.status == 200, (link, answer.status)

@@ -16,7 +16,6 @@ seconds=${SOAK_SECONDS:-60}
 case "$seconds" in ''|*[!0-9]*) notok "SOAK_SECONDS must be a whole number of seconds"; exit 1;; esac
 [ "$seconds" -ge 20 ] || { notok "SOAK_SECONDS must be at least 20"; exit 1; }
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
-work=$tmp
 collector_pid="" watch_pid=""
 test_cleanup() {
   [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null
@@ -29,37 +28,37 @@ if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
   bin=$CAST_SCAN_BIN_DIR/cast-scan
   [ -x "$bin" ] || { notok "CAST_SCAN_BIN_DIR holds no cast-scan ($bin)"; exit 1; }
 else
-  if ! swift build "${scratch[@]}" >"$work/build.log" 2>&1; then
-    cat "$work/build.log" >&2; notok "cast-scan does not build"; exit 1
+  if ! swift build "${scratch[@]}" >"$tmp/build.log" 2>&1; then
+    cat "$tmp/build.log" >&2; notok "cast-scan does not build"; exit 1
   fi
   bin=$(swift build "${scratch[@]}" --show-bin-path)/cast-scan
 fi
-python3 Scripts/soak/churn-replay.py --seconds "$seconds" --devices 50 --rate 40 >"$work/replay.json" \
+python3 Scripts/soak/churn-replay.py --seconds "$seconds" --devices 50 --rate 40 >"$tmp/replay.json" \
   || { notok "the churn replay could not be written"; exit 1; }
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-echo accept >"$work/mode"
-python3 Tests/Scripts/report-collector.py --port "$port" --log "$work/received.jsonl" --mode-file "$work/mode" \
-  >"$work/collector.out" 2>&1 &
+echo accept >"$tmp/mode"
+python3 Tests/Scripts/report-collector.py --port "$port" --log "$tmp/received.jsonl" --mode-file "$tmp/mode" \
+  >"$tmp/collector.out" 2>&1 &
 collector_pid=$!
-for _ in $(seq 50); do grep -q listening "$work/collector.out" 2>/dev/null && break; sleep 0.1; done
-grep -q listening "$work/collector.out" || { notok "the collector did not start"; exit 1; }
+for _ in $(seq 50); do grep -q listening "$tmp/collector.out" 2>/dev/null && break; sleep 0.1; done
+grep -q listening "$tmp/collector.out" || { notok "the collector did not start"; exit 1; }
 
-"$bin" watch --jsonl --replay "$work/replay.json" --report "http://127.0.0.1:$port/events" \
-  --spool "$work/spool" >"$work/watch.jsonl" 2>"$work/watch.err" &
+"$bin" watch --jsonl --replay "$tmp/replay.json" --report "http://127.0.0.1:$port/events" \
+  --spool "$tmp/spool" >"$tmp/watch.jsonl" 2>"$tmp/watch.err" &
 watch_pid=$!
-: >"$work/samples"
+: >"$tmp/samples"
 while kill -0 "$watch_pid" 2>/dev/null; do
   rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$watch_pid/status" 2>/dev/null)
   threads=$(awk '/^Threads:/ {print $2}' "/proc/$watch_pid/status" 2>/dev/null)
   fds=$(ls "/proc/$watch_pid/fd" 2>/dev/null | wc -l)
-  [ -n "$rss" ] && echo "$SECONDS $rss $fds $threads" >>"$work/samples"
+  [ -n "$rss" ] && echo "$SECONDS $rss $fds $threads" >>"$tmp/samples"
   sleep 2
 done
 wait "$watch_pid"; status=$?; watch_pid=""
-[ "$status" = 0 ] && ok "the watch ended with the replay, exit 0" || { notok "the watch ended with $status"; sed 's/^/#   /' "$work/watch.err" | head -20; }
+[ "$status" = 0 ] && ok "the watch ended with the replay, exit 0" || { notok "the watch ended with $status"; sed 's/^/#   /' "$tmp/watch.err" | head -20; }
 
-python3 - "$work/watch.jsonl" "$work/received.jsonl" <<'PY' && ok "every printed device event reached the collector once" || notok "events lost or duplicated"
+python3 - "$tmp/watch.jsonl" "$tmp/received.jsonl" <<'PY' && ok "every printed device event reached the collector once" || notok "events lost or duplicated"
 import json, sys
 printed = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 changes = [p for p in printed if p.get("event") in ("inserted", "updated", "moved", "removed")]
@@ -72,7 +71,7 @@ print(f"#   printed {len(changes)} device events; the collector got {len(ids)} (
 sys.exit(0 if changes and len(ids) == len(set(ids)) == len(changes) else 1)
 PY
 
-python3 - "$work/samples" <<'PY' && ok "memory, descriptors and threads flat" || notok "resources grew"
+python3 - "$tmp/samples" <<'PY' && ok "memory, descriptors and threads flat" || notok "resources grew"
 import sys
 rows = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 4]
 start = rows[0][0] if rows else 0
