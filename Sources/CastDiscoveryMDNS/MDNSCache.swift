@@ -65,16 +65,18 @@ struct MDNSCache {
     private(set) var sets: [SetKey: [DNSRecordData: Entry]] = [:]
     private(set) var count = 0
     /// A random 0-2% added to each refresh point (RFC 6762 section 5.2), fixed per cache.
-    private let jitter: Double
+    let jitter: Double
     /// No record expires, is flushed or reaches a refresh point before this instant (nil: the
     /// cache is empty). Lowered as records come; made exact by each scan. It lets ``expire(at:)``,
     /// ``dueRefreshes(at:interesting:)`` and ``nextDeadline()`` skip the records between events,
     /// so a packet costs the records it carries, not the records held.
     private var earliest: ContinuousClock.Instant?
 
-    init(capacity: Int = 4096) {
+    /// A cache of at most `capacity` records, whose refresh points are `refreshJitter` (0 to
+    /// 0.02, of the TTL; 0 in tests that want the points exactly) after 80, 85, 90 and 95%.
+    init(capacity: Int = 4096, refreshJitter: Double = 0) {
         self.capacity = capacity
-        jitter = Double.random(in: 0...0.02)
+        jitter = min(max(refreshJitter, 0), 0.02)
     }
 
     /// Takes a record from a response heard at `now`.

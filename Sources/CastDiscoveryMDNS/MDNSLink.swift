@@ -39,7 +39,7 @@ struct MDNSLink {
 
     let id: ID
     var interface: NetworkInterface
-    var cache = MDNSCache()
+    var cache: MDNSCache
     /// What other queriers asked here, and the querier's own recent queries, for duplicate
     /// question suppression.
     var questions = MDNSQuestionHistory()
@@ -52,9 +52,12 @@ struct MDNSLink {
     /// Each instance's host, as indexed in ``hostInstances``.
     private var instanceHost: [DNSName: DNSName] = [:]
 
-    init(id: ID, interface: NetworkInterface) {
+    /// A link with an empty cache whose refresh points come `cacheJitter` (0 to 0.02 of a TTL)
+    /// late.
+    init(id: ID, interface: NetworkInterface, cacheJitter: Double) {
         self.id = id
         self.interface = interface
+        cache = MDNSCache(refreshJitter: cacheJitter)
     }
 
     /// Records that `instance` lives on `host` (nil: on no known host).

@@ -89,12 +89,15 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
 
     /// The loop that owns the querier's state.
     let loop: PollLoop
+    /// What each link's cache draws its refresh jitter from.
+    private var jitter: JitterGenerator
 
     /// Opens the sockets with `openSocket` (a family and a port, 0 for an ephemeral one) and
     /// will list the interfaces with `interfaces`; by default the system's sockets and
-    /// interfaces. Throws when no socket at all can be opened.
+    /// interfaces. The caches' refresh jitter is drawn from `jitter`. Throws when no socket at
+    /// all can be opened.
     init(
-        configuration: Configuration, buffer: BackendEventBuffer,
+        configuration: Configuration, buffer: BackendEventBuffer, jitter: JitterGenerator = .seededFromSystem(),
         openSocket: (_ ipv6: Bool, _ port: UInt16) throws(MDNSSocketError) -> any MDNSTransport = {
             ipv6, port throws(MDNSSocketError) in
             try MDNSSocket(ipv6: ipv6, port: port)
@@ -103,6 +106,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
     ) throws(DiscoveryError) {
         self.configuration = configuration
         self.buffer = buffer
+        self.jitter = jitter
         listInterfaces = interfaces
         let names = try MDNSBrowseNames(configuration.request)
         browses = names.browses
@@ -225,7 +229,7 @@ final class MDNSQuerier: PollLoopOwner, @unchecked Sendable {
                 continue
             }
             if let listener = listeners[id.ipv6] { try? listener.join(interface: id.interface) }
-            links[id] = MDNSLink(id: id, interface: interface)
+            links[id] = MDNSLink(id: id, interface: interface, cacheJitter: 0.02 * jitter.nextFraction())
             askInitially(on: id, at: now)
         }
         // A device has at most one copy per link: with all of them in, its first report goes.

@@ -75,6 +75,8 @@ public actor EventReporter {
     /// What the reporter's waits are kept with: retries, gathering a burst, the drop reports'
     /// window, a flush's time limit.
     private let clock: any DiscoveryClock
+    /// What the retries' jitter is drawn from.
+    private var jitter: JitterGenerator
     private let spool: EventSpool
     private let client: CollectorClient?
     private let reportContinuation: AsyncStream<EventReport>.Continuation
@@ -105,12 +107,17 @@ public actor EventReporter {
 
     /// Opens the spool (setting a damaged one aside) and prepares the collector; the reporter
     /// waits (retries, gathering events, reporting drops, a flush's time limit) on `clock`, a
-    /// `ManualClock` in tests.
+    /// `ManualClock` in tests, and draws its retries' jitter from `jitter` (a fixed seed in a
+    /// test).
     ///
     /// - Throws: ``EventReportError`` when the spool cannot be used.
-    public init(configuration: Configuration, clock: any DiscoveryClock = ContinuousClock()) throws(EventReportError) {
+    public init(
+        configuration: Configuration, clock: any DiscoveryClock = ContinuousClock(),
+        jitter: JitterGenerator = .seededFromSystem()
+    ) throws(EventReportError) {
         self.configuration = configuration
         self.clock = clock
+        self.jitter = jitter
         spool = try EventSpool(directory: configuration.spoolDirectory, limits: configuration.limits)
         client = configuration.collector.map {
             CollectorClient(collector: $0, timeout: configuration.timeout, userAgent: configuration.userAgent)
@@ -438,7 +445,7 @@ public actor EventReporter {
                 // Events often come in bursts (a scan): gather them into one batch.
                 try? await clock.sleep(for: Self.gathering)
             } else {
-                try? await clock.sleep(for: configuration.retry.delay(afterFailures: failures))
+                try? await clock.sleep(for: configuration.retry.delay(afterFailures: failures, jitter: &jitter))
             }
             if Task.isCancelled { break }
             // Its own task: stopping the loop lets a send under way end as it would.

@@ -17,8 +17,7 @@ enum CastDeviceIDShape {
     /// A random id: a UUID (upper case, as groups publish theirs) for a group, else 32 lower-case
     /// hex digits.
     static func random(group: Bool) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = (0..<32).map { _ in String(generator.next(upperBound: UInt8(16)), radix: 16) }.joined()
+        let digits = (0..<32).map { _ in String(UInt8.random(in: 0..<16), radix: 16) }.joined()
         guard group else { return digits }
         let d = Array(digits.uppercased())
         return [d[0..<8], d[8..<12], d[12..<16], d[16..<20], d[20..<32]].map { String($0) }.joined(separator: "-")

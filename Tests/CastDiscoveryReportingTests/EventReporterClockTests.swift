@@ -34,12 +34,18 @@ struct EventReporterClockTests {
         let directory = try SpoolDirectory()
         // Port 9 (discard) on loopback: nothing listens there in the test environment.
         let collector = try EventCollector(url: "http://127.0.0.1:9/events")
-        // Each retry comes 5 to 10 s after the failure: the upper half of 10 s.
+        // Each retry comes 5 to 10 s after the failure (the upper half of 10 s), exactly when the
+        // seed says.
         let retry = RetrySchedule(initialDelay: .seconds(10), maximumDelay: .seconds(10))
+        var seeded = JitterGenerator(seed: 2024)
+        let firstRetry = retry.delay(afterFailures: 1, jitter: &seeded)
+        let secondRetry = retry.delay(afterFailures: 2, jitter: &seeded)
+        try #require(firstRetry != secondRetry && firstRetry > .seconds(5) && secondRetry > .seconds(5))
         let clock = ManualClock()
         let configuration = EventReporter.Configuration(
             collector: collector, spoolDirectory: directory.path, retry: retry, timeout: .seconds(2))
-        let reporter = try EventReporter(configuration: configuration, clock: clock)
+        let reporter = try EventReporter(
+            configuration: configuration, clock: clock, jitter: JitterGenerator(seed: 2024))
         let log = ReportLog()
         let reading = log.read(reporter)
         try await reporter.record(json: Array("{\"n\":1}".utf8))
@@ -54,21 +60,24 @@ struct EventReporterClockTests {
         try #require(failed, "the first try did not come")
         #expect(log.sends[0].failed == 1 && log.sends[0].error != nil)
 
-        // The retry waits on the clock: just short of the shortest delay, still asleep, nothing tried.
+        // The retry waits on the clock: a nanosecond short of the seed's delay, still asleep,
+        // nothing tried.
         let waiting = await Eventually.wait(timeout: Self.patience) { clock.sleeperCount == 1 }
         try #require(waiting, "the retry does not wait on the reporter's clock")
-        clock.advance(by: .seconds(5) - .milliseconds(1))
-        #expect(clock.sleeperCount == 1, "the retry came before the schedule's shortest delay")
+        clock.advance(by: firstRetry - .nanoseconds(1))
+        #expect(clock.sleeperCount == 1, "the retry came before the seed's delay")
         #expect(log.sends.count == 1)
 
-        // Past the longest delay: tried again (and failed again, the collector still away).
-        clock.advance(by: .seconds(5) + .milliseconds(1))
+        // At the delay: tried again (and failed again, the collector still away).
+        clock.advance(by: .nanoseconds(1))
         let retried = await Eventually.wait(timeout: Self.patience) { log.sends.count == 2 }
-        #expect(retried, "the retry did not come after the clock passed the delay")
+        #expect(retried, "the retry did not come when the clock reached the delay")
         #expect(log.sends.last?.failed == 1)
-        // And waits for the clock again.
+        // And waits for the clock again, the seed's second delay.
         let again = await Eventually.wait(timeout: Self.patience) { clock.sleeperCount == 1 }
         #expect(again)
+        clock.advance(by: secondRetry - .nanoseconds(1))
+        #expect(clock.sleeperCount == 1, "the second retry came before the seed's second delay")
         #expect(log.sends.count == 2)
 
         await reporter.finish()

@@ -87,20 +87,6 @@ struct EventReporterTests {
             #expect(!error.description.contains("s3cret"))
         }
     }
-
-    @Test("backoff doubles to the cap, each wait in the upper half of its delay")
-    func backoff() {
-        let schedule = RetrySchedule(initialDelay: .seconds(1), maximumDelay: .seconds(8))
-        var generator = SystemRandomNumberGenerator()
-        for (failures, delay) in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 8.0), (60, 8.0), (Int.max, 8.0)] {
-            for _ in 0..<200 {
-                let wait = schedule.delay(afterFailures: failures, using: &generator).seconds
-                #expect(wait >= delay / 2 && wait <= delay, "after \(failures) failures: \(wait)")
-            }
-        }
-        let waits = Set((0..<50).map { _ in schedule.delay(afterFailures: 3, using: &generator) })
-        #expect(waits.count > 40, "the waits are jittered")
-    }
 }
 
 @Suite("Event reporter: status reads, drops are said together, recoveries are reported")

@@ -50,6 +50,8 @@ public final class ReceiverMonitor: Sendable {
     public let events: AsyncStream<ReceiverMonitorEvent>
 
     private let continuation: AsyncStream<ReceiverMonitorEvent>.Continuation
+    /// Where the loop's retry jitter starts: the loop draws from a copy of its own.
+    fileprivate let jitter: JitterGenerator
     private let loop: PollLoop
     private let inbox = LockedValue<Inbox>(Inbox())
     private let counters = LockedValue<Counters>(Counters())
@@ -78,12 +80,17 @@ public final class ReceiverMonitor: Sendable {
         case keepOnly(Set<String>)
     }
 
-    /// Creates a monitor that records into `states`; nothing runs before ``start()``.
+    /// Creates a monitor that records into `states`, drawing its retries' jitter from `jitter`
+    /// (a fixed seed in a test); nothing runs before ``start()``.
     ///
     /// - Throws: ``CastChannelError`` when the loop's wake-up pipe cannot be made.
-    public init(states: ReceiverStates, configuration: Configuration = Configuration()) throws(CastChannelError) {
+    public init(
+        states: ReceiverStates, configuration: Configuration = Configuration(),
+        jitter: JitterGenerator = .seededFromSystem()
+    ) throws(CastChannelError) {
         self.states = states
         self.configuration = configuration
+        self.jitter = jitter
         (events, continuation) = AsyncStream.makeStream(
             of: ReceiverMonitorEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventCapacity))
         do {
@@ -215,10 +222,12 @@ private final class MonitorLoop: PollLoopOwner {
     private unowned let monitor: ReceiverMonitor
     private let loop: PollLoop
     private var watched: [String: Watched] = [:]
+    private var jitter: JitterGenerator
 
     init(monitor: ReceiverMonitor) {
         self.monitor = monitor
         loop = monitor.pollLoop
+        jitter = monitor.jitter
     }
 
     func nextDeadline() -> ContinuousClock.Instant? {
@@ -304,7 +313,7 @@ private final class MonitorLoop: PollLoopOwner {
         case .failed(let result):
             let failures = (watched[id]?.failures ?? 0) + 1
             watched[id]?.failures = failures
-            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures)
+            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures, jitter: &jitter)
             record(result, of: id, reachable: false)
         }
     }

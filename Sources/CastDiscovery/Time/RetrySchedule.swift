@@ -15,17 +15,11 @@ public struct RetrySchedule: Sendable, Hashable {
     }
 
     /// The wait before the next try after `failures` failures in a row (1 for the first),
-    /// within `delay/2...delay` of the capped exponential delay.
-    public func delay(afterFailures failures: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+    /// within `delay/2..<delay` of the capped exponential delay, the jitter drawn from `jitter`.
+    public func delay(afterFailures failures: Int, jitter: inout JitterGenerator) -> Duration {
         let exponent = min(max(0, failures - 1), 40)
         let uncapped = initialDelay.seconds * Double(1 << exponent)
         let capped = min(uncapped, maximumDelay.seconds)
-        return .seconds(clamping: capped / 2 + Double.random(in: 0...(capped / 2), using: &generator))
-    }
-
-    /// ``delay(afterFailures:using:)`` with the system's random numbers.
-    public func delay(afterFailures failures: Int) -> Duration {
-        var generator = SystemRandomNumberGenerator()
-        return delay(afterFailures: failures, using: &generator)
+        return .seconds(clamping: capped / 2 + capped / 2 * jitter.nextFraction())
     }
 }

@@ -1,3 +1,4 @@
+import CastDiscovery
 @testable import CastScanCLI
 import Foundation
 import Testing
@@ -62,7 +63,8 @@ struct EndToEndFileFuzzTests {
         var seeds = try reader.seeds.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
         if reader.name == "state file" { seeds = Self.stateSeeds.map { Array($0.utf8) } }
         #expect(!seeds.isEmpty)
-        var random = FuzzGenerator(seed: 0xCA57_5CA0 ^ UInt64(reader.name.utf8.count))
+        // The same seed gives the same mutations, so a failure can be replayed.
+        var random = JitterGenerator(seed: 0xCA57_5CA0 ^ UInt64(reader.name.utf8.count))
         var statuses: [Int32: Int] = [:]
         for run in 0..<Self.runs {
             let input = Mutator.mutate(seeds[run % seeds.count], others: seeds, using: &random)
@@ -92,7 +94,7 @@ enum Mutator {
     ]
     static let hostile = ["\u{1B}[31m", "\u{9B}2J", "\u{202E}", "\u{0}", "\u{7F}", "\\u0000", "\\ud800", "\u{2028}"]
 
-    static func mutate(_ seed: [UInt8], others: [[UInt8]], using random: inout FuzzGenerator) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], others: [[UInt8]], using random: inout JitterGenerator) -> [UInt8] {
         var bytes = seed
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             guard !bytes.isEmpty else { bytes = Array("{".utf8); continue }
@@ -138,20 +140,5 @@ enum Mutator {
             }
         }
         return bytes
-    }
-}
-
-/// SplitMix64: the same seed gives the same mutations, so a failure can be replayed.
-struct FuzzGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

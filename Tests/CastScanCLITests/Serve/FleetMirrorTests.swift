@@ -8,8 +8,8 @@ import Testing
 @Suite struct FleetMirrorTests {
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// The seeded generator the CLI's tests share (SplitMix64).
-    typealias Generator = FuzzGenerator
+    /// A seeded generator (the library's JitterGenerator, SplitMix64).
+    typealias Generator = JitterGenerator
 
     static func event(_ rng: inout Generator) -> BackendEvent {
         let number = Int.random(in: 0..<120, using: &rng)

@@ -1,3 +1,4 @@
+import CastDiscovery
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct NumberTextTests {
     @Test("fixed decimals are what printf's %.Nf writes", arguments: [0, 1, 2, 3])
     func fixedMatchesPrintf(digits: Int) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = JitterGenerator(seed: UInt64(digits))
         var values: [Double] = [
             0, -0.0, 0.005, 0.015, 0.125, 1, 1.005, 1.015, 1.125, 1.5, 2.5, 9.995, 99.995, 3600, -1.125, -0.001,
         ]
