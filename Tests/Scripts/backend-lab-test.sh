@@ -20,7 +20,7 @@ mkdir -p "$xml_dir"
 
 cd "$here"
 if [ -z "${CAST_SCAN_BIN_DIR:-}" ] && ! swift build --build-tests "${scratch[@]}" >"$log" 2>&1; then
-  cat "$log" >&2; notok "the tests do not build"; exit 1
+  cat "$log" >&2; bail_out "the tests do not build"
 fi
 lab_up "$here/Fixtures/lab/stacks.json"
 
@@ -28,7 +28,7 @@ lab_up "$here/Fixtures/lab/stacks.json"
 tests=$(swift test list --skip-build "${scratch[@]}" 2>/dev/null | grep '^CastDiscoveryLabTests\.' || true)
 listed=$(sed -n 's/^CastDiscoveryLabTests\.\([A-Za-z0-9_]*\)\/.*/\1/p' <<<"$tests" | sort -u)
 if [ -z "$listed" ]; then
-  notok "swift test list shows no CastDiscoveryLabTests suite"; exit 1
+  bail_out "swift test list shows no CastDiscoveryLabTests suite"
 fi
 # These disturb the lab for whatever runs after them: last, in this order.
 last=(AvahiDaemonLabTests MDNSHostileLabTests)
@@ -79,3 +79,4 @@ PY
 for suite in "${order[@]}"; do
   run_suite "$suite"
 done
+done_testing

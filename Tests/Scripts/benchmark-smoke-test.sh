@@ -69,3 +69,4 @@ while IFS= read -r line; do
     *) echo "# $line" ;;
   esac
 done <"$log"
+done_testing

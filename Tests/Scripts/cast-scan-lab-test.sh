@@ -207,3 +207,4 @@ watch_live Disney --backend dnssd; rc=$?
 [ "$rc" = 0 ] && ok "watch --backend dnssd ends with exit 0 on SIGINT" || notok "watch --backend dnssd ends with exit 0 on SIGINT (got $rc)"
 check "watch --backend dnssd: all 7 devices once, each with all its addresses, then the TXT change" watched Disney
 check "watch --backend dnssd: nothing from the compatibility library on stderr" bash -c '! [ -s "$1" ] || { cat "$1"; false; }' _ "$tmp/watch.err"
+done_testing

@@ -13,8 +13,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 castlab="$here/Scripts/castlab"
 fixture="$here/Fixtures/lab/real-world.json"
-. "$here/Scripts/lab/lab-name.sh" || exit 1
 . "$here/Tests/Scripts/tap-lib.sh" castlab-test
+. "$here/Scripts/lab/lab-name.sh" || bail_out "CASTLAB_NAME is not a lab name (see above)"
 
 started=0 side_started=0
 side=${CASTLAB_NAME:0:27}-side
@@ -164,8 +164,7 @@ wait_for() {
 
 # ---------------------------------------------------------------- up
 if [ "$(id -u)" != 0 ]; then
-  notok "castlab needs root (network namespaces); run this test as root"
-  exit 1
+  bail_out "castlab needs root (network namespaces); run this test as root"
 fi
 t0=$SECONDS
 if "$castlab" up "$fixture" >"$tmp/up.out" 2>&1; then
@@ -173,10 +172,9 @@ if "$castlab" up "$fixture" >"$tmp/up.out" 2>&1; then
   ok "castlab up real-world.json ($(grep -o 'in [0-9.]* s$' "$tmp/up.out" || echo "$((SECONDS - t0)) s"))"
 else
   rc=$?
-  notok "castlab up real-world.json: the lab could not start (exit $rc); its output:"
   diag <"$tmp/up.out"
   # up cleans up after itself; a lab already running is someone else's: leave it alone.
-  exit 1
+  bail_out "castlab up real-world.json: the lab could not start (exit $rc); its output is above"
 fi
 
 "$castlab" status --json >"$tmp/status.json" 2>"$tmp/status.err"
@@ -337,7 +335,7 @@ stacks="$here/Fixtures/lab/stacks.json"
 if "$castlab" up "$stacks" >"$tmp/up3.out" 2>&1; then
   started=1; ok "castlab up stacks.json"
 else
-  notok "castlab up stacks.json: the lab could not start"; diag <"$tmp/up3.out"; exit 1
+  diag <"$tmp/up3.out"; bail_out "castlab up stacks.json: the lab could not start"
 fi
 "$castlab" status --json >"$tmp/status3.json"
 # "instance ipv4-or-- ipv6 stack" per device
@@ -385,7 +383,7 @@ if "$castlab" up "$fixture" >"$tmp/up-a.out" 2>&1 && started=1 &&
    side_started=1 && side_lab up "$fixture" >"$tmp/up-b.out" 2>&1; then
   ok "two labs up side by side ($CASTLAB_NAME and $side)"
 else
-  notok "two labs up side by side"; cat "$tmp/up-a.out" "$tmp/up-b.out" 2>/dev/null | diag; exit 1
+  cat "$tmp/up-a.out" "$tmp/up-b.out" 2>/dev/null | diag; bail_out "two labs up side by side"
 fi
 mine=$(castlab_namespaces | sort | tr '\n' ' ')
 theirs=$(CASTLAB_NAME=$side CASTLAB_STATE= bash -c '. "$1/Scripts/lab/lab-name.sh" && castlab_namespaces' _ "$here" | sort | tr '\n' ' ')
@@ -429,3 +427,4 @@ else
   notok "the other lab's down"; cat "$tmp/down-b.out" "$tmp/after-b.txt" 2>/dev/null | diag
 fi
 "$castlab" down >/dev/null 2>&1 && started=0
+done_testing

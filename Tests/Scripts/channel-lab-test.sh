@@ -120,3 +120,4 @@ if grep -q 'YouTube\\e\[2J\\u{202E}' "$tmp/table" && ! LC_ALL=C grep -q $'[\x01-
   ok "the table shows the hostile app name escaped, with no raw control character"
 else notok "the table shows the hostile app name escaped, with no raw control character"; diag <"$tmp/table"; fi
 echo "# $((SECONDS - t0)) s" >&2
+done_testing

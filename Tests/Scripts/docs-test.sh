@@ -28,13 +28,13 @@ server_pid=""
 test_cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
 }
-cd "$here" || exit 1
+cd "$here" || bail_out "cd $here"
 
 for tool in chromium docc "$PY"; do
-  command -v "$tool" >/dev/null || { notok "$tool is installed (Scripts/setup --lab installs chromium)"; exit 1; }
+  command -v "$tool" >/dev/null || bail_out "$tool is installed (Scripts/setup --lab installs chromium)"
 done
 if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
-  build=$(cd "$CAST_SCAN_BIN_DIR/.." && pwd) || { notok "no build at CAST_SCAN_BIN_DIR ($CAST_SCAN_BIN_DIR)"; exit 1; }
+  build=$(cd "$CAST_SCAN_BIN_DIR/.." && pwd) || bail_out "no build at CAST_SCAN_BIN_DIR ($CAST_SCAN_BIN_DIR)"
   docs_build=(--build-dir "$build" --no-build)
 else
   build=${SWIFT_SCRATCH:-$here/.build}
@@ -45,7 +45,7 @@ fi
 if Scripts/docs "${docs_build[@]}" --output "$site" >"$tmp/docs.log" 2>&1; then
   ok "$(tail -1 "$tmp/docs.log")"
 else
-  notok "Scripts/docs failed"; diag <"$tmp/docs.log"; exit 1
+  diag <"$tmp/docs.log"; bail_out "Scripts/docs failed"
 fi
 products=$(grep -o '\.library(name: "[A-Za-z]*"' Package.swift | cut -d'"' -f2 | sort -u)
 missing=()
@@ -126,7 +126,7 @@ done
 if [ -n "$port" ]; then # http.server prints its port once it listens
   ok "the site is served on 127.0.0.1:$port (python3 -m http.server, pid $server_pid)"
 else
-  notok "the site's server did not start"; diag <"$tmp/server.log"; exit 1
+  diag <"$tmp/server.log"; bail_out "the site's server did not start"
 fi
 base=http://127.0.0.1:$port
 if out=$("$PY" - "$base" <<'PY' 2>&1
@@ -221,3 +221,4 @@ if out=$(rendered "$base/CastDiscovery/documentation/castdiscovery/watchingdevic
 else
   ok "another article does not pass as \"$title\" ($out)"
 fi
+done_testing

@@ -162,3 +162,4 @@ fi
 kill -INT "$watcher" 2>/dev/null; wait "$watcher"; rc=$?; watcher=""
 [ "$rc" = 0 ] && ok "watch ends with exit 0 on SIGINT" || notok "watch exit $rc on SIGINT"
 ip -n "${CASTLAB_PREFIX}sender" link set lab0 multicast on 2>/dev/null
+done_testing

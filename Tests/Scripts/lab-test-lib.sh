@@ -10,7 +10,7 @@
 # once, before the suites); unset, build_cast_scan builds cast-scan here.
 . "$here/Tests/Scripts/tap-lib.sh" "$1"
 castlab="$here/Scripts/castlab"
-. "$here/Scripts/lab/lab-name.sh" || exit 1
+. "$here/Scripts/lab/lab-name.sh" || bail_out "CASTLAB_NAME is not a lab name (see above)"
 scratch=(); [ -n "${SWIFT_SCRATCH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH")
 started=0
 
@@ -22,14 +22,14 @@ lab_teardown() {
 tap_cleanups+=(lab_teardown)
 
 build_cast_scan() {
-  cd "$here" || exit 1
+  cd "$here" || bail_out "cd $here"
   if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
     bin=$CAST_SCAN_BIN_DIR/cast-scan
-    [ -x "$bin" ] || { notok "CAST_SCAN_BIN_DIR holds no cast-scan ($bin)"; exit 1; }
+    [ -x "$bin" ] || bail_out "CAST_SCAN_BIN_DIR holds no cast-scan ($bin)"
     return 0
   fi
   if ! swift build --product cast-scan "${scratch[@]}" >"$tmp/build" 2>&1; then
-    cat "$tmp/build" >&2; notok "cast-scan builds"; exit 1
+    cat "$tmp/build" >&2; bail_out "cast-scan builds"
   fi
   bin=$(swift build --show-bin-path "${scratch[@]}")/cast-scan
 }
@@ -40,11 +40,11 @@ build_cast_scan() {
 # every exit, also one in the middle of castlab up (bash runs the trap only once up returns).
 lab_up() {
   if "$castlab" running; then
-    notok "the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"; exit 1
+    bail_out "the lab $CASTLAB_NAME is already running (run: CASTLAB_NAME=$CASTLAB_NAME Scripts/castlab down)"
   fi
   started=1
   if ! "$castlab" up "$@" >"$tmp/up" 2>&1; then
-    cat "$tmp/up" >&2; notok "the lab could not start (see above)"; exit 1
+    cat "$tmp/up" >&2; bail_out "the lab could not start (see above)"
   fi
   grep -h "reclaiming a lab left behind" "$tmp/up" | diag
 }

@@ -51,9 +51,9 @@ test_cleanup() {
 }
 clean_env() { env -i PATH=/usr/bin:/bin HOME="$tmp/home" "$@"; }
 
-if dpkg -s cast-scan >/dev/null 2>&1; then notok "cast-scan is already installed (dpkg -r it first)"; exit 1; fi
+if dpkg -s cast-scan >/dev/null 2>&1; then bail_out "cast-scan is already installed (dpkg -r it first)"; fi
 deb=$("$here/Scripts/build-deb" "$tmp/dist" 2>"$tmp/build.log" | tail -1)
-if [ ! -f "$deb" ]; then notok "build-deb makes a package"; diag <"$tmp/build.log"; exit 1; fi
+if [ ! -f "$deb" ]; then diag <"$tmp/build.log"; bail_out "build-deb makes a package"; fi
 ok "build-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KiB"
 
 # --- The extracted package, without the toolchain.
@@ -423,3 +423,4 @@ if example_built && out=$("$example" "$here/Fixtures/replay/living-room.json" 2>
 else
   notok "the example package"; { cat "$tmp/example.log" 2>/dev/null; echo "${out:-}"; } | diag
 fi
+done_testing

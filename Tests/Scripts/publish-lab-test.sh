@@ -27,7 +27,7 @@ test_cleanup() {
 }
 
 build_cast_scan
-"$here/Scripts/bench-venv" >"$tmp/venv.log" 2>&1 || { cat "$tmp/venv.log" >&2; notok "the peers' venv (pychromecast) could be made"; exit 1; }
+"$here/Scripts/bench-venv" >"$tmp/venv.log" 2>&1 || { cat "$tmp/venv.log" >&2; bail_out "the peers' venv (pychromecast) could be made"; }
 
 # within SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds (0) or SECONDS pass (1).
 within() {
@@ -76,7 +76,7 @@ count=$(wc -l <"$tmp/expected.jsonl")
 lab_up --devices 1
 # The lab's third stack: Fixtures/lab/publisher.json published by cast-scan from the publisher host.
 if ! CASTLAB_CAST_SCAN=$bin "$castlab" publisher start "$here/Fixtures/lab/publisher.json" >"$tmp/pubhost" 2>&1; then
-  cat "$tmp/pubhost" >&2; notok "the publisher host starts and publishes Fixtures/lab/publisher.json"; exit 1
+  cat "$tmp/pubhost" >&2; bail_out "the publisher host starts and publishes Fixtures/lab/publisher.json"
 fi
 "$castlab" exec timeout 20 avahi-browse -rpt _googlecast._tcp >"$tmp/stack.txt" 2>/dev/null
 if grep -q 'fn=Hall (cast-scan publish)' "$tmp/stack.txt" && grep -q 'fn=Study (cast-scan publish)' "$tmp/stack.txt"; then
@@ -479,3 +479,4 @@ then ok "cast-scan --status: every published device answers its Cast channel, ea
 else notok "cast-scan --status of the published devices"; diag <"$tmp/channel.json"; diag <"$tmp/channel.err"; fi
 exec 7>&-
 kill -TERM "$pub_pid"; wait "$pub_pid" 2>/dev/null
+done_testing

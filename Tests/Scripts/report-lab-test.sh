@@ -28,7 +28,7 @@ start_collector() {
     --log "$tmp/got.jsonl" --mode-file "$tmp/mode" >"$tmp/collector.out" 2>&1 &
   collector=$!
   for _ in $(seq 100); do grep -q listening "$tmp/collector.out" 2>/dev/null && return 0; sleep 0.1; done
-  notok "the collector starts"; diag <"$tmp/collector.out"; exit 1
+  diag <"$tmp/collector.out"; bail_out "the collector starts"
 }
 stop_collector() { kill -TERM "$collector" 2>/dev/null; wait "$collector" 2>/dev/null; collector=""; }
 
@@ -148,3 +148,4 @@ assert s["pending"] == 3 and s["dropped"] == printed - 3, s' "$printed" && grep 
 else
   notok "a full spool"; { status_json "$tmp/spool-c"; cat "$tmp/watch.err"; } | diag
 fi
+done_testing

@@ -25,7 +25,7 @@ test_cleanup() {
 }
 
 for tool in prometheus promtool chromium; do
-  command -v "$tool" >/dev/null || { notok "$tool is installed (Scripts/setup --lab installs it)"; exit 1; }
+  command -v "$tool" >/dev/null || bail_out "$tool is installed (Scripts/setup --lab installs it)"
 done
 build_cast_scan
 mkdir -p "$artifacts"
@@ -87,7 +87,7 @@ print(json.dumps([
            "fn=Vanishing speaker", "ca=199172", "st=0", "bs=FA8F00000001", "nf=1", "rs="]},
 ]))
 PY
-if "$castlab" add "$tmp/extra.json" >"$tmp/add.log" 2>&1; then ok "castlab add: a hostile-named device and a short-TTL one"; else notok "castlab add"; diag <"$tmp/add.log"; exit 1; fi
+if "$castlab" add "$tmp/extra.json" >"$tmp/add.log" 2>&1; then ok "castlab add: a hostile-named device and a short-TTL one"; else diag <"$tmp/add.log"; bail_out "castlab add"; fi
 "$castlab" status --json >"$tmp/lab.json"
 lab_count=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$tmp/lab.json")
 
@@ -111,7 +111,7 @@ devices_listed() { get /devices | "$PY" -c 'import json,sys; sys.stdin.readline(
 if took=$(wait_for 30 devices_listed "$lab_count"); then
   ok "serve lists the lab's $lab_count devices on /devices (${took} s)"
 else
-  notok "serve did not list the lab's $lab_count devices within 30 s"; diag <"$tmp/serve.err"; exit 1
+  diag <"$tmp/serve.err"; bail_out "serve did not list the lab's $lab_count devices within 30 s"
 fi
 get /devices | tail -n +2 >"$tmp/devices.json"
 health=$(get /healthz)
@@ -121,7 +121,7 @@ prom_total() { [ "$(promql 'sum(cast_devices)' | awk '{print $NF}')" = "$1" ]; }
 if took=$(wait_for 30 prom_total "$lab_count"); then
   ok "Prometheus scrapes serve: sum(cast_devices) = $lab_count (${took} s after serve listed them)"
 else
-  notok "Prometheus' sum(cast_devices) never reached $lab_count"; promql 'up' | diag; diag <"$tmp/prometheus.log"; exit 1
+  promql 'up' | diag; diag <"$tmp/prometheus.log"; bail_out "Prometheus' sum(cast_devices) never reached $lab_count"
 fi
 want_kinds=$("$PY" -c '
 import json,sys,collections
@@ -277,3 +277,4 @@ bad = sorted({"U+%04X" % ord(c) for c in text if (unicodedata.category(c) in ("C
 print(" ".join(bad)); sys.exit(1 if bad else 0)
 PY
 ); then ok "serve's log (stderr) has no raw control, format (bidi) or undecodable character"; else notok "serve's log holds raw $out"; fi
+done_testing

@@ -49,10 +49,10 @@ test_cleanup() {
 if id -u avahi >/dev/null 2>&1 && getent group avahi >/dev/null; then
   ok "the avahi user and group exist (uid $(id -u avahi))"
 else
-  notok "no avahi user or group (the avahi-daemon package makes them; run: Scripts/setup --lab)"; exit 1
+  bail_out "no avahi user or group (the avahi-daemon package makes them; run: Scripts/setup --lab)"
 fi
 if ! id -u nobody >/dev/null 2>&1 || ! getent group nogroup >/dev/null; then
-  notok "no nobody user or nogroup group to run cast-scan as"; exit 1
+  bail_out "no nobody user or nogroup group to run cast-scan as"
 fi
 build_cast_scan
 
@@ -73,7 +73,7 @@ fi
 if as_nobody "$bin" --version >"$tmp/version" 2>&1; then
   ok "nobody can run cast-scan ($bin: $(cat "$tmp/version"))"
 else
-  notok "nobody cannot run cast-scan"; diag <"$tmp/version"; exit 1
+  diag <"$tmp/version"; bail_out "nobody cannot run cast-scan"
 fi
 
 # ---------------------------------------------------------------- the lab, daemon as avahi
@@ -85,9 +85,8 @@ daemon_comm=$(cat "/proc/${daemon_pid:-0}/comm" 2>/dev/null)
 if [ "$daemon_user" = avahi ] && [ "$daemon_comm" = avahi-daemon ]; then
   ok "the sender's avahi-daemon runs as avahi, with the PID castlab recorded ($daemon_pid)"
 else
-  notok "the sender's avahi-daemon runs as avahi (recorded PID '${daemon_pid:-none}': user '${daemon_user:-gone}', command '${daemon_comm:-gone}')"
   ps -eo user,pid,cmd | grep '[a]vahi-daemon' | diag
-  exit 1
+  bail_out "the sender's avahi-daemon runs as avahi (recorded PID '${daemon_pid:-none}': user '${daemon_user:-gone}', command '${daemon_comm:-gone}')"
 fi
 
 # scan NAME ARGS...: a one-shot scan as nobody; JSON in $tmp/NAME.json, stderr in
@@ -322,3 +321,4 @@ if [ "$rc" = 0 ] && [ -z "$left" ] && [ -z "$alive" ]; then
 else
   notok "castlab down (exit $rc): namespaces left: '${left}', processes alive: '${alive}'"; diag <"$tmp/down"
 fi
+done_testing

@@ -159,3 +159,4 @@ for backend in avahi mdns dnssd hosts; do
   done
 done
 echo "# $((SECONDS - t0)) s" >&2
+done_testing
