@@ -3,14 +3,17 @@
 # completion heuristic could guess wrong. The lab (Fixtures/lab/partial-subtype.json) has two
 # devices that run app 5C3F0A9E: "Announcer" announces its subtype records, "Quiet one" only
 # answers when asked. Each scenario runs RUNS times (default 20) and fails on a single missed
-# device:
+# device (one, below, on more than its bound); each also checks that every run's scan used the
+# backend it names:
 #   - partial cache, warm daemon: the daemon holds Announcer's subtype answer (heard from its
 #     announcement) and both base records (a plain scan ran just before), not Quiet one's;
 #   - partial cache, cold daemon: the same, right after the daemon started;
 #   - base type learned first: a plain scan ran, the subtype was never asked for;
 #   - the default backend (the querier beside avahi-daemon) in the three cache scenarios above;
 #   - 20% packet loss on the lab bridge (castlab loss), through the default, avahi-daemon and
-#     the querier;
+#     the querier; through avahi-daemon alone a lossy network can hide a device from a one-shot
+#     scan (docs/backends.md), so that scenario holds a bound instead: at most MISS_BOUND runs
+#     (default 7 of 20, scaled with RUNS) may miss a device;
 #   - the built-in mDNS querier (--backend mdns): Quiet one is only found by asking;
 #   - dns_sd (--backend dnssd), which has no all-for-now of its own, after a partial cache and
 #     cold: its browse settles on its own timer (a second, then 250 ms without news).
@@ -25,12 +28,19 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/Tests/Scripts/lab-test-lib.sh" scan-recall-lab-test
 RUNS=${RUNS:-20}
+# The most runs of the avahi-daemon-under-loss scenario that may miss a device. Measured: 8 of
+# 100 runs (Benchmarks/results/2026-12-06-recall-loss.txt), so about 1 in 10. At that rate a
+# bound of 7 of 20 fails a correct run about once in 2,400 (3 of 20 would fail one in 8; 7 of
+# 20 fails one in 170 were the rate 3 in 20), while a backend that misses in half the runs
+# fails 87% of the time, and one that always misses, always.
+loss_bound=${MISS_BOUND:-$(( (RUNS * 7 + 19) / 20 ))}
+[[ "$loss_bound" =~ ^[0-9]+$ ]] || bail_out "MISS_BOUND must be a whole number of runs, got '$loss_bound'"
 APP=5C3F0A9E
 ANNOUNCER=Chromecast-a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1
 all_parts=(default avahi loss querier many many-dnssd)
 parts=("$@"); [ $# -gt 0 ] || parts=("${all_parts[@]}")
 for part in "${parts[@]}"; do
-  [[ " ${all_parts[*]} " == *" $part "* ]] || { notok "no part '$part' (parts: ${all_parts[*]})"; exit 1; }
+  [[ " ${all_parts[*]} " == *" $part "* ]] || bail_out "no part '$part' (parts: ${all_parts[*]})"
 done
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 build_cast_scan
@@ -48,29 +58,40 @@ restart_daemon() { "$castlab" daemon restart >/dev/null 2>&1; }
 # Announcer announces again (its subtype records included), so the daemon caches that answer.
 announce() { "$castlab" set-txt "$ANNOUNCER" rs= >/dev/null 2>&1 && sleep 0.2; }
 
-# check_scan JSON: both devices listed, complete; prints the subtype browse's settling time.
+# check_scan JSON: the backend the scan used; then, when both devices are listed and the scan
+# is complete, the subtype browse's settling time and how it settled, and its cache count.
 check_scan() {
   "$PY" - "$1" "$APP" <<'PY'
 import json, sys
-scan = json.load(open(sys.argv[1]))
+try:
+    scan = json.load(open(sys.argv[1]))
+except ValueError as error:
+    print("none"); print("no scan:", error); sys.exit(1)
+print(scan["scan"].get("backend"))
 names = sorted(d["friendlyName"] for d in scan["devices"])
-assert names == ["Announcer", "Quiet one"], names
-assert scan["scan"]["complete"], scan["scan"]
+if names != ["Announcer", "Quiet one"]:
+    print("listed", names); sys.exit(1)
+if not scan["scan"]["complete"]:
+    print("incomplete", scan["scan"]); sys.exit(1)
 sub = next(b for b in scan["scan"]["browses"] if sys.argv[2] in b["browseType"])
 print(sub["settledAfterSeconds"], sub["settledBy"], sub.get("servicesFromCache"))
 PY
 }
 
-# scenario NAME CACHED PREPARE...: RUNS scans of --app-id APP, each after PREPARE; all must list
-# both. CACHED: how many of the two the subtype browse must have had from the daemon's cache,
-# so the scenario really is the one it names.
+# scenario NAME CACHED PREPARE...: RUNS scans of --app-id APP, each after PREPARE, through
+# $backend (the backend the scan must report: BACKEND_ARGS choose it); all must list both, or
+# at most $miss_bound of them miss one. CACHED: how many of the two the subtype browse must have
+# had from the daemon's cache, so the scenario really is the one it names.
 scenario() {
-  local name=$1 cached=$2 run misses=0 as_named=0 times=() out
+  local name=$1 cached=$2 bound=${miss_bound:-0} run misses=0 as_named=0 times=() out used others=() status
   shift 2
   for run in $(seq "$RUNS"); do
     "$@"
     scan --json --app-id "$APP" "${backend_args[@]}" >"$tmp/scan.json" 2>"$tmp/scan.err"
-    if out=$(check_scan "$tmp/scan.json" 2>&1); then
+    out=$(check_scan "$tmp/scan.json" 2>&1); status=$?
+    used=${out%%$'\n'*} out=${out#*$'\n'}
+    [ "$used" = "$backend" ] || others+=("run $run: $used")
+    if [ "$status" = 0 ]; then
       times+=("${out%% *}")
       [ "${out##* }" = "$cached" ] && as_named=$((as_named + 1))
     else
@@ -78,12 +99,17 @@ scenario() {
       echo "#   run $run: $out" >&2
     fi
   done
+  if [ ${#others[@]} = 0 ]; then
+    ok "$name: every scan used $backend"
+  else
+    notok "$name: scans used another backend than $backend (${others[*]})"
+  fi
   if [ "$misses" = 0 ]; then
     ok "$name: both devices in all $RUNS runs (subtype browse settled after ${times[*]} s)"
-  elif [ "${known_limit:-0}" = 1 ]; then
-    echo "ok - $name: a device was missed in $misses of $RUNS runs # TODO known limit, see docs/backends.md, \"Scan completion\""
+  elif [ "$misses" -le "$bound" ]; then
+    ok "$name: a device was missed in $misses of $RUNS runs, within the bound of $bound (docs/backends.md, \"Scan completion\")"
   else
-    notok "$name: a device was missed in $misses of $RUNS runs"
+    notok "$name: a device was missed in $misses of $RUNS runs${miss_bound:+, beyond the bound of $bound}"
   fi
   # The scenario must really be the one it names, or it tests nothing.
   [ "$cached" = - ] && return 0
@@ -100,14 +126,14 @@ base_first() { restart_daemon; scan --json >/dev/null 2>&1; }
 # browse settles on the querier's all-for-now once the daemon's cache is in; the cache counts
 # are the daemon's own (scan.browses[].sources[]).
 if want default; then
-  backend_args=()
+  backend_args=() backend=mdns+avahi
   scenario "default, partial cache, warm daemon" 1 warm_partial
   scenario "default, partial cache, cold daemon" 1 cold_partial
   scenario "default, base type learned first, subtype never asked" 0 base_first
 fi
 
 if want avahi; then
-  backend_args=(--backend avahi)
+  backend_args=(--backend avahi) backend=avahi
   scenario "partial cache, warm daemon" 1 warm_partial
   scenario "partial cache, cold daemon" 1 cold_partial
   scenario "base type learned first, subtype never asked" 0 base_first
@@ -118,12 +144,13 @@ if ! want loss; then
   :
 elif "$castlab" loss 20 >"$tmp/loss.err" 2>&1; then
   # Through avahi-daemon a one-shot scan ends at avahi's all-for-now, a second after the browse;
-  # avahi asks again only later, so a lost answer is a missed device (measured: 1 to 3 of 20 runs; the default beside the daemon: 0).
-  # A known limit (docs/backends.md, "Scan completion"), reported here with its count, not counted.
-  known_limit=1 scenario "20% packet loss through avahi-daemon" 0 base_first
-  backend_args=()
+  # avahi asks again only later, so a lost answer is a missed device. A known limit
+  # (docs/backends.md, "Scan completion"), held to its bound ($loss_bound runs).
+  backend_args=(--backend avahi) backend=avahi
+  miss_bound=$loss_bound scenario "20% packet loss through avahi-daemon" 0 base_first
+  backend_args=() backend=mdns+avahi
   scenario "default, 20% packet loss" 0 base_first
-  backend_args=(--backend mdns)
+  backend_args=(--backend mdns) backend=mdns
   scenario "mDNS querier, 20% packet loss" - true
   "$castlab" loss 0 >/dev/null 2>&1
 else
@@ -131,12 +158,12 @@ else
 fi
 
 if want querier; then
-  backend_args=(--backend mdns)
+  backend_args=(--backend mdns) backend=mdns
   scenario "mDNS querier (the quiet device answers only when asked)" - true
-  backend_args=(--backend dnssd)
+  backend_args=(--backend dnssd) backend=dnssd
   scenario "dns_sd, partial cache, cold daemon" - cold_partial
 fi
-want many || want many-dnssd || exit
+want many || want many-dnssd || done_testing
 
 # ---------------------------------------------------------------- 50 devices, cold daemon
 # Every backend's scan of 50 devices right after the daemon started: resolves finish close
@@ -174,3 +201,4 @@ if want many; then
 fi
 want many-dnssd && many "dns_sd, cold, 50 devices" restart_daemon dnssd
 want many && many "mDNS querier, 50 devices" true mdns
+done_testing
