@@ -9,6 +9,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case dnsMessage = "dns-message"
     case txtRecord = "txt-record"
     case castFrame = "cast-frame"
+    case deviceAuth = "device-auth"
     case receiverStatus = "receiver-status"
     case infoPlist = "info-plist"
     case senderScenario = "sender-scenario"
@@ -26,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .dnsMessage: 9000  // DNSMessage.maximumSize
         case .txtRecord: 2048
         case .castFrame: 8192
+        case .deviceAuth: 8192
         case .receiverStatus: 4096
         case .infoPlist: 8192
         case .senderScenario: 8192
@@ -76,6 +78,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .dnsMessage: try DNSMessageProperties.check(bytes)
         case .txtRecord: try TXTRecordProperties.check(bytes)
         case .castFrame: try CastFrameProperties.check(bytes)
+        case .deviceAuth: try DeviceAuthProperties.check(bytes)
         case .receiverStatus: try ReceiverStatusProperties.check(bytes)
         case .infoPlist: try InfoPlistProperties.check(bytes)
         case .senderScenario: preconditionFailure("sender-scenario is checked asynchronously")

@@ -22,7 +22,8 @@ public struct FuzzInput: Sendable, Hashable {
 /// Seeds come from the fixtures of each parser (captured packets, real TXT sets, the Cast
 /// message vectors, the lab's receiver statuses, plists, scenarios, replays, device files), and
 /// for every target from the files of `Fixtures/seeds/<target>/` (hand-written inputs for the
-/// parsers no fixture feeds: scripts, state files, collector URLs, requests).
+/// parsers no fixture feeds: scripts, state files, collector URLs, requests, device-authentication
+/// messages and revocation lists).
 public enum Seeds {
     /// The seed corpus of `target`.
     public static func seeds(for target: FuzzTarget) -> [FuzzInput] {
@@ -73,7 +74,7 @@ public enum Seeds {
                 let wire = wires[index % wires.count]
                 return FuzzInput(name: "\(head.name)+\(wire.name)", bytes: head.bytes + wire.wire)
             }
-        case .stateFile, .receiverScript, .reportURL:
+        case .stateFile, .receiverScript, .reportURL, .deviceAuth:
             break
         }
         return inputs

@@ -10,6 +10,10 @@ enum ProtobufDecodingFailure: Error, Equatable, CustomStringConvertible {
     case notUTF8(String)
     /// A required field that is not there.
     case missing(String)
+    /// A repeated field given more often than its bound.
+    case tooMany(String, limit: Int)
+    /// A field longer than its bound.
+    case tooLarge(String, bytes: Int, limit: Int)
 
     var description: String {
         switch self {
@@ -21,6 +25,8 @@ enum ProtobufDecodingFailure: Error, Equatable, CustomStringConvertible {
         case .groupTooDeep(let offset): "the group at byte \(offset) nests more than 100 deep"
         case .notUTF8(let field): "\(field) is not UTF-8"
         case .missing(let field): "\(field) (required) is missing"
+        case .tooMany(let field, let limit): "\(field) is given more than \(limit) times"
+        case .tooLarge(let field, let bytes, let limit): "\(field) has \(bytes) bytes (at most \(limit) are taken)"
         }
     }
 }
