@@ -65,7 +65,7 @@ struct MDNSCache {
     private(set) var sets: [SetKey: [DNSRecordData: Entry]] = [:]
     private(set) var count = 0
     /// A random 0-2% added to each refresh point (RFC 6762 section 5.2), fixed per cache.
-    let jitter: Double
+    private(set) var jitter: Double
     /// No record expires, is flushed or reaches a refresh point before this instant (nil: the
     /// cache is empty). Lowered as records come; made exact by each scan. It lets ``expire(at:)``,
     /// ``dueRefreshes(at:interesting:)`` and ``nextDeadline()`` skip the records between events,

@@ -43,7 +43,7 @@ final class MDNSQuerierHarness {
 
     init(
         interfaces: [NetworkInterface], families: Set<ServiceAddress.Family> = [.ipv4, .ipv6], passive: Bool = false,
-        browseTypes: [String] = [browseType]
+        browseTypes: [String] = [browseType], jitter: JitterGenerator = JitterGenerator(seed: 0)
     ) throws {
         let buffer = BackendEventBuffer()
         let log = FakeMDNSSocket.Log()
@@ -51,7 +51,7 @@ final class MDNSQuerierHarness {
             configuration: .init(
                 request: try BrowseRequest(parsing: browseTypes, passive: passive), interfaceName: nil,
                 families: families),
-            buffer: buffer,
+            buffer: buffer, jitter: jitter,
             openSocket: { _, port in FakeMDNSSocket(port: port == 0 ? Self.legacyPort : port, log: log) },
             interfaces: { interfaces })
         self.log = log

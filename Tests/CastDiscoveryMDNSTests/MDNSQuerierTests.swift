@@ -101,6 +101,21 @@ struct MDNSQuerierTests {
         #expect(patient.firstReportWait == FirstReportWait(grace: .seconds(1), longest: .seconds(1)))
     }
 
+    @Test("each link's cache refreshes 0 to 2% late, drawn from the querier's generator: the same seed, the same")
+    func cacheJitterFromTheGenerator() throws {
+        func jitters(seed: UInt64) throws -> [Double] {
+            let harness = try Harness(interfaces: [Self.dualEth0, Self.eth1], jitter: JitterGenerator(seed: seed))
+            harness.start()
+            return harness.querier.links.keys.sorted().compactMap { harness.querier.links[$0]?.cache.jitter }
+        }
+        // The links are made in the order of their ids, each drawing the next number.
+        var generator = JitterGenerator(seed: 11)
+        let expected = (0..<3).map { _ in 0.02 * generator.nextFraction() }
+        #expect(try jitters(seed: 11) == expected)
+        #expect(expected.allSatisfy { $0 >= 0 && $0 < 0.02 } && Set(expected).count == 3)
+        #expect(try jitters(seed: 12) != expected)
+    }
+
     @Test("the first queries: a legacy-unicast one with an id and a multicast one, to the group on the interface")
     func firstQueries() async throws {
         let harness = try Harness(interfaces: [Self.eth0])
