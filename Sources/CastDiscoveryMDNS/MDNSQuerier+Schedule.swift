@@ -152,9 +152,12 @@ extension MDNSQuerier {
         // them all: at 500 lab devices three copies of the repeat (its held PTRs over several
         // packets) cost 140 ms of a 680 ms scan.
         if !multicast, copies > 1, packets.count == 1 {
+            // Each copy an id of its own, never one drawn before: two alike would be one packet.
+            var ids: Set<UInt16> = [queryID]
             for _ in 1..<copies {
-                packets += MDNSQueryPackets.packets(
-                    questions: questions, knownAnswers: knownAnswers, id: .random(in: 1...UInt16.max))
+                var copyID = UInt16.random(in: 1...UInt16.max)
+                while !ids.insert(copyID).inserted { copyID = UInt16.random(in: 1...UInt16.max) }
+                packets += MDNSQueryPackets.packets(questions: questions, knownAnswers: knownAnswers, id: copyID)
             }
         }
         for packet in packets {
