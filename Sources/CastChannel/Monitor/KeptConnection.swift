@@ -13,8 +13,8 @@ final class KeptConnection {
     enum Report {
         /// A status: the first of this connection, or a broadcast of a change.
         case status(ReceiverProbeResult)
-        /// The attempt or the open channel failed; the connection is closed.
-        case failed(ReceiverProbeResult)
+        /// The attempt or the open channel failed at `at`; the connection is closed.
+        case failed(ReceiverProbeResult, at: ContinuousClock.Instant)
     }
 
     private enum Phase {
@@ -254,7 +254,7 @@ final class KeptConnection {
         failed.status = nil
         failed.duration = now - (started ?? now)
         teardown()
-        report(.failed(failed))
+        report(.failed(failed, at: now))
     }
 
     private func teardown() {

@@ -310,10 +310,11 @@ private final class MonitorLoop: PollLoopOwner {
         case .status(let result):
             watched[id]?.failures = 0
             record(result, of: id, reachable: true)
-        case .failed(let result):
+        case .failed(let result, let instant):
             let failures = (watched[id]?.failures ?? 0) + 1
             watched[id]?.failures = failures
-            watched[id]?.due = .now + monitor.configuration.retry.delay(afterFailures: failures, jitter: &jitter)
+            // The retry counts from the failure, on the loop's instants.
+            watched[id]?.due = instant + monitor.configuration.retry.delay(afterFailures: failures, jitter: &jitter)
             record(result, of: id, reachable: false)
         }
     }
