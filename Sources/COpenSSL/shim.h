@@ -60,3 +60,42 @@ fail:
     EVP_PKEY_free(key);
     return 0;
 }
+
+// What the device-authentication verifier reads of a certificate that OpenSSL keeps behind
+// macros (the STACK_OF(POLICYINFO) accessors) or in a struct tm.
+#include <openssl/x509v3.h>
+#include <openssl/objects.h>
+#include <string.h>
+#include <time.h>
+
+// 1 when the certificate's certificatePolicies extension names the policy `oid` (dotted
+// notation), 0 when it does not or has no such extension, -1 when the extension cannot be read.
+static inline int cast_x509_has_policy(const X509 *cert, const char *oid) {
+    int critical = 0;
+    CERTIFICATEPOLICIES *policies = X509_get_ext_d2i(cert, NID_certificate_policies, &critical, NULL);
+    if (policies == NULL) return critical == -1 ? 0 : -1;
+    int found = 0;
+    char text[128];
+    for (int index = 0; index < sk_POLICYINFO_num(policies); index++) {
+        POLICYINFO *info = sk_POLICYINFO_value(policies, index);
+        if (info == NULL || info->policyid == NULL) continue;
+        int length = OBJ_obj2txt(text, (int)sizeof text, info->policyid, 1);
+        if (length > 0 && length < (int)sizeof text && strcmp(text, oid) == 0) found = 1;
+    }
+    CERTIFICATEPOLICIES_free(policies);
+    return found;
+}
+
+// An ASN1_TIME as seconds since 1970 (UTC): 1 and *seconds on success, 0 when it is not a time.
+static inline int cast_asn1_time_seconds(const ASN1_TIME *time, long long *seconds) {
+    struct tm parts;
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) return 0;
+    *seconds = (long long)timegm(&parts);
+    return 1;
+}
+
+// A name on one line in RFC 2253's order (`CN=…,OU=…`), UTF-8 kept: X509_NAME_print_ex with
+// XN_FLAG_RFC2253 less ASN1_STRFLGS_ESC_MSB (macros Swift cannot import).
+static inline int cast_x509_name_print(BIO *bio, const X509_NAME *name) {
+    return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+}

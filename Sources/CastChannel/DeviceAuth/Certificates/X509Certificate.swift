@@ -1,0 +1,201 @@
+internal import COpenSSL
+
+/// One X.509 certificate parsed by libcrypto, with what the Cast rules read of it: names,
+/// serial, validity, key, extensions and signature algorithm. Immutable once parsed.
+final class X509Certificate: @unchecked Sendable {
+    /// The certificate's own DER bytes.
+    let der: [UInt8]
+    let pointer: OpaquePointer
+
+    /// Parses one DER certificate; the bytes must hold exactly one.
+    init?(der: [UInt8]) {
+        guard !der.isEmpty, der.count <= 64 * 1024 else { return nil }
+        var parsed: OpaquePointer?
+        let consumed = der.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            var cursor: UnsafePointer<UInt8>? = base
+            parsed = d2i_X509(nil, &cursor, buffer.count)
+            guard let cursor else { return -1 }
+            return cursor - base
+        }
+        guard let parsed else { return nil }
+        guard consumed == der.count else {
+            X509_free(parsed)
+            return nil
+        }
+        self.der = der
+        self.pointer = parsed
+    }
+
+    deinit { X509_free(pointer) }
+
+    /// The certificates of a PEM text (`-----BEGIN CERTIFICATE-----` blocks), or DER bytes
+    /// holding one certificate; nil when the bytes are neither, or a block does not parse.
+    static func certificates(pemOrDER bytes: [UInt8]) -> [X509Certificate]? {
+        let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
+        guard bytes.count >= marker.count, bytes.indices.contains(where: { bytes[$0...].starts(with: marker) }) else {
+            return X509Certificate(der: bytes).map { [$0] }
+        }
+        guard bytes.count <= 1024 * 1024 else { return nil }
+        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else { return nil }
+        defer { BIO_free(bio) }
+        var result: [X509Certificate] = []
+        while result.count < 64 {
+            guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else { break }
+            defer { X509_free(certificate) }
+            var out: UnsafeMutablePointer<UInt8>?
+            let length = i2d_X509(certificate, &out)
+            guard length > 0, let out else { return nil }
+            let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+            CRYPTO_free(out, #fileID, #line)
+            guard let parsed = X509Certificate(der: der) else { return nil }
+            result.append(parsed)
+        }
+        ERR_clear_error()
+        return result.isEmpty ? nil : result
+    }
+
+    /// The subject, one line in RFC 2253's order (`CN=…,OU=…,O=…`), UTF-8 kept.
+    var subject: String { Self.text(X509_get_subject_name(pointer)) }
+    /// The issuer, as ``subject`` writes it.
+    var issuer: String { Self.text(X509_get_issuer_name(pointer)) }
+
+    /// Whether `other`'s subject is this certificate's issuer (names compared as X.509 does).
+    func isIssued(byNameOf other: X509Certificate) -> Bool {
+        X509_NAME_cmp(X509_get_issuer_name(pointer), X509_get_subject_name(other.pointer)) == 0
+    }
+
+    /// Whether the subject and the issuer are the same name.
+    var isSelfIssued: Bool { isIssued(byNameOf: self) }
+
+    /// The serial number's magnitude, big-endian, without leading zeros; nil when negative.
+    var serialNumber: [UInt8]? {
+        guard let serial = X509_get0_serialNumber(pointer), let number = ASN1_INTEGER_to_BN(serial, nil) else {
+            return nil
+        }
+        defer { BN_free(number) }
+        guard BN_is_negative(number) == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int((BN_num_bits(number) + 7) / 8))
+        _ = bytes.withUnsafeMutableBufferPointer { BN_bn2bin(number, $0.baseAddress) }
+        return bytes
+    }
+
+    /// The serial number in hexadecimal, lower case (`00` for zero), as a report names it.
+    var serialText: String {
+        guard let serial = serialNumber else { return "negative" }
+        return serial.isEmpty ? "00" : serial.hexText
+    }
+
+    /// The serial number as an unsigned 64-bit number, when it fits (revocation ranges use them).
+    var serialUInt64: UInt64? {
+        guard let serial = serialNumber, serial.count <= 8 else { return nil }
+        return serial.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The start of the validity period, seconds since 1970 (UTC); nil when it cannot be read.
+    var notBefore: Int64? { Self.seconds(X509_get0_notBefore(pointer)) }
+    /// The end of the validity period, seconds since 1970 (UTC); nil when it cannot be read.
+    var notAfter: Int64? { Self.seconds(X509_get0_notAfter(pointer)) }
+
+    /// The SubjectPublicKeyInfo, DER (what revocation lists hash).
+    var subjectPublicKeyInfo: [UInt8] {
+        guard let key = X509_get_X509_PUBKEY(pointer) else { return [] }
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509_PUBKEY(key, &out)
+        guard length > 0, let out else { return [] }
+        defer { CRYPTO_free(out, #fileID, #line) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// The public key, owned by the certificate.
+    var publicKey: OpaquePointer? { X509_get0_pubkey(pointer) }
+
+    /// The RSA key's size in bits; nil when the key is not RSA.
+    var rsaKeyBits: Int? {
+        guard let key = publicKey, EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else { return nil }
+        return Int(EVP_PKEY_get_bits(key))
+    }
+
+    /// The extension flags OpenSSL computes on parsing (`EXFLAG_*`).
+    private var extensionFlags: UInt32 { X509_get_extension_flags(pointer) }
+
+    /// Whether basicConstraints says CA:TRUE.
+    var isCertificateAuthority: Bool {
+        let flags = extensionFlags
+        return flags & UInt32(EXFLAG_BCONS) != 0 && flags & UInt32(EXFLAG_CA) != 0
+    }
+
+    /// basicConstraints' pathLenConstraint; nil when there is none.
+    var pathLengthConstraint: Int? {
+        let length = X509_get_pathlen(pointer)
+        return length < 0 ? nil : Int(length)
+    }
+
+    /// The keyUsage bits (`KU_*`); nil when the certificate has no keyUsage extension.
+    var keyUsage: UInt32? {
+        guard extensionFlags & UInt32(EXFLAG_KUSAGE) != 0 else { return nil }
+        return X509_get_key_usage(pointer)
+    }
+
+    /// Whether keyUsage allows signing data (digitalSignature).
+    var allowsDigitalSignature: Bool { keyUsage.map { $0 & UInt32(KU_DIGITAL_SIGNATURE) != 0 } ?? false }
+    /// Whether keyUsage allows signing certificates (keyCertSign).
+    var allowsCertificateSigning: Bool { keyUsage.map { $0 & UInt32(KU_KEY_CERT_SIGN) != 0 } ?? false }
+
+    /// Whether a critical extension is one OpenSSL does not know.
+    var hasUnknownCriticalExtension: Bool { extensionFlags & UInt32(EXFLAG_CRITICAL) != 0 }
+    /// Whether an extension OpenSSL knows cannot be read (or appears twice).
+    var hasInvalidExtension: Bool { extensionFlags & UInt32(EXFLAG_INVALID) != 0 }
+
+    /// The signature algorithm (an OpenSSL NID: `NID_sha256WithRSAEncryption` and so on).
+    var signatureAlgorithm: Int32 { X509_get_signature_nid(pointer) }
+
+    /// The signature algorithm's short name, as a report says it.
+    var signatureAlgorithmName: String {
+        guard let name = OBJ_nid2ln(signatureAlgorithm) else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// Whether the algorithm outside the TBS is the one inside it (RFC 5280 section 4.1.1.2).
+    var signatureAlgorithmsAgree: Bool {
+        var signature: UnsafePointer<ASN1_BIT_STRING>?
+        var outer: UnsafePointer<X509_ALGOR>?
+        X509_get0_signature(&signature, &outer, pointer)
+        guard let outer, let inner = X509_get0_tbs_sigalg(pointer) else { return false }
+        return X509_ALGOR_cmp(outer, inner) == 0
+    }
+
+    /// Whether `issuer`'s key verifies this certificate's signature.
+    func isSigned(by issuer: X509Certificate) -> Bool {
+        guard let key = issuer.publicKey else { return false }
+        defer { ERR_clear_error() }
+        return X509_verify(pointer, key) == 1
+    }
+
+    /// Whether the certificatePolicies extension names `oid`; nil when it cannot be read.
+    func hasPolicy(_ oid: String) -> Bool? {
+        switch cast_x509_has_policy(pointer, oid) {
+        case 1: return true
+        case 0: return false
+        default: return nil
+        }
+    }
+
+    /// SHA-256 of the certificate's DER.
+    var sha256: [UInt8] { Digest.sha256(der) }
+
+    private static func text(_ name: OpaquePointer?) -> String {
+        guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        guard cast_x509_name_print(bio, name) >= 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: min(Int(cast_bio_pending(bio)), 4096))
+        let read = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32($0.count)) }
+        return String(decoding: bytes.prefix(max(0, Int(read))), as: UTF8.self)
+    }
+
+    private static func seconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64? {
+        var seconds: Int64 = 0
+        guard cast_asn1_time_seconds(time, &seconds) == 1 else { return nil }
+        return seconds
+    }
+}
