@@ -99,3 +99,82 @@ static inline int cast_asn1_time_seconds(const ASN1_TIME *time, long long *secon
 static inline int cast_x509_name_print(BIO *bio, const X509_NAME *name) {
     return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
 }
+
+// A new RSA key of `bits` bits; NULL when it cannot be made.
+static inline EVP_PKEY *cast_make_rsa_key(int bits) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
+    if (context == NULL) return NULL;
+    if (EVP_PKEY_keygen_init(context) <= 0 || EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits) <= 0 ||
+        EVP_PKEY_keygen(context, &key) <= 0) key = NULL;
+    EVP_PKEY_CTX_free(context);
+    return key;
+}
+
+// Adds the extension `name` = `value` (openssl's configuration syntax) to `cert`; 1 on success,
+// and when `value` is NULL. An empty configuration stands behind it: certificatePolicies'
+// parser wants one even for a bare OID.
+static inline int cast_x509_add_extension(X509 *cert, X509 *issuer, const char *name, const char *value) {
+    if (value == NULL) return 1;
+    CONF *conf = NCONF_new(NULL);
+    if (conf == NULL) return 0;
+    X509V3_CTX context;
+    X509V3_set_ctx(&context, issuer, cert, NULL, NULL, 0);
+    X509V3_set_nconf(&context, conf);
+    X509_EXTENSION *extension = X509V3_EXT_nconf(conf, &context, name, value);
+    NCONF_free(conf);
+    if (extension == NULL) return 0;
+    int added = X509_add_ext(cert, extension, -1);
+    X509_EXTENSION_free(extension);
+    return added;
+}
+
+// A certificate for `key`, subject O=organization (when not NULL) and CN=common_name, issued by
+// `issuer` (NULL: by itself) and signed with `issuer_key` using SHA-256; valid from
+// now+from_seconds to now+to_seconds (`now` is the caller's time, seconds since 1970). X.509 v3
+// with the extensions given (basicConstraints, keyUsage, certificatePolicies, each in openssl's
+// configuration syntax, NULL to leave out), or v1 when none is. NULL on failure.
+static inline X509 *cast_make_x509(EVP_PKEY *key, const char *organization, const char *common_name, X509 *issuer,
+                                   EVP_PKEY *issuer_key, long serial, long long now, long from_seconds,
+                                   long to_seconds, const char *basic_constraints, const char *key_usage,
+                                   const char *policies) {
+    time_t base = (time_t)now;
+    X509 *cert = X509_new();
+    if (cert == NULL) return NULL;
+    int v3 = basic_constraints != NULL || key_usage != NULL || policies != NULL;
+    X509_NAME *name = X509_get_subject_name(cert);
+    if (X509_set_version(cert, v3 ? 2 : 0) != 1) goto fail;
+    if (ASN1_INTEGER_set(X509_get_serialNumber(cert), serial) != 1) goto fail;
+    if (X509_time_adj_ex(X509_getm_notBefore(cert), 0, from_seconds, &base) == NULL) goto fail;
+    if (X509_time_adj_ex(X509_getm_notAfter(cert), 0, to_seconds, &base) == NULL) goto fail;
+    if (X509_set_pubkey(cert, key) != 1) goto fail;
+    if (organization != NULL &&
+        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8, (const unsigned char *)organization, -1, -1, 0) != 1)
+        goto fail;
+    if (X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)common_name, -1, -1, 0) != 1)
+        goto fail;
+    if (X509_set_issuer_name(cert, issuer != NULL ? X509_get_subject_name(issuer) : name) != 1) goto fail;
+    X509 *signer = issuer != NULL ? issuer : cert;
+    if (cast_x509_add_extension(cert, signer, "basicConstraints", basic_constraints) != 1) goto fail;
+    if (cast_x509_add_extension(cert, signer, "keyUsage", key_usage) != 1) goto fail;
+    if (cast_x509_add_extension(cert, signer, "certificatePolicies", policies) != 1) goto fail;
+    if (X509_sign(cert, issuer_key, EVP_sha256()) <= 0) goto fail;
+    return cert;
+fail:
+    X509_free(cert);
+    return NULL;
+}
+
+// An RSASSA-PKCS1-v1_5 signature of `data` with `key` and SHA-256 (sha256 != 0) or SHA-1, into
+// `signature` (room for `*length` bytes; the length written). 1 on success.
+static inline int cast_sign_pkcs1(EVP_PKEY *key, int sha256, const unsigned char *data, size_t data_length,
+                                  unsigned char *signature, size_t *length) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context == NULL) return 0;
+    EVP_PKEY_CTX *key_context = NULL;
+    int done = EVP_DigestSignInit(context, &key_context, sha256 ? EVP_sha256() : EVP_sha1(), NULL, key) == 1 &&
+               EVP_PKEY_CTX_set_rsa_padding(key_context, RSA_PKCS1_PADDING) == 1 &&
+               EVP_DigestSign(context, signature, length, data, data_length) == 1;
+    EVP_MD_CTX_free(context);
+    return done;
+}

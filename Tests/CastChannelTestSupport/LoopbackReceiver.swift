@@ -9,7 +9,9 @@ import Glibc
 
 /// A Cast receiver on loopback for the tests of the probe and of `cast-scan status`: TLS with
 /// the fixture's v1 certificate (OpenSSL, blocking, on a thread of its own), and a behaviour
-/// to show: answer, stay silent, send garbage, and so on. One connection; `stop()` ends it.
+/// to show: answer, stay silent, send garbage, and so on. One connection; `stop()` ends it. A
+/// receiver that answers its status answers a device-authentication challenge with an
+/// AuthError (it has no Cast key), so a sender does not wait for it.
 package final class LoopbackReceiver: @unchecked Sendable {
     package enum Behaviour: Sendable {
         /// Answers GET_STATUS with this status object (JSON).
@@ -120,6 +122,14 @@ package final class LoopbackReceiver: @unchecked Sendable {
             guard count > 0 else { return }
             decoder.append(buffer.prefix(Int(count)))
             while let message = try? decoder.next() {
+                if message.namespace == CastNamespace.deviceAuth, behaviour.answersStatus {
+                    send(
+                        try! CastFrameDecoder.frame(
+                            CastMessage(
+                                sourceID: "receiver-0", destinationID: "sender-0", namespace: CastNamespace.deviceAuth,
+                                payloadType: .binary, payloadBinary: DeviceAuthMessage(error: .internalError).encoded())
+                        ))
+                }
                 guard message.namespace == CastNamespace.receiver, let text = message.payloadUTF8,
                     let request = try? ReceiverMessage(json: text), request.type == "GET_STATUS",
                     let id = request.requestId
@@ -148,6 +158,16 @@ package final class LoopbackReceiver: @unchecked Sendable {
                     sendJSON(#"{"type":"CLOSE"}"#, on: CastNamespace.connection)
                 }
             }
+        }
+    }
+}
+
+extension LoopbackReceiver.Behaviour {
+    /// Whether the receiver answers GET_STATUS with a status.
+    var answersStatus: Bool {
+        switch self {
+        case .answer, .pingFloodThenAnswer, .answerThenGarbage: true
+        case .silentAfterTLS, .stallTLS, .rawAfterTLS, .notJSON, .closeChannel: false
         }
     }
 }

@@ -4,6 +4,8 @@ public enum CastNamespace {
     public static let connection = "urn:x-cast:com.google.cast.tp.connection"
     /// Keeping it alive (`PING`, `PONG`).
     public static let heartbeat = "urn:x-cast:com.google.cast.tp.heartbeat"
+    /// Device authentication: the sender's challenge, the receiver's signed answer (BINARY).
+    public static let deviceAuth = "urn:x-cast:com.google.cast.tp.deviceauth"
     /// The receiver's own messages (`GET_STATUS`, `RECEIVER_STATUS`).
     public static let receiver = "urn:x-cast:com.google.cast.receiver"
 

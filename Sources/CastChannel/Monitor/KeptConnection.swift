@@ -227,6 +227,8 @@ final class KeptConnection {
                 result.error = nil
                 result.duration = now - (started ?? now)
                 report(.status(result))
+            case .deviceAuth:
+                break  // a kept connection does not ask (its session has no nonce)
             case .finish(let error):
                 return fail(error ?? CastChannelError(.closed, "the channel ended"), at: now)
             }

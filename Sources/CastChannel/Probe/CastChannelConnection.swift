@@ -46,6 +46,11 @@ struct CastChannelConnection {
         tls.negotiated
     }
 
+    /// The receiver's TLS certificate (DER).
+    var peerCertificate: [UInt8]? {
+        tls.peerCertificate
+    }
+
     /// Sends `message` as a frame.
     func send(_ message: CastMessage) throws(CastChannelError) {
         try connection.send(try tls.seal(message), deadline: deadline, cancelled: cancelled)

@@ -7,17 +7,22 @@ public enum ReceiverProbe {
     /// The port of a receiver's Cast channel when none is given.
     public static let defaultPort: UInt16 = 8009
 
-    /// Asks `host` on `port` for its status; never throws: what went wrong is the result's
+    /// Asks `host` on `port` for its status, and (unless `authenticate` is false) to
+    /// authenticate itself; never throws: what went wrong is the result's
     /// ``ReceiverProbeResult/error``. Runs on a thread of its own; cancelling the task ends it
     /// within 0.2 s.
-    public static func probe(host: String, port: UInt16 = defaultPort, timeout: Duration) async -> ReceiverProbeResult {
+    public static func probe(
+        host: String, port: UInt16 = defaultPort, timeout: Duration, authenticate: Bool = true
+    ) async -> ReceiverProbeResult {
         let box = CancellationFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ReceiverProbeResult, Never>) in
                 do {
                     try LoopThread.start {
                         continuation.resume(
-                            returning: run(host: host, port: port, timeout: timeout, cancelled: { box.isSet }))
+                            returning: run(
+                                host: host, port: port, timeout: timeout, authenticate: authenticate,
+                                cancelled: { box.isSet }))
                     }
                 } catch {
                     var result = ReceiverProbeResult(host: host, port: port)
@@ -31,17 +36,19 @@ public enum ReceiverProbe {
     }
 
     /// The probe, blocking the calling thread.
-    static func run(host: String, port: UInt16, timeout: Duration, cancelled: @escaping () -> Bool)
-        -> ReceiverProbeResult
-    {
+    static func run(
+        host: String, port: UInt16, timeout: Duration, authenticate: Bool = true, cancelled: @escaping () -> Bool
+    ) -> ReceiverProbeResult {
         let start = ContinuousClock.now
-        var result = attempt(host: host, port: port, start: start, timeout: timeout, cancelled: cancelled)
+        var result = attempt(
+            host: host, port: port, start: start, timeout: timeout, authenticate: authenticate, cancelled: cancelled)
         result.duration = ContinuousClock.now - start
         return result
     }
 
     private static func attempt(
-        host: String, port: UInt16, start: ContinuousClock.Instant, timeout: Duration, cancelled: @escaping () -> Bool
+        host: String, port: UInt16, start: ContinuousClock.Instant, timeout: Duration, authenticate: Bool,
+        cancelled: @escaping () -> Bool
     ) -> ReceiverProbeResult {
         var result = ReceiverProbeResult(host: host, port: port)
         let deadline = start + timeout
@@ -54,7 +61,9 @@ public enum ReceiverProbe {
             let secured = ContinuousClock.now
             result.tlsDuration = secured - connected
             result.tls = channel.negotiated
-            var session = CastChannelSession(mode: .once, timing: .init(statusTimeout: max(.zero, deadline - secured)))
+            let nonce = authenticate ? DeviceAuthEvidence.makeNonce() : nil
+            var session = CastChannelSession(
+                mode: .once, timing: .init(statusTimeout: max(.zero, deadline - secured)), nonce: nonce)
             var actions = session.start(at: secured)
             while true {
                 for action in actions {
@@ -64,6 +73,9 @@ public enum ReceiverProbe {
                     case .status(let status):
                         result.status = status
                         result.statusDuration = ContinuousClock.now - secured
+                    case .deviceAuth(let answer):
+                        result.deviceAuth = DeviceAuthEvidence(
+                            response: answer, tlsCertificate: channel.peerCertificate ?? [], nonce: nonce)
                     case .finish(let error):
                         if let error { throw error }
                         channel.close()

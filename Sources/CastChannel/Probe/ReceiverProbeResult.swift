@@ -19,6 +19,9 @@ public struct ReceiverProbeResult: Sendable, Hashable {
     public var tls: TLSParameters?
     /// The receiver's status.
     public var status: ReceiverStatus?
+    /// What the receiver gave for the device-authentication challenge; nil when it was not
+    /// asked, or the channel ended before the challenge's time was up.
+    public var deviceAuth: DeviceAuthEvidence?
 
     /// Whether the receiver answered with its status.
     public var isReachable: Bool { error == nil && status != nil }

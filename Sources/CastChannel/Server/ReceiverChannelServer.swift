@@ -9,8 +9,9 @@ import Glibc
 /// for GET_STATUS) and broadcasting its status when it changes, so a sender such as
 /// pychromecast, Home Assistant or a test suite can connect to it.
 ///
-/// No device authentication: a sender that checks it (the Cast SDK in an iOS app, Chrome)
-/// lists a simulated receiver but cannot start a session with it.
+/// A receiver given a ``DeviceAuthIdentity`` answers the device-authentication challenge with
+/// it; one without answers with an AuthError (INTERNAL_ERROR), so no sender waits for it. A sender that checks (the Cast SDK,
+/// Chrome, `cast-scan status`) trusts the answer only with the identity's root.
 ///
 /// One poll loop on a thread of its own serves every receiver. Bounded: at most
 /// ``maximumConnections`` senders at once (more are closed on arrival), frames as the channel
@@ -24,11 +25,14 @@ public final class ReceiverChannelServer: Sendable {
     public let idleTimeout: Duration
 
     private let context: TLSContext
+    /// The certificate presented (DER): what a device-authentication answer signs.
+    private let certificateDER: [UInt8]
     private let loop: PollLoop
     private let shared = LockedValue<Shared>(Shared())
 
     private struct Shared {
         var statuses: [Int: String] = [:]
+        var identities: [Int: DeviceAuthIdentity] = [:]
         var broadcasts: [Int] = []
         var listeners: [(receiver: Int, descriptor: Int32)] = []
         var started = false
@@ -43,6 +47,7 @@ public final class ReceiverChannelServer: Sendable {
         idleTimeout: Duration = .seconds(30)
     ) throws(CastChannelError) {
         context = try TLSContext.server(certificate)
+        certificateDER = certificate.der
         self.maximumConnections = max(1, maximumConnections)
         self.handshakeTimeout = max(.milliseconds(1), handshakeTimeout)
         self.idleTimeout = max(.milliseconds(1), idleTimeout)
@@ -55,14 +60,15 @@ public final class ReceiverChannelServer: Sendable {
 
     /// Listens for `receiver` on each of `addresses` (numeric; empty for every address of
     /// both families) at `port` when it is free on all of them, else at a port the system
-    /// chooses (the same on all). `status` is its RECEIVER_STATUS status object (JSON).
-    /// Before ``start()`` only. Returns the port.
+    /// chooses (the same on all). `status` is its RECEIVER_STATUS status object (JSON);
+    /// `identity`, what it answers the device-authentication challenge with. Before
+    /// ``start()`` only. Returns the port.
     ///
     /// - Throws: ``CastChannelError`` (`refused`) when no port can be had, or the server has
     ///   started or stopped.
-    public func listen(receiver: Int, addresses: [String], port: UInt16, status: String) throws(CastChannelError)
-        -> UInt16
-    {
+    public func listen(
+        receiver: Int, addresses: [String], port: UInt16, status: String, identity: DeviceAuthIdentity? = nil
+    ) throws(CastChannelError) -> UInt16 {
         guard !shared.withLock({ $0.started }) else {
             throw CastChannelError(.refused, "the server is running already")
         }
@@ -76,6 +82,7 @@ public final class ReceiverChannelServer: Sendable {
         let chosen = Self.port(of: descriptors[0])
         shared.withLock { shared in
             shared.statuses[receiver] = status
+            shared.identities[receiver] = identity
             shared.listeners += descriptors.map { (receiver, $0) }
         }
         return chosen
@@ -136,6 +143,15 @@ public final class ReceiverChannelServer: Sendable {
 
     fileprivate func status(of receiver: Int) -> String {
         shared.withLock { $0.statuses[receiver] ?? "{}" }
+    }
+
+    /// `receiver`'s answer to a device-authentication challenge: an AuthError when it has no
+    /// identity.
+    fileprivate func authenticate(_ receiver: Int, challenge: [UInt8]) -> [UInt8] {
+        guard let identity = shared.withLock({ $0.identities[receiver] }) else {
+            return DeviceAuthMessage(error: .internalError).encoded()
+        }
+        return identity.answer(challenge, tlsCertificate: certificateDER)
     }
 
     fileprivate func takeBroadcasts() -> [Int] {
@@ -291,7 +307,9 @@ private final class ServerLoop: PollLoopOwner {
                 guard let channel = self.channels[key] else { return }
                 if events & Int16(POLLOUT) != 0 { channel.writable() }
                 if events & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
-                    channel.readable { self.server.status(of: receiver) }
+                    channel.readable(
+                        status: { self.server.status(of: receiver) },
+                        authenticate: { self.server.authenticate(receiver, challenge: $0) })
                 }
             }
             channels[key] = channel

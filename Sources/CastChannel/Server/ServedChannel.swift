@@ -6,8 +6,9 @@ import Glibc
 
 /// One sender's connection to a simulated receiver, on the ``ReceiverChannelServer``'s loop:
 /// the TLS handshake (the receiver's side), then the receiver's answers: PONG for PING, a
-/// RECEIVER_STATUS with the request's id for GET_STATUS, nothing for CONNECT and the
-/// namespaces a simulated receiver does not speak, the end for CLOSE. Every method runs on the
+/// RECEIVER_STATUS with the request's id for GET_STATUS, its identity's answer to a
+/// device-authentication challenge, nothing for CONNECT and the namespaces a simulated receiver
+/// does not speak, the end for CLOSE. Every method runs on the
 /// loop's thread.
 final class ServedChannel {
     let receiver: Int
@@ -38,8 +39,9 @@ final class ServedChannel {
     /// Whether the handshake is over.
     var isSecured: Bool { secured }
 
-    /// Reads what came and answers it; `status` gives the receiver's status object (JSON).
-    func readable(status: () -> String) {
+    /// Reads what came and answers it; `status` gives the receiver's status object (JSON),
+    /// `authenticate` its answer to a challenge (nil: none).
+    func readable(status: () -> String, authenticate: ([UInt8]) -> [UInt8]?) {
         guard !isClosed else { return }
         do throws(CastChannelError) {
             for _ in 0..<16 {
@@ -54,7 +56,7 @@ final class ServedChannel {
                 }
                 let (messages, failure) = tls.readMessages(into: &decoder)
                 for message in messages {
-                    try answer(message, status: status)
+                    try answer(message, status: status, authenticate: authenticate)
                     if isClosed { return }
                 }
                 if let failure { throw failure }
@@ -100,7 +102,17 @@ final class ServedChannel {
         pending = []
     }
 
-    private func answer(_ message: CastMessage, status: () -> String) throws(CastChannelError) {
+    private func answer(
+        _ message: CastMessage, status: () -> String, authenticate: ([UInt8]) -> [UInt8]?
+    ) throws(CastChannelError) {
+        if message.namespace == CastNamespace.deviceAuth, message.payloadType == .binary {
+            guard let answer = authenticate(message.payloadBinary ?? []) else { return }
+            pending += try tls.seal(
+                CastMessage(
+                    sourceID: CastNamespace.receiverID, destinationID: message.sourceID,
+                    namespace: CastNamespace.deviceAuth, payloadType: .binary, payloadBinary: answer))
+            return
+        }
         guard let text = message.payloadUTF8, let request = try? ReceiverMessage(json: text) else { return }
         switch (message.namespace, request.type) {
         case (CastNamespace.heartbeat, "PING"):

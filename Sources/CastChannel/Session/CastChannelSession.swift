@@ -2,7 +2,8 @@
 /// when a status has come, when to give up. Time is a parameter (`at:`), so the rules are
 /// tested without a socket or a wait.
 ///
-/// On ``start(at:)`` it sends CONNECT to `receiver-0` and GET_STATUS. It answers the receiver's
+/// On ``start(at:)`` it sends the device-authentication challenge when given a nonce (as Chrome
+/// does, first), then CONNECT to `receiver-0` and GET_STATUS. It answers the receiver's
 /// PINGs; a RECEIVER_STATUS with its request's id, or a broadcast one (request id 0 or none),
 /// is the status; one with another id is not. Asked for one status (``Mode/once``) it then
 /// sends CLOSE and is done; kept open (``Mode/keep``) it reports every later status, PINGs the
@@ -42,24 +43,36 @@ public struct CastChannelSession: Sendable {
         case send(CastMessage)
         /// The receiver's status (the first, or a change).
         case status(ReceiverStatus)
+        /// The receiver's answer to the challenge (the BINARY payload as received), or nil when
+        /// none came within ``Timing/statusTimeout``. Once per session, when a nonce was given.
+        case deviceAuth([UInt8]?)
         /// The conversation is over: close the channel (after sending what came before).
         case finish(CastChannelError?)
     }
 
     public let mode: Mode
     public let timing: Timing
+    /// The nonce of the device-authentication challenge; nil when the session does not ask.
+    public let nonce: [UInt8]?
     private var started: ContinuousClock.Instant?
     private var lastHeard: ContinuousClock.Instant?
     private var lastPing: ContinuousClock.Instant?
     private var requestID = 0
     private var hasStatus = false
+    private var hasAuthAnswer = false
     private(set) public var isFinished = false
 
-    /// Creates a session that has sent nothing yet.
-    public init(mode: Mode, timing: Timing = Timing()) {
+    /// Creates a session that has sent nothing yet; with a `nonce` (Chrome sends 16 random
+    /// bytes) it also asks the receiver to authenticate itself.
+    public init(mode: Mode, timing: Timing = Timing(), nonce: [UInt8]? = nil) {
         self.mode = mode
         self.timing = timing
+        self.nonce = nonce
+        self.hasAuthAnswer = nonce == nil
     }
+
+    /// Whether a once-session has what it came for: the status, and the answer to the challenge.
+    private var isComplete: Bool { hasStatus && hasAuthAnswer }
 
     /// Opens the conversation: CONNECT, then GET_STATUS.
     public mutating func start(at now: ContinuousClock.Instant) -> [Action] {
@@ -68,7 +81,16 @@ public struct CastChannelSession: Sendable {
         lastHeard = now
         lastPing = now
         requestID += 1
-        return [
+        var challenge: [Action] = []
+        if let nonce {
+            let message = DeviceAuthMessage(challenge: AuthChallenge(senderNonce: nonce, hashAlgorithm: .sha256))
+            challenge.append(
+                .send(
+                    CastMessage(
+                        sourceID: CastNamespace.senderID, destinationID: CastNamespace.receiverID,
+                        namespace: CastNamespace.deviceAuth, payloadType: .binary, payloadBinary: message.encoded())))
+        }
+        return challenge + [
             .send(
                 .json(
                     #"{"type":"CONNECT"}"#, from: CastNamespace.senderID, to: CastNamespace.receiverID,
@@ -89,6 +111,11 @@ public struct CastChannelSession: Sendable {
         guard message.destinationID == CastNamespace.senderID || message.destinationID == CastNamespace.broadcastID
         else { return [] }
         switch message.namespace {
+        case CastNamespace.deviceAuth:
+            guard !hasAuthAnswer else { return [] }
+            hasAuthAnswer = true
+            let answer: Action = .deviceAuth(message.payloadType == .binary ? message.payloadBinary ?? [] : [])
+            return mode == .once && isComplete ? [answer] + finish(nil) : [answer]
         case CastNamespace.heartbeat:
             guard let text = message.payloadUTF8, let parsed = try? ReceiverMessage(json: text), parsed.type == "PING"
             else { return [] }
@@ -117,10 +144,7 @@ public struct CastChannelSession: Sendable {
             let id = parsed.requestId ?? 0
             guard id == 0 || id == requestID else { return [] }
             hasStatus = true
-            switch mode {
-            case .once: return [.status(status)] + finish(nil)
-            case .keep: return [.status(status)]
-            }
+            return mode == .once && isComplete ? [.status(status)] + finish(nil) : [.status(status)]
         default:
             return []
         }
@@ -131,7 +155,7 @@ public struct CastChannelSession: Sendable {
     public var nextDeadline: ContinuousClock.Instant? {
         guard let started, let lastHeard, let lastPing, !isFinished else { return nil }
         var deadlines: [ContinuousClock.Instant] = []
-        if !hasStatus { deadlines.append(started + timing.statusTimeout) }
+        if !hasStatus || !hasAuthAnswer { deadlines.append(started + timing.statusTimeout) }
         if mode == .keep {
             deadlines.append(lastPing + timing.heartbeatInterval)
             deadlines.append(lastHeard + timing.silenceLimit)
@@ -142,10 +166,22 @@ public struct CastChannelSession: Sendable {
     /// What is due at `now`: a time-out, or a PING.
     public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard let started, let lastHeard, let lastPing, !isFinished else { return [] }
-        if !hasStatus, now >= started + timing.statusTimeout {
-            return finish(
-                CastChannelError(.noStatus, "no RECEIVER_STATUS within \(timing.statusTimeout.secondsText) s"))
+        var actions: [Action] = []
+        if !hasAuthAnswer, now >= started + timing.statusTimeout {
+            hasAuthAnswer = true
+            actions.append(.deviceAuth(nil))
         }
+        if !hasStatus, now >= started + timing.statusTimeout {
+            return actions
+                + finish(CastChannelError(.noStatus, "no RECEIVER_STATUS within \(timing.statusTimeout.secondsText) s"))
+        }
+        if mode == .once, isComplete { return actions + finish(nil) }
+        return actions + keepAlive(at: now, lastHeard: lastHeard, lastPing: lastPing)
+    }
+
+    private mutating func keepAlive(
+        at now: ContinuousClock.Instant, lastHeard: ContinuousClock.Instant, lastPing: ContinuousClock.Instant
+    ) -> [Action] {
         guard mode == .keep else { return [] }
         if now >= lastHeard + timing.silenceLimit {
             return finish(

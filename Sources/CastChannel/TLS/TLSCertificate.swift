@@ -2,9 +2,9 @@ internal import COpenSSL
 
 /// A simulated receiver's certificate: a new 2048-bit RSA key and a self-signed X.509 v1
 /// certificate for it, as Cast devices present (made at start, never written to disk).
-public final class TLSCertificate: @unchecked Sendable {
-    let key: OpaquePointer
-    let certificate: OpaquePointer
+public final class TLSCertificate: Sendable {
+    private let privateKey: PrivateKey
+    private let x509: X509Certificate
     /// The certificate's subject and issuer common name.
     public let commonName: String
 
@@ -18,13 +18,25 @@ public final class TLSCertificate: @unchecked Sendable {
         guard cast_make_certificate(commonName, serial, Int32(clamping: max(1, days)), &key, &certificate) == 1,
             let key, let certificate
         else { throw TLSSession.error("cannot make a certificate: \(TLSSession.reason())") }
-        self.key = key
-        self.certificate = certificate
+        privateKey = PrivateKey(owning: key)
+        guard let x509 = X509Certificate(owning: certificate) else {
+            throw TLSSession.error("cannot encode the certificate: \(TLSSession.reason())")
+        }
+        self.x509 = x509
         self.commonName = commonName
     }
 
-    deinit {
-        X509_free(certificate)
-        EVP_PKEY_free(key)
+    /// A certificate made elsewhere (``DeviceAuthAuthority/tlsCertificate(commonName:days:)``).
+    init(key: PrivateKey, certificate: X509Certificate, commonName: String) {
+        privateKey = key
+        x509 = certificate
+        self.commonName = commonName
     }
+
+    /// The key, for OpenSSL.
+    var key: OpaquePointer { privateKey.pointer }
+    /// The certificate, for OpenSSL.
+    var certificate: OpaquePointer { x509.pointer }
+    /// The certificate (DER), as a sender receives it.
+    public var der: [UInt8] { x509.der }
 }

@@ -102,6 +102,17 @@ final class TLSSession {
         return TLSParameters(protocol: version, cipher: cipher)
     }
 
+    /// The certificate the peer presented (DER), once the handshake is done; nil when none.
+    var peerCertificate: [UInt8]? {
+        guard SSL_is_init_finished(ssl) == 1, let certificate = SSL_get1_peer_certificate(ssl) else { return nil }
+        defer { X509_free(certificate) }
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(certificate, &out)
+        guard length > 0, let out else { return nil }
+        defer { CRYPTO_free(out, #fileID, #line) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
     /// Encrypts `plaintext` for sending (then ``takeOutgoing()``).
     func send(_ plaintext: [UInt8]) throws(CastChannelError) {
         guard !plaintext.isEmpty else { return }

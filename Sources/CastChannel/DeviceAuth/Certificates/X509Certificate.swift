@@ -1,3 +1,4 @@
+import FoundationEssentials
 internal import COpenSSL
 
 /// One X.509 certificate parsed by libcrypto, with what the Cast rules read of it: names,
@@ -27,7 +28,34 @@ final class X509Certificate: @unchecked Sendable {
         self.pointer = parsed
     }
 
+    /// Takes ownership of a certificate libcrypto made (freed with this object).
+    init?(owning pointer: OpaquePointer) {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(pointer, &out)
+        guard length > 0, let out else {
+            X509_free(pointer)
+            return nil
+        }
+        der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        CRYPTO_free(out, #fileID, #line)
+        self.pointer = pointer
+    }
+
     deinit { X509_free(pointer) }
+
+    /// The certificate as PEM text.
+    var pem: String {
+        let base64 = Data(der).base64EncodedString()
+        var lines = ["-----BEGIN CERTIFICATE-----"]
+        var index = base64.startIndex
+        while index < base64.endIndex {
+            let end = base64.index(index, offsetBy: 64, limitedBy: base64.endIndex) ?? base64.endIndex
+            lines.append(String(base64[index..<end]))
+            index = end
+        }
+        lines.append("-----END CERTIFICATE-----")
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     /// The certificates of a PEM text (`-----BEGIN CERTIFICATE-----` blocks), or DER bytes
     /// holding one certificate; nil when the bytes are neither, or a block does not parse.
