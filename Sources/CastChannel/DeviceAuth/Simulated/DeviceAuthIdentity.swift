@@ -8,12 +8,6 @@ public struct DeviceAuthIdentity: Sendable {
     /// The intermediates (DER), the device's issuer first.
     let intermediates: [[UInt8]]
 
-    init(key: PrivateKey, device: [UInt8], intermediates: [[UInt8]]) {
-        self.key = key
-        self.device = device
-        self.intermediates = intermediates
-    }
-
     /// The answer (a DeviceAuthMessage's bytes) to `challenge` (the sender's BINARY payload),
     /// signed over the nonce and `tlsCertificate` (DER) with the hash asked for (SHA-1 when
     /// none is, as proto2's default says). A payload that is not a challenge, or asks for
