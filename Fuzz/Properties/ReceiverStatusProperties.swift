@@ -71,7 +71,7 @@ public enum ReceiverStatusProperties {
     private static func checkOutput(_ result: ReceiverProbeResult) throws(PropertyFailure) {
         let json: String
         do {
-            json = try JSONOutput.string(ReceiverStatusReport([result]), format: .pretty)
+            json = try JSONOutput.string(ReceiverStatusReport([ReceiverCheck(result: result)]), format: .pretty)
         } catch {
             throw property.fail("the status JSON cannot be written: \(error)")
         }
@@ -82,7 +82,7 @@ public enum ReceiverStatusProperties {
         } catch {
             throw property.fail("the status JSON is not JSON: \(error)")
         }
-        let lines = ReceiverStatusTable([result]).lines
+        let lines = ReceiverStatusTable([ReceiverCheck(result: result)], authenticating: false).lines
         try property.require(lines.count == 2, "the status table has \(lines.count) lines, not a header and one row")
         for line in lines { try property.requireNoRawControl(line, in: "the status table") }
         // The row of a device whose channel gave this status.

@@ -16,6 +16,11 @@ SYNs: no answer), stallTLS (TCP accepted, no TLS), noStatus (TLS and heartbeats,
 never answered), hugeFrame (a 2 GiB length), garbage (a frame that is not a CastMessage),
 notJSON (a RECEIVER_STATUS whose payload is not JSON).
 
+With --auth-dir (the lab's PKI, made by deviceauth.py), every device answers the
+device-authentication challenge by its "auth" mode (deviceauth.MODES; genuine when none is
+given), with a device certificate of its own made at start, and presents the PKI's TLS
+certificate (a 10-day one in mode tlsLongLived) instead of --cert.
+
 Bounds: a frame over 64 KiB or of length 0 ends the connection, as it does for cast-scan; at
 most 256 connections at once per device. Once every device listens, --ready is created.
 --drop-every SECONDS (0: never) closes every open connection that often, as a device that
@@ -27,30 +32,39 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import ssl
 import struct
 import subprocess
 import sys
 
+from cryptography.hazmat.primitives import serialization
 from pychromecast.generated import cast_channel_pb2
+
+import deviceauth
 
 MAX_FRAME = 64 * 1024
 MAX_CONNECTIONS = 256
 NS_CONNECTION = "urn:x-cast:com.google.cast.tp.connection"
 NS_HEARTBEAT = "urn:x-cast:com.google.cast.tp.heartbeat"
 NS_RECEIVER = "urn:x-cast:com.google.cast.receiver"
+NS_DEVICEAUTH = "urn:x-cast:com.google.cast.tp.deviceauth"
 log = logging.getLogger("castlab.receiver")
 
 
-def frame(source: str, destination: str, namespace: str, payload: str) -> bytes:
+def frame(source: str, destination: str, namespace: str, payload: str | bytes) -> bytes:
     message = cast_channel_pb2.CastMessage()
     message.protocol_version = cast_channel_pb2.CastMessage.CASTV2_1_0
     message.source_id = source
     message.destination_id = destination
     message.namespace = namespace
-    message.payload_type = cast_channel_pb2.CastMessage.STRING
-    message.payload_utf8 = payload
+    if isinstance(payload, bytes):
+        message.payload_type = cast_channel_pb2.CastMessage.BINARY
+        message.payload_binary = payload
+    else:
+        message.payload_type = cast_channel_pb2.CastMessage.STRING
+        message.payload_utf8 = payload
     data = message.SerializeToString()
     return struct.pack(">I", len(data)) + data
 
@@ -63,6 +77,9 @@ class Device:
         receiver = entry.get("receiver") or {}
         self.status = receiver.get("status") or {}
         self.failure = receiver.get("failure")
+        self.auth = receiver.get("auth") or "genuine"
+        self.identity = None  # (signer, certificate, intermediates, crl), with --auth-dir
+        self.tls_der = b""
         self.writers: set = set()
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -90,6 +107,9 @@ class Device:
             message = cast_channel_pb2.CastMessage()
             try:
                 message.ParseFromString(await reader.readexactly(length))
+                if message.namespace == NS_DEVICEAUTH:
+                    await self.authenticate(message, writer)
+                    continue
                 request = json.loads(message.payload_utf8)
             except Exception:  # noqa: BLE001 - a bad frame from the sender is skipped
                 continue
@@ -116,6 +136,19 @@ class Device:
             await writer.drain()
 
 
+    async def authenticate(self, message, writer: asyncio.StreamWriter) -> None:
+        if self.identity is None:
+            return
+        reply = deviceauth.answer(cast_channel_pb2, AUTHORITY, self.identity, self.auth, message.payload_binary,
+                                  self.tls_der)
+        if reply is not None:
+            writer.write(frame("receiver-0", message.source_id, NS_DEVICEAUTH, reply))
+            await writer.drain()
+
+
+AUTHORITY = None
+
+
 def drop_rules(devices: list[Device]) -> str:
     """An nftables table that drops the SYNs to every "drop" device (no answer, as a firewall)."""
     rules = []
@@ -137,12 +170,25 @@ async def main() -> int:
     parser.add_argument("--cert", required=True)
     parser.add_argument("--ready", required=True)
     parser.add_argument("--drop-every", type=float, default=0.0)
+    parser.add_argument("--auth-dir")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     with open(args.devices, encoding="utf-8") as f:
         devices = [Device(entry) for entry in json.load(f)]
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(args.cert)
+    contexts = {}
+    if args.auth_dir:
+        global AUTHORITY
+        AUTHORITY = deviceauth.Authority(args.auth_dir)
+        for file in ("tls.pem", "tls-long.pem"):
+            contexts[file] = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            contexts[file].load_cert_chain(os.path.join(args.auth_dir, file))
+        for device in devices:
+            file = "tls-long.pem" if device.auth == "tlsLongLived" else "tls.pem"
+            device.tls_der = AUTHORITY.tls[file].public_bytes(serialization.Encoding.DER)
+            device.identity = AUTHORITY.device(device.instance, device.auth)
+            device.context = contexts[file]
     rules = drop_rules(devices)
     if rules:
         subprocess.run(["nft", "-f", "-"], input=rules.encode(), check=True)
@@ -156,7 +202,8 @@ async def main() -> int:
                 continue
             taken.add((address, device.port))
             servers.append(await asyncio.start_server(
-                device.serve, address, device.port, ssl=None if device.failure == "stallTLS" else context,
+                device.serve, address, device.port,
+                ssl=None if device.failure == "stallTLS" else getattr(device, "context", context),
                 ssl_handshake_timeout=30 if device.failure != "stallTLS" else None, reuse_address=True))
     log.info("serving %d devices on %d sockets", len(devices), len(servers))
     open(args.ready, "w").close()

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import CastDiscovery
 import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The `cast-scan` tool: parses the command line and runs the chosen command.
@@ -23,10 +24,16 @@ public enum CastScan {
     /// output still queued dropped and said (130 or 143; 0 for `watch`). Call it from the
     /// process's main code, with the console of ``Console/standard(environment:)``: it catches
     /// the signals from its first line on, and may end the process itself.
-    public static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitCode {
+    ///
+    /// `wallClock` gives the time of day: the time a device-authentication check is made at.
+    public static func run(
+        arguments: [String], environment: [String: String], console: Console,
+        wallClock: @escaping @Sendable () -> Date
+    ) async -> ExitCode {
         SignalStream.install()
         endAfterGracePeriod(console: console)
-        var status = await runCommand(arguments: arguments, environment: environment, console: console)
+        var status = await runCommand(
+            arguments: arguments, environment: environment, console: console, wallClock: wallClock)
         if await !console.outputWritten(), let signal = SignalStream.caught {
             status = Self.status(status, endedBy: signal)
         }
@@ -131,9 +138,9 @@ public enum CastScan {
     /// The root command, whose type holds the whole command tree.
     static var root: any Command.Type { ListCommand.self }
 
-    private static func runCommand(arguments: [String], environment: [String: String], console: Console) async
-        -> ExitCode
-    {
+    private static func runCommand(
+        arguments: [String], environment: [String: String], console: Console, wallClock: @escaping @Sendable () -> Date
+    ) async -> ExitCode {
         if let generated = generatedReference(arguments) {
             console.write(generated)
             return .ok
@@ -157,7 +164,8 @@ public enum CastScan {
         }
         let termination = SignalStream.termination()
         let context = CommandContext(
-            arguments: parsed, environment: environment, console: console, termination: termination)
+            arguments: parsed, environment: environment, console: console, termination: termination,
+            wallClock: wallClock)
         let command = root.command(at: parsed.commandPath.dropFirst())
         signalEndsCleanly.store(!command.endsOnSignal, ordering: .relaxed)
         if command.streamsOutput { console.streamLines() }

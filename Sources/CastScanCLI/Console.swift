@@ -11,7 +11,7 @@ import Darwin
 ///
 /// A stream that stops taking text (a full disk, a closed descriptor, a reader that went away)
 /// never traps: the first failure is recorded, later text to that stream is dropped, and the
-/// command ends as ``CastScan/run(arguments:environment:console:)`` documents.
+/// command ends as ``CastScan/run(arguments:environment:console:wallClock:)`` documents.
 ///
 /// Writing never waits for a reader: the process's standard output and error are each written
 /// by a thread of their own from a bounded queue (`FileDescriptorSink`), and how the process

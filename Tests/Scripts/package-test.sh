@@ -309,7 +309,7 @@ else
 fi
 # Each command's options: from its --help, and from its section (.SS) of the man page.
 mismatch=""
-commands=("" watch serve publish report "report send" "report status" plist "plist check" "plist snippet" advise simulate doctor)
+commands=("" watch serve publish report "report send" "report status" auth "auth verify" plist "plist check" "plist snippet" advise simulate doctor)
 for path in "${commands[@]}"; do
   # shellcheck disable=SC2086
   # Option rows only ("  -t, --timeout <SECONDS>  ..."), not names mentioned in prose.

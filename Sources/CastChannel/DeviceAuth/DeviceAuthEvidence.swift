@@ -24,6 +24,12 @@ public struct DeviceAuthEvidence: Sendable, Hashable {
         return verifier.verify(response: response, tlsCertificate: tlsCertificate, nonceSent: nonce, at: date)
     }
 
+    /// The DER of a certificate given as DER or PEM (the first one of a PEM file); nil when the
+    /// bytes hold no certificate.
+    public static func certificateDER(pemOrDER bytes: [UInt8]) -> [UInt8]? {
+        X509Certificate.certificates(pemOrDER: bytes)?.first?.der
+    }
+
     /// 16 random bytes for a challenge, as Chrome sends.
     public static func makeNonce() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

@@ -33,6 +33,7 @@ struct ListCommand: Command {
     static var subcommands: [any Command.Type] {
         [
             WatchCommand.self, StatusCommand.self, ServeCommand.self, PublishCommand.self, ReportCommand.self,
+            AuthCommand.self,
             PlistCommand.self, AdviseCommand.self, SimulateCommand.self, DoctorCommand.self,
         ]
     }

@@ -185,14 +185,31 @@ struct PublishCommand: Command {
         let addresses =
             options.interfaceNames.isEmpty
             ? [] : NetworkInterface.all().filter { options.interfaceNames.contains($0.name) }.flatMap(\.addressTexts)
+        let authority: DeviceAuthAuthority
         do throws(CastChannelError) {
-            let server = try ReceiverChannelServer(certificate: try TLSCertificate(commonName: "cast-scan publish"))
+            authority = try DeviceAuthAuthority(at: context.wallClock())
+        } catch {
+            throw CommandFailure(message: "device authentication: \(error.description)", exitCode: .software)
+        }
+        if let path = options.authRoot {
+            do {
+                try AtomicFile.write(Array(authority.rootPEM.utf8), to: path, createDirectories: true)
+            } catch {
+                throw CommandFailure(
+                    message: "--auth-root: \(error.description)", exitCode: error.isRefusal ? .cannotCreate : .ioError)
+            }
+        }
+        do throws(CastChannelError) {
+            let server = try ReceiverChannelServer(
+                certificate: try authority.tlsCertificate(commonName: "cast-scan publish"))
             do throws(CastChannelError) {
                 for index in receivers.indices {
                     let asked = receivers[index].port
+                    let identity = try authority.identity(
+                        commonName: receivers[index].instanceName, audioOnly: Self.isAudioOnly(receivers[index]))
                     let port = try server.listen(
                         receiver: index, addresses: addresses, port: asked,
-                        status: receivers[index].receiverStatus.jsonText)
+                        status: receivers[index].receiverStatus.jsonText, identity: identity)
                     guard port != asked else { continue }
                     receivers[index].port = port
                     console.errorLine(
@@ -208,6 +225,13 @@ struct PublishCommand: Command {
         } catch {
             throw CommandFailure(message: "the Cast channel: \(error.description)", exitCode: .unavailable)
         }
+    }
+
+    /// Whether a receiver authenticates as a speaker (Cast's audio-only policy): it has no
+    /// video out (`ca`).
+    static func isAudioOnly(_ receiver: SimulatedReceiver) -> Bool {
+        let capabilities = CastCapabilities(rawValue: receiver.value(of: "ca").flatMap { UInt64($0) } ?? 0)
+        return !capabilities.contains(.videoOut)
     }
 
     /// Applies a script's change and prints it, and gives the receiver's channel its status

@@ -2,7 +2,8 @@ import CastChannel
 import CastDiscovery
 
 /// `cast-scan status HOST[:PORT]...`: asks receivers directly over the Cast channel (no
-/// discovery) what they play and at what volume, or why they cannot be asked.
+/// discovery) what they play and at what volume, or why they cannot be asked, and whether
+/// each is a genuine Cast device (the device-authentication challenge Chrome sends).
 struct StatusCommand: Command {
     static let hosts = PositionalDeclaration(
         "HOST[:PORT]", help: "a receiver's address or name, port 8009 when none is given ([IPV6]:PORT with a port)",
@@ -10,11 +11,18 @@ struct StatusCommand: Command {
     static let timeout = OptionDeclaration.value(
         "timeout", short: "t", valueName: "SECONDS",
         help: "longest each receiver may take, all phases together (default 5)")
+    static let saveAuth = OptionDeclaration.value(
+        "save-auth", valueName: "DIR",
+        help:
+            "write each receiver's answer to the challenge (HOST_PORT.auth-response.bin) and TLS certificate (HOST_PORT.tls-certificate.der) here, for `cast-scan auth verify`"
+    )
 
     static let declaration = CommandDeclaration(
-        name: "status", abstract: "Ask Cast receivers what they play, over the Cast channel (no discovery).",
-        discussion: "Exit status 1 when a receiver did not answer with its status.",
-        options: [timeout, JSONOutput.option], positionals: [hosts], inheritsOptions: false)
+        name: "status", abstract: "Ask Cast receivers what they play, and whether they are genuine (no discovery).",
+        discussion:
+            "Each receiver is asked to authenticate itself on the connection it answers on, as Chrome and the Cast SDK do: a signature by a key that chains to Google's Cast roots. Exit status 1 when a receiver did not answer with its status or is not genuine.",
+        options: [timeout, JSONOutput.option] + DeviceAuthOptions.declarations + [saveAuth], positionals: [hosts],
+        inheritsOptions: false)
 
     /// How many receivers are asked at once.
     static let concurrency = ReceiverStatusSweep.defaultConcurrency
@@ -22,6 +30,8 @@ struct StatusCommand: Command {
     let context: CommandContext
     let endpoints: [ReceiverEndpoint]
     let timeoutDuration: Duration
+    let auth: DeviceAuthOptions
+    let saveDirectory: String?
 
     init(_ context: CommandContext) throws {
         self.context = context
@@ -38,20 +48,37 @@ struct StatusCommand: Command {
         }
         let seconds = try arguments.seconds(of: Self.timeout, in: 0.1...3600) ?? 5
         timeoutDuration = .milliseconds(Int64(seconds * 1000))
+        auth = try DeviceAuthOptions(arguments)
+        saveDirectory = arguments.value(of: Self.saveAuth)
+        if saveDirectory != nil, auth.verifier == nil {
+            throw UsageError.conflictingOptions("--save-auth", "--no-auth")
+        }
     }
 
     func run() async throws -> ExitCode {
-        let results = await Self.probe(endpoints, timeout: timeoutDuration)
-        if context.arguments.isSet(JSONOutput.option) {
-            context.console.write(try JSONOutput.string(ReceiverStatusReport(results), format: .pretty))
-        } else {
-            ReceiverStatusTable(results).lines.forEach { context.console.line($0) }
+        let results = await Self.probe(endpoints, timeout: timeoutDuration, authenticate: auth.verifier != nil)
+        let time = context.wallClock()
+        var checks = results.map { result in
+            ReceiverCheck(
+                result: result, verdict: auth.verifier.flatMap { DeviceAuthCheck.verdict(result, by: $0, at: time) })
         }
-        return results.allSatisfy(\.isReachable) ? .ok : .noDevices
+        if let saveDirectory {
+            for index in checks.indices {
+                checks[index].saved = try DeviceAuthCheck.save(checks[index].result, in: saveDirectory)
+            }
+        }
+        if context.arguments.isSet(JSONOutput.option) {
+            context.console.write(try JSONOutput.string(ReceiverStatusReport(checks), format: .pretty))
+        } else {
+            ReceiverStatusTable(checks, authenticating: auth.verifier != nil).lines.forEach { context.console.line($0) }
+        }
+        return checks.allSatisfy(\.passed) ? .ok : .noDevices
     }
 
     /// Every endpoint's result, in the order given, at most ``concurrency`` asked at once.
-    static func probe(_ endpoints: [ReceiverEndpoint], timeout: Duration) async -> [ReceiverProbeResult] {
+    static func probe(_ endpoints: [ReceiverEndpoint], timeout: Duration, authenticate: Bool) async
+        -> [ReceiverProbeResult]
+    {
         await withTaskGroup(of: (Int, ReceiverProbeResult).self) { group in
             var results = [ReceiverProbeResult?](repeating: nil, count: endpoints.count)
             var next = 0
@@ -59,7 +86,9 @@ struct StatusCommand: Command {
                 let index = next
                 let endpoint = endpoints[index]
                 group.addTask {
-                    (index, await ReceiverProbe.probe(host: endpoint.host, port: endpoint.port, timeout: timeout))
+                    let result = await ReceiverProbe.probe(
+                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: authenticate)
+                    return (index, result)
                 }
                 next += 1
             }

@@ -19,7 +19,13 @@ struct PublishOptions: Sendable {
         "interface", short: "i", valueName: "NAME", repeatable: true,
         help: "publish on this network interface only (default: every interface the daemon uses)")
 
-    static let declarations = [backend, script, exactNames, interface]
+    static let authRoot = OptionDeclaration.value(
+        "auth-root", valueName: "FILE",
+        help:
+            "write the root certificate the receivers' device authentication chains to (PEM), for a sender's --cast-root"
+    )
+
+    static let declarations = [backend, script, exactNames, interface, authRoot]
 
     var backend: ReceiverPublishingBackend
     /// `--script`: a file's path, or `-` for standard input; nil without it.
@@ -27,12 +33,15 @@ struct PublishOptions: Sendable {
     var exactNames: Bool
     var interfaceNames: [String]
     var interfaceIndexes: [UInt32]
+    /// `--auth-root`: where to write the authentication root.
+    var authRoot: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         backend = arguments.value(of: Self.backend).flatMap(ReceiverPublishingBackend.init(rawValue:)) ?? .avahi
         script = arguments.value(of: Self.script)
         exactNames = arguments.isSet(Self.exactNames)
         interfaceNames = arguments.values(of: Self.interface)
+        authRoot = arguments.value(of: Self.authRoot)
         var indexes: [UInt32] = []
         for name in interfaceNames {
             guard let index = InterfaceName.index(of: name) else {

@@ -48,7 +48,7 @@ package struct DeviceReport: Encodable, Sendable {
     var receiver: ReceiverStatusReport.Receiver?
 
     package init(_ device: CastDevice, receiver: ReceiverProbeResult? = nil) {
-        self.receiver = receiver.map(ReceiverStatusReport.Receiver.init)
+        self.receiver = receiver.map { ReceiverStatusReport.Receiver($0) }
         uniqueID = device.uniqueID
         deviceID = device.id.rawValue
         friendlyName = device.friendlyName

@@ -6,8 +6,8 @@ package struct ReceiverStatusReport: Encodable {
     let schemaVersion = 1
     let receivers: [Receiver]
 
-    package init(_ results: [ReceiverProbeResult]) {
-        receivers = results.map(Receiver.init)
+    package init(_ checks: [ReceiverCheck]) {
+        receivers = checks.map { Receiver($0.result, auth: $0.authReport) }
     }
 
     struct Receiver: Encodable {
@@ -20,8 +20,12 @@ package struct ReceiverStatusReport: Encodable {
         var statusSeconds: Double?
         var tls: TLSParameters?
         var status: ReceiverStatus?
+        /// The device-authentication verdict; nil when it was not asked (`--no-auth`, or no
+        /// channel to ask on).
+        var auth: DeviceAuthReport?
 
-        init(_ result: ReceiverProbeResult) {
+        init(_ result: ReceiverProbeResult, auth: DeviceAuthReport? = nil) {
+            self.auth = auth
             host = result.host
             port = result.port
             reachable = result.isReachable
@@ -40,16 +44,23 @@ package struct ReceiverStatusReport: Encodable {
     }
 }
 
-/// `cast-scan status`'s table: one line per receiver, its app, volume and whether it answered.
+/// `cast-scan status`'s table: one line per receiver, its app, volume, whether it answered and
+/// (when asked) whether it is genuine; then a line for each receiver that is not.
 package struct ReceiverStatusTable {
     static let formatter = TableFormatter(
         columns: [.init("RECEIVER"), .init("REACHABLE"), .init("APP"), .init("VOLUME"), .init("DETAIL")],
         trimsTrailingSpaces: true)
+    static let authenticatingFormatter = TableFormatter(
+        columns: [
+            .init("RECEIVER"), .init("REACHABLE"), .init("AUTH"), .init("APP"), .init("VOLUME"), .init("DETAIL"),
+        ],
+        trimsTrailingSpaces: true)
 
     package let lines: [String]
 
-    package init(_ results: [ReceiverProbeResult]) {
-        let rows = results.map { result in
+    package init(_ checks: [ReceiverCheck], authenticating: Bool) {
+        let rows = checks.map { check in
+            let result = check.result
             let endpoint = ReceiverEndpoint(host: result.host, port: result.port).description
             let app = Self.application(result.status)
             let detail: String
@@ -60,10 +71,24 @@ package struct ReceiverStatusTable {
             } else {
                 detail = ""
             }
-            return [endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail]
-                .map { TerminalText.sanitize($0) }
+            var row = [endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail]
+            if authenticating { row.insert(DeviceAuthText.column(check.verdict, impostorOf: check.impostorOf), at: 2) }
+            return row.map { TerminalText.sanitize($0) }
         }
-        lines = Self.formatter.lines(for: rows)
+        var lines = (authenticating ? Self.authenticatingFormatter : Self.formatter).lines(for: rows)
+        for check in checks {
+            let endpoint = ReceiverEndpoint(host: check.result.host, port: check.result.port).description
+            if let verdict = check.verdict {
+                lines.append(
+                    TerminalText.sanitize(
+                        "\(endpoint): \(DeviceAuthText.sentence(verdict, impostorOf: check.impostorOf))"))
+            }
+            if let saved = check.saved {
+                let files = ([saved.response].compactMap { $0 } + [saved.tlsCertificate]).joined(separator: ", ")
+                lines.append(TerminalText.sanitize("\(endpoint): saved \(files)"))
+            }
+        }
+        self.lines = lines
     }
 
     /// The running app's name (its ID when it has none), `idle` when none runs, `-` when the

@@ -13,7 +13,7 @@ import Darwin
 /// action (as a shell reports it: 130 or 143).
 ///
 /// ``install()`` is called as the process starts (first thing in
-/// ``CastScan/run(arguments:environment:console:)``), so a signal that comes while the command
+/// ``CastScan/run(arguments:environment:console:wallClock:)``), so a signal that comes while the command
 /// line is parsed or a host name is looked up is caught too; it is kept, and handed to whoever
 /// asks later (``termination()``, ``whenCaught(_:)``).
 ///

@@ -18,7 +18,8 @@ struct CommandTreeTests {
         #expect(
             all.map { $0.joined(separator: " ") } == [
                 "cast-scan", "cast-scan watch", "cast-scan status", "cast-scan serve", "cast-scan publish",
-                "cast-scan report", "cast-scan report send", "cast-scan report status", "cast-scan plist",
+                "cast-scan report", "cast-scan report send", "cast-scan report status", "cast-scan auth",
+                "cast-scan auth verify", "cast-scan plist",
                 "cast-scan plist check", "cast-scan plist snippet",
                 "cast-scan advise", "cast-scan simulate", "cast-scan doctor",
             ])
