@@ -35,6 +35,10 @@ KINDS = {"zeroconf": ("dev", MAX_DEVICE_NS), "avahi": ("avahi", 1), "zeroconf6":
 # heartbeats, no RECEIVER_STATUS), hugeFrame (a 2 GiB length), garbage (a frame that is not a
 # CastMessage), notJSON (a RECEIVER_STATUS payload that is not JSON).
 RECEIVER_FAILURES = ("refuse", "drop", "stallTLS", "noStatus", "hugeFrame", "garbage", "notJSON")
+# How a device answers the device-authentication challenge (Scripts/lab/deviceauth.py; genuine
+# when a fixture names none).
+AUTH_MODES = ("genuine", "audioOnly", "untrustedChain", "badSignature", "tlsLongLived", "expiredIntermediate",
+              "revoked", "noAnswer", "authError", "hostileMany", "hostileNotDER", "hostileHuge")
 
 
 class LabError(Exception):
@@ -107,10 +111,12 @@ def normalize_entry(raw: dict, base_dir: str) -> dict:
         device["description"] = raw["description"]
     receiver = raw.get("receiver", svc.get("receiver"))
     if receiver is not None:
-        if not isinstance(receiver, dict) or set(receiver) - {"status", "failure"}:
-            raise LabError(f"receiver must be an object with status and/or failure in {svc['instance']}")
+        if not isinstance(receiver, dict) or set(receiver) - {"status", "failure", "auth"}:
+            raise LabError(f"receiver must be an object with status, failure and/or auth in {svc['instance']}")
         if receiver.get("failure") not in (None,) + RECEIVER_FAILURES:
             raise LabError(f"receiver failure must be one of {', '.join(RECEIVER_FAILURES)} in {svc['instance']}")
+        if receiver.get("auth") not in (None,) + AUTH_MODES:
+            raise LabError(f"receiver auth must be one of {', '.join(AUTH_MODES)} in {svc['instance']}")
         if "status" in receiver and not isinstance(receiver["status"], dict):
             raise LabError(f"receiver status must be an object in {svc['instance']}")
         device["receiver"] = receiver
@@ -141,7 +147,7 @@ def receiver_of(d: dict) -> dict:
         status = {"applications": [app],
                   "volume": {"level": level, "muted": level == 0, "controlType": "attenuation", "stepInterval": 0.05},
                   "isActiveInput": True, "isStandBy": False}
-    return {"status": status, "failure": given.get("failure")}
+    return {"status": status, "failure": given.get("failure"), "auth": given.get("auth") or "genuine"}
 
 
 def parse_wire(wire: bytes) -> list[str]:

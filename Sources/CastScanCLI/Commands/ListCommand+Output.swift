@@ -19,6 +19,8 @@ extension ListCommand {
         var warnings: [String]
         /// What each device said over the Cast channel (`--status`); nil without it.
         var sweep: ReceiverStatusSweep?
+        /// Each device's device-authentication verdict (`--status` without `--no-auth`).
+        var auth: DeviceAuthVerdicts?
 
         /// The unique IDs of the devices the app sees.
         var visible: Set<String> { Set(step.visibleDevices.map(\.uniqueID)) }
@@ -41,7 +43,7 @@ extension ListCommand {
                 startDiscoveryAfterFirstTapOnCastButton: options.startDiscoveryAfterFirstTapOnCastButton,
                 stateFile: sender.stateFile.path, step: listing.step, warnings: listing.warnings),
             devices: listing.devices.map { device in
-                DeviceReport(device, receiver: listing.sweep?.result(for: device))
+                DeviceReport(device, receiver: listing.sweep?.result(for: device), auth: listing.auth?.report(device))
             },
             visibleDeviceCount: listing.visible.count,
             problemCount: listing.devices.reduce(0) { $0 + $1.problems.count })
@@ -55,7 +57,9 @@ extension ListCommand {
         SenderHeader(console: console, sender: sender, step: listing.step, backend: listing.selection).print()
         let visible = listing.visible
         let shown = listing.devices.filter { visible.contains($0.uniqueID) }
-        if !shown.isEmpty { console.write(DeviceTable.render(shown, states: listing.sweep?.states)) }
+        if !shown.isEmpty {
+            console.write(DeviceTable.render(shown, states: listing.sweep?.states, auth: listing.auth))
+        }
         printSummary(listing, shown: shown.count)
         for host in listing.result.statistics?.unansweredHosts ?? [] {
             console.errorLine(

@@ -13,7 +13,7 @@ struct ListCommand: Command {
     static let status = OptionDeclaration.flag(
         "status",
         help:
-            "ask each listed device over the Cast channel what it plays, as soon as it is found (APP, VOLUME, REACHABLE; a receiver object in --json); all within --timeout"
+            "ask each listed device over the Cast channel what it plays and whether it is genuine, as soon as it is found (APP, VOLUME, REACHABLE, AUTH; a receiver object in --json); all within --timeout"
     )
 
     static let declaration = CommandDeclaration(
@@ -26,8 +26,8 @@ struct ListCommand: Command {
             directory), 74 standard output or the event spool cannot be written, 75 events left \
             in the spool (report send).
             """,
-        options: ScanOptions.declarations + SenderOptions.declarations + [
-            status, JSONOutput.option, failIfEmpty, version,
+        options: ScanOptions.declarations + SenderOptions.declarations + [status] + DeviceAuthOptions.declarations + [
+            JSONOutput.option, failIfEmpty, version,
         ])
 
     static var subcommands: [any Command.Type] {
@@ -41,12 +41,15 @@ struct ListCommand: Command {
     let context: CommandContext
     let scanOptions: ScanOptions
     var sender: SenderOptions
+    /// How `--status` authenticates devices.
+    let auth: DeviceAuthOptions
 
     init(_ context: CommandContext) throws {
         self.context = context
         let arguments = context.arguments
         scanOptions = try ScanOptions(arguments)
         sender = try SenderOptions(arguments, environment: context.environment)
+        auth = try DeviceAuthOptions(arguments)
         // The simulated app browses for the receiver apps the scan filters on (--app-id); with
         // none it has GCKCastOptions' default, the Default Media Receiver.
         if !arguments.values(of: ScanOptions.appID).isEmpty {
@@ -59,14 +62,24 @@ struct ListCommand: Command {
         let selection = try selectBackend()
         try checkNetwork()
         // With --status each device is asked as soon as it is listed, all by the scan's time-out.
+        let authenticate = auth.verifier != nil
         let sweep =
             context.arguments.isSet(Self.status)
-            ? ReceiverStatusSweep(states: ReceiverStates(), deadline: .now + scanOptions.timeout) : nil
+            ? ReceiverStatusSweep(
+                states: ReceiverStates(), deadline: .now + scanOptions.timeout,
+                probe: { endpoint, timeout in
+                    await ReceiverProbe.probe(
+                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: authenticate)
+                }) : nil
         let result = try await scan(selection.backend, sweep: sweep)
         let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
-        let listing = Listing(
+        var listing = Listing(
             selection: selection, result: result, devices: devices, step: step, warnings: warnings, sweep: sweep)
+        if let sweep, let verifier = auth.verifier {
+            listing.auth = DeviceAuthVerdicts(
+                devices, states: sweep.states, verifier: verifier, at: context.wallClock())
+        }
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(report(listing), format: .pretty))
         } else {

@@ -22,9 +22,9 @@ struct DeviceAuthReport: Encodable, Sendable {
     var hashAlgorithm: String?
     var nonceEchoed: Bool
     var revocationSource: String?
-    /// The receiver this one pretends to be: another listed receiver with its friendly name or
-    /// Cast id that passed.
-    var impostorOf: String?
+    /// The receiver this one pretends to be: another listed receiver with its friendly name
+    /// that passed.
+    var impostorOf: DeviceImpostor?
     /// The files `--save-auth` wrote.
     var saved: SavedFiles?
 
@@ -33,7 +33,7 @@ struct DeviceAuthReport: Encodable, Sendable {
         var tlsCertificate: String
     }
 
-    init(_ verdict: DeviceAuthVerdict, impostorOf: String? = nil, saved: SavedFiles? = nil) {
+    init(_ verdict: DeviceAuthVerdict, impostorOf: DeviceImpostor? = nil, saved: SavedFiles? = nil) {
         authenticated = verdict.authenticated
         failure = verdict.failure?.code.rawValue
         reason = verdict.failure?.message
@@ -54,12 +54,11 @@ struct DeviceAuthReport: Encodable, Sendable {
 
 /// A verdict in words, for the text outputs.
 enum DeviceAuthText {
-    /// The AUTH column: `genuine`, `genuine, audio-only`, the failure's code, with the anchor
-    /// of your own named (`genuine (lab root)`), `impostor` when it pretends to be another.
-    static func column(_ verdict: DeviceAuthVerdict?, impostorOf: String? = nil) -> String {
+    /// The AUTH column: `genuine`, `genuine, audio-only`, the failure's code, and
+    /// `impostor: ` before it when the device pretends to be another listed one.
+    static func column(_ verdict: DeviceAuthVerdict?, impostor: Bool = false) -> String {
         guard let verdict else { return "-" }
-        if impostorOf != nil { return "impostor (\(verdict.summary))" }
-        return verdict.summary
+        return impostor ? "impostor: \(verdict.summary)" : verdict.summary
     }
 
     /// One line for a receiver: `genuine Cast device (Cast Root CA)`, or why it is not.

@@ -47,6 +47,11 @@ package struct DeviceReport: Encodable, Sendable {
     /// What the device said over the Cast channel, or why it said nothing (`--status`).
     var receiver: ReceiverStatusReport.Receiver?
 
+    init(_ device: CastDevice, receiver: ReceiverProbeResult?, auth: DeviceAuthReport?) {
+        self.init(device, receiver: receiver)
+        self.receiver?.auth = auth
+    }
+
     package init(_ device: CastDevice, receiver: ReceiverProbeResult? = nil) {
         self.receiver = receiver.map { ReceiverStatusReport.Receiver($0) }
         uniqueID = device.uniqueID

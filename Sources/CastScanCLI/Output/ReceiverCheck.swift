@@ -7,7 +7,7 @@ package struct ReceiverCheck: Sendable {
     /// nil when authentication was not asked, or the channel never opened.
     var verdict: DeviceAuthVerdict?
     /// The receiver this one pretends to be.
-    var impostorOf: String?
+    var impostorOf: DeviceImpostor?
     var saved: DeviceAuthReport.SavedFiles?
 
     /// A receiver's check.

@@ -72,7 +72,9 @@ package struct ReceiverStatusTable {
                 detail = ""
             }
             var row = [endpoint, result.isReachable ? "yes" : "no", app, Self.volume(result.status?.volume), detail]
-            if authenticating { row.insert(DeviceAuthText.column(check.verdict, impostorOf: check.impostorOf), at: 2) }
+            if authenticating {
+                row.insert(DeviceAuthText.column(check.verdict, impostor: check.impostorOf != nil), at: 2)
+            }
             return row.map { TerminalText.sanitize($0) }
         }
         var lines = (authenticating ? Self.authenticatingFormatter : Self.formatter).lines(for: rows)
@@ -81,7 +83,7 @@ package struct ReceiverStatusTable {
             if let verdict = check.verdict {
                 lines.append(
                     TerminalText.sanitize(
-                        "\(endpoint): \(DeviceAuthText.sentence(verdict, impostorOf: check.impostorOf))"))
+                        "\(endpoint): \(DeviceAuthText.sentence(verdict, impostorOf: check.impostorOf?.friendlyName))"))
             }
             if let saved = check.saved {
                 let files = ([saved.response].compactMap { $0 } + [saved.tlsCertificate]).joined(separator: ", ")

@@ -80,7 +80,7 @@ struct EndToEndListStatusTests {
         #expect(receiver[1]?["reachable"] as? Bool == false && receiver[2]?["reachable"] as? Bool == false)
     }
 
-    @Test("the table: APP, VOLUME and REACHABLE after STATUS, the reason when unreachable")
+    @Test("the table: APP, VOLUME, REACHABLE and AUTH after STATUS, the reason when unreachable; --no-auth drops AUTH")
     func table() async throws {
         let receivers = try Receivers()
         defer { receivers.stop() }
@@ -89,7 +89,8 @@ struct EndToEndListStatusTests {
         let table = try #require(TableLayout(output: result.stdout), "\(result)")
         #expect(
             table.columnNames == [
-                "NAME", "KIND", "MODEL", "ADDRESS", "STATUS", "APP", "VOLUME", "REACHABLE", "CAPABILITIES", "ID",
+                "NAME", "KIND", "MODEL", "ADDRESS", "STATUS", "APP", "VOLUME", "REACHABLE", "AUTH", "CAPABILITIES",
+                "ID",
             ])
         for line in [table.header] + table.rows {
             #expect(table.alignmentProblems(of: line).isEmpty, "\(line): \(table.alignmentProblems(of: line))")
@@ -101,6 +102,13 @@ struct EndToEndListStatusTests {
         #expect(cells[0]["REACHABLE"] == "yes")
         #expect(cells[1]["REACHABLE"] == "no: noStatus" && cells[1]["APP"] == "-")
         #expect(cells[2]["REACHABLE"] == "no: refused")
+        // The loopback receiver has no Cast key: it answers with an AuthError; the others never
+        // opened a channel to ask on.
+        #expect(cells[0]["AUTH"] == "authError" && cells[1]["AUTH"] == "noResponse" && cells[2]["AUTH"] == "-")
+
+        let plain = try await receivers.list(["--status", "--no-auth", "--timeout", "8"])
+        let plainTable = try #require(TableLayout(output: plain.stdout), "\(plain)")
+        #expect(!plainTable.columnNames.contains("AUTH"))
     }
 
     @Test("without --status: no channel columns, no receiver object, nothing asked")
