@@ -39,7 +39,7 @@ fi
 
 # Mutants: the rules with one alert's expression replaced, in a copy beside the test file.
 # Each must make the unit tests fail, or they do not test that alert.
-for alert in CastDeviceMissing CastDiscoveryDown CastDeviceUnreachable; do
+for alert in CastDeviceMissing CastDiscoveryDown CastDeviceUnreachable CastDeviceNotAuthenticated; do
   for mutant in never always; do
     expr='vector(1) == 0'; [ "$mutant" = always ] && expr='vector(1)'
     dir="$tmp/$alert-$mutant"; mkdir -p "$dir"

@@ -1,8 +1,8 @@
 import CastDiscovery
 
 /// The Cast channel's state of each device, keyed by the device's unique ID
-/// (`CastDevice.uniqueID`): what the last attempt to ask it gave, and how often
-/// asking it failed, by reason. The one store of channel state: listings, watches and `serve`
+/// (`CastDevice.uniqueID`): what the last attempt to ask it gave, how often asking it failed,
+/// by reason, and the verdict on its last answer to the device-authentication challenge. The one store of channel state: listings, watches and `serve`
 /// read it here, beside the discovery list, which holds the devices themselves.
 public final class ReceiverStates: Sendable {
     /// One device's channel state.
@@ -11,6 +11,9 @@ public final class ReceiverStates: Sendable {
         public var result: ReceiverProbeResult
         /// How many attempts failed, by reason.
         public var failures: [CastChannelError.Code: Int] = [:]
+        /// The verdict on the last answer to the device-authentication challenge (given by
+        /// whoever judged it, at its time); nil before the first.
+        public var authentication: DeviceAuthVerdict?
     }
 
     /// The most devices held; a device past it is not recorded (and counted in ``dropped``).
@@ -43,6 +46,16 @@ public final class ReceiverStates: Sendable {
             state.entries[uniqueID] = entry
             state.revision += 1
             return true
+        }
+    }
+
+    /// Records the verdict on the device's last answer to the device-authentication challenge;
+    /// nothing for a device not held.
+    public func record(authentication verdict: DeviceAuthVerdict, for uniqueID: String) {
+        box.withLock { state in
+            guard state.entries[uniqueID] != nil else { return }
+            state.entries[uniqueID]?.authentication = verdict
+            state.revision += 1
         }
     }
 

@@ -15,6 +15,8 @@ final class KeptConnection {
         case status(ReceiverProbeResult)
         /// The attempt or the open channel failed at `at`; the connection is closed.
         case failed(ReceiverProbeResult, at: ContinuousClock.Instant)
+        /// The answer to this connection's device-authentication challenge, or its absence.
+        case deviceAuth(ReceiverProbeResult)
     }
 
     private enum Phase {
@@ -28,6 +30,7 @@ final class KeptConnection {
     private let loop: PollLoop
     private let timing: CastChannelSession.Timing
     private let attemptTimeout: Duration
+    private let authenticates: Bool
     private let report: (Report) -> Void
 
     private var phase = Phase.idle
@@ -48,12 +51,13 @@ final class KeptConnection {
 
     init(
         endpoint: ReceiverEndpoint, loop: PollLoop, timing: CastChannelSession.Timing, attemptTimeout: Duration,
-        report: @escaping (Report) -> Void
+        authenticates: Bool = false, report: @escaping (Report) -> Void
     ) {
         self.endpoint = endpoint
         self.loop = loop
         self.timing = timing
         self.attemptTimeout = attemptTimeout
+        self.authenticates = authenticates
         self.report = report
         result = ReceiverProbeResult(host: endpoint.host, port: endpoint.port)
     }
@@ -171,7 +175,7 @@ final class KeptConnection {
             mode: .keep,
             timing: .init(
                 statusTimeout: remaining, heartbeatInterval: timing.heartbeatInterval, silenceLimit: timing.silenceLimit
-            ))
+            ), nonce: authenticates ? DeviceAuthEvidence.makeNonce() : nil)
         let actions = session.start(at: now)
         self.session = session
         phase = .open
@@ -227,8 +231,10 @@ final class KeptConnection {
                 result.error = nil
                 result.duration = now - (started ?? now)
                 report(.status(result))
-            case .deviceAuth:
-                break  // a kept connection does not ask (its session has no nonce)
+            case .deviceAuth(let answer):
+                result.deviceAuth = DeviceAuthEvidence(
+                    response: answer, tlsCertificate: tls.peerCertificate ?? [], nonce: session?.nonce)
+                report(.deviceAuth(result))
             case .finish(let error):
                 return fail(error ?? CastChannelError(.closed, "the channel ended"), at: now)
             }

@@ -26,13 +26,18 @@ public final class ReceiverMonitor: Sendable {
         public var maximumAttempts: Int
         /// How many events wait for a slow reader before the oldest are dropped.
         public var eventCapacity: Int
+        /// Whether each new channel asks the device-authentication challenge (its answer comes
+        /// as ``ReceiverMonitorEvent/deviceAuth(uniqueID:_:)``).
+        public var authenticates: Bool
 
         /// Creates a configuration.
         public init(
             attemptTimeout: Duration = .seconds(5), timing: CastChannelSession.Timing = .init(),
             retry: RetrySchedule = RetrySchedule(initialDelay: .seconds(1), maximumDelay: .seconds(60)),
-            maximumDevices: Int = 1024, maximumAttempts: Int = 64, eventCapacity: Int = 4096
+            maximumDevices: Int = 1024, maximumAttempts: Int = 64, eventCapacity: Int = 4096,
+            authenticates: Bool = false
         ) {
+            self.authenticates = authenticates
             self.attemptTimeout = attemptTimeout
             self.timing = timing
             self.retry = retry
@@ -277,7 +282,8 @@ private final class MonitorLoop: PollLoopOwner {
             entry.connection = endpoint.map { endpoint in
                 KeptConnection(
                     endpoint: endpoint, loop: loop, timing: monitor.configuration.timing,
-                    attemptTimeout: monitor.configuration.attemptTimeout
+                    attemptTimeout: monitor.configuration.attemptTimeout,
+                    authenticates: monitor.configuration.authenticates
                 ) { [unowned self] report in self.handle(report, of: id) }
             }
             entry.due = endpoint == nil ? nil : now
@@ -310,6 +316,9 @@ private final class MonitorLoop: PollLoopOwner {
         case .status(let result):
             watched[id]?.failures = 0
             record(result, of: id, reachable: true)
+        case .deviceAuth(let result):
+            monitor.states.record(result, for: id)
+            monitor.emit(.deviceAuth(uniqueID: id, result))
         case .failed(let result, let instant):
             let failures = (watched[id]?.failures ?? 0) + 1
             watched[id]?.failures = failures

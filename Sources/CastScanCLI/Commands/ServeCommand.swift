@@ -15,14 +15,15 @@ struct ServeCommand: Command {
     static let status = OptionDeclaration.flag(
         "status",
         help:
-            "keep a Cast channel open to each device: whether it answers, what it plays and its volume, in /metrics (cast_device_reachable...), /devices and the status page"
+            "keep a Cast channel open to each device: whether it answers, what it plays, its volume and whether it is genuine, in /metrics (cast_device_reachable, cast_device_authenticated...), /devices and the status page"
     )
 
     static let declaration = CommandDeclaration(
         name: "serve",
         abstract:
             "Watch Cast devices and serve them over HTTP: /metrics for Prometheus, /devices (JSON), /healthz and a status page at /.",
-        options: ScanOptions.declarations + ServeOptions.declarations + [status] + ReportOptions.declarations,
+        options: ScanOptions.declarations + ServeOptions.declarations + [status] + DeviceAuthOptions.declarations
+            + ReportOptions.declarations,
         inheritsOptions: false)
 
     /// A signal is how serving ends: it comes as `context.termination`.
@@ -36,12 +37,15 @@ struct ServeCommand: Command {
     let serve: ServeOptions
     /// `--report`: the device events stored and sent; nil without it.
     let report: ReportOptions?
+    /// How `--status` authenticates devices.
+    let auth: DeviceAuthOptions
 
     init(_ context: CommandContext) throws {
         self.context = context
         options = try ScanOptions(context.arguments)
         serve = try ServeOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
+        auth = try DeviceAuthOptions(context.arguments)
     }
 
     func run() async throws -> ExitCode {
@@ -56,7 +60,9 @@ struct ServeCommand: Command {
             Fleet(
                 backend: selection.name, reason: selection.reason, started: Date(),
                 forgetAfter: serve.forgetAfter, goneLimit: serve.maxDevices))
-        let channel = try context.arguments.isSet(Self.status) ? WatchCommand.startMonitor() : nil
+        let channel =
+            try context.arguments.isSet(Self.status)
+            ? WatchCommand.startMonitor(authenticates: auth.verifier != nil) : nil
         defer { channel?.stop() }
         let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
         let server: HTTPServer
@@ -97,7 +103,9 @@ struct ServeCommand: Command {
                 to: &group, handler: Logged(monitor: monitor, manager: manager, console: console, channel: channel))
             if let channel {
                 group.addTask {
-                    await Self.log(channel, manager: manager, console: console)
+                    await Self.log(
+                        channel, manager: manager, console: console, verifier: auth.verifier,
+                        wallClock: context.wallClock)
                     return nil
                 }
             }
@@ -213,12 +221,30 @@ struct ServeCommand: Command {
     }
 
     /// One stderr line when a device becomes unreachable over its Cast channel (with the
-    /// reason) and when it answers again; until the monitor's events end.
-    private static func log(_ channel: ReceiverMonitor, manager: DiscoveryManager, console: Console) async {
+    /// reason), when it answers again, and when its verdict on a new channel differs from its
+    /// last (each verdict recorded in the channel's states); until the monitor's events end.
+    private static func log(
+        _ channel: ReceiverMonitor, manager: DiscoveryManager, console: Console, verifier: DeviceAuthVerifier?,
+        wallClock: @Sendable () -> Date
+    ) async {
+        var verdicts = WatchedVerdicts()
         for await event in channel.events {
-            if case .status = event { continue }
+            var auth: DeviceAuthReport?
+            switch event {
+            case .status:
+                continue
+            case .deviceAuth(let id, let result):
+                guard let verifier, let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: wallClock()) else {
+                    continue
+                }
+                channel.states.record(authentication: verdict, for: id)
+                guard let report = verdicts.update(id, verdict, manager: manager) else { continue }
+                auth = report
+            case .unreachable, .reachable:
+                break
+            }
             let name = manager.device(withUniqueID: event.uniqueID)?.friendlyName ?? event.uniqueID
-            console.errorLine("cast-scan: serve: \(WatchCommand.ChannelLines.text(event, name: name))")
+            console.errorLine("cast-scan: serve: \(WatchCommand.ChannelLines.text(event, name: name, auth: auth))")
         }
     }
 

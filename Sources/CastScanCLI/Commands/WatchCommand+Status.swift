@@ -8,10 +8,12 @@ import Foundation
 #endif
 
 extension WatchCommand {
-    /// The monitor of `--status`, started.
-    static func startMonitor() throws(CommandFailure) -> ReceiverMonitor {
+    /// The monitor of `--status`, started; each new channel asks the device-authentication
+    /// challenge when `authenticates`.
+    static func startMonitor(authenticates: Bool) throws(CommandFailure) -> ReceiverMonitor {
         do {
-            let monitor = try ReceiverMonitor(states: ReceiverStates())
+            let monitor = try ReceiverMonitor(
+                states: ReceiverStates(), configuration: .init(authenticates: authenticates))
             try monitor.start()
             return monitor
         } catch {
@@ -21,15 +23,20 @@ extension WatchCommand {
 
     /// The lines of `--status`: `receiverStatus` when what a device plays changes,
     /// `unreachable` when it cannot be reached (with the reason), `reachable` when it answers
-    /// again; with `--report`, each stored before it is printed.
+    /// again, `authenticated` or `notAuthenticated` when a channel's verdict differs from the
+    /// device's last; with `--report`, each stored before it is printed.
     struct ChannelLines: Sendable {
         let printer: Printer
         let reporter: EventReporter?
         let manager: DiscoveryManager
+        /// How verdicts are given; nil with `--no-auth`.
+        let verifier: DeviceAuthVerifier?
+        let wallClock: @Sendable () -> Date
 
         /// Prints the monitor's events until they end; an exit status when one cannot be stored.
         func follow(_ monitor: ReceiverMonitor) async -> ExitCode? {
             var dropped = 0
+            var verdicts = WatchedVerdicts()
             for await event in monitor.events {
                 if Task.isCancelled { return nil }
                 if case let now = monitor.droppedEvents, now > dropped {
@@ -39,23 +46,33 @@ extension WatchCommand {
                     )
                     dropped = now
                 }
-                if let exit = await show(event) { return exit }
+                var auth: DeviceAuthReport?
+                if case .deviceAuth(let id, let result) = event {
+                    guard let verifier, let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: wallClock())
+                    else { continue }
+                    monitor.states.record(authentication: verdict, for: id)
+                    guard let report = verdicts.update(id, verdict, manager: manager) else { continue }
+                    auth = report
+                }
+                if let exit = await show(event, auth: auth) { return exit }
             }
             return nil
         }
 
         /// One event as its line; stored first with `--report`.
-        func show(_ event: ReceiverMonitorEvent) async -> ExitCode? {
+        func show(_ event: ReceiverMonitorEvent, auth: DeviceAuthReport? = nil) async -> ExitCode? {
             let name = manager.device(withUniqueID: event.uniqueID)?.friendlyName
             let kind: String
             switch event {
             case .status: kind = "receiverStatus"
             case .unreachable: kind = "unreachable"
             case .reachable: kind = "reachable"
+            case .deviceAuth: kind = auth?.authenticated == true ? "authenticated" : "notAuthenticated"
             }
+            var receiver = ReceiverStatusReport.Receiver(event.result)
+            receiver.auth = auth
             let line = Line(
-                time: Date(), event: kind, uniqueID: event.uniqueID, friendlyName: name,
-                receiver: ReceiverStatusReport.Receiver(event.result))
+                time: Date(), event: kind, uniqueID: event.uniqueID, friendlyName: name, receiver: receiver)
             if let reporter {
                 do throws(EventReportError) {
                     _ = try await reporter.record(line)
@@ -71,13 +88,14 @@ extension WatchCommand {
                 if let text = try? JSONOutput.string(line, format: .lines) { printer.console.write(text) }
                 return nil
             }
-            printer.console.line("\(TimeOfDay.now()) \(Self.text(event, name: name ?? event.uniqueID))")
+            printer.console.line("\(TimeOfDay.now()) \(Self.text(event, name: name ?? event.uniqueID, auth: auth))")
             return nil
         }
 
         /// An event's line for people, sanitized: `= NAME: APP "TEXT", volume V`, `! NAME
-        /// unreachable: REASON`, `^ NAME reachable again`.
-        static func text(_ event: ReceiverMonitorEvent, name: String) -> String {
+        /// unreachable: REASON`, `^ NAME reachable again`, `+ NAME authenticated: …`, `! NAME not
+        /// authenticated: CODE: REASON`.
+        static func text(_ event: ReceiverMonitorEvent, name: String, auth: DeviceAuthReport? = nil) -> String {
             let text: String
             switch event {
             case .status(_, let result):
@@ -90,8 +108,33 @@ extension WatchCommand {
                 text = "! \(name) unreachable: \(result.error?.description ?? "no status")"
             case .reachable:
                 text = "^ \(name) reachable again"
+            case .deviceAuth:
+                if let auth, auth.authenticated {
+                    text = "+ \(name) authenticated: \(auth.summary)"
+                } else {
+                    text = "! \(name) not authenticated: \(auth?.summary ?? "no verdict")"
+                }
             }
             return TerminalText.sanitize(text)
         }
+    }
+}
+
+/// The last verdict of each watched device, and the impostors among them: what `watch
+/// --status` says only when it changes.
+struct WatchedVerdicts {
+    private var verdicts: [String: DeviceAuthVerdict] = [:]
+    private var said: [String: String] = [:]
+
+    /// Keeps `verdict` for `id`; the report to print when what is said of it changed, else nil.
+    mutating func update(_ id: String, _ verdict: DeviceAuthVerdict, manager: DiscoveryManager) -> DeviceAuthReport? {
+        verdicts[id] = verdict
+        let devices = verdicts.keys.compactMap { manager.device(withUniqueID: $0) }
+        let impostors = DeviceImpostor.find(in: devices) { [verdicts] in verdicts[$0.uniqueID]?.authenticated }
+        let report = DeviceAuthReport(verdict, impostorOf: impostors[id])
+        let words = "\(report.summary)|\(report.impostorOf?.uniqueID ?? "")"
+        guard said[id] != words else { return nil }
+        said[id] = words
+        return report
     }
 }

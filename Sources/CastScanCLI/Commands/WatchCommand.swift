@@ -25,7 +25,8 @@ struct WatchCommand: Command {
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "Show Cast devices as they come, change and go, until interrupted.",
-        options: ScanOptions.declarations + [jsonLines, status, table] + ReportOptions.declarations,
+        options: ScanOptions.declarations + [jsonLines, status] + DeviceAuthOptions.declarations + [table]
+            + ReportOptions.declarations,
         inheritsOptions: false)
 
     /// The longest a watch whose events have ended waits for its last send.
@@ -41,11 +42,14 @@ struct WatchCommand: Command {
     let options: ScanOptions
     /// `--report`: the device events stored and sent; nil without it.
     let report: ReportOptions?
+    /// How `--status` authenticates devices.
+    let auth: DeviceAuthOptions
 
     init(_ context: CommandContext) throws {
         self.context = context
         options = try ScanOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
+        auth = try DeviceAuthOptions(context.arguments)
         if context.arguments.isSet(Self.table) {
             if context.arguments.isSet(Self.jsonLines) {
                 throw UsageError.conflictingOptions("--table", "--jsonl")
@@ -92,7 +96,8 @@ struct WatchCommand: Command {
         let tabled = context.arguments.isSet(Self.table)
         let printer = Printer(console: context.console, jsonLines: jsonLines, silent: tabled)
         printer.note("backendChosen", "backend \(selection.name): \(selection.reason)")
-        let monitor = try context.arguments.isSet(Self.status) ? Self.startMonitor() : nil
+        let monitor =
+            try context.arguments.isSet(Self.status) ? Self.startMonitor(authenticates: auth.verifier != nil) : nil
         defer { monitor?.stop() }
         let flow = DiscoveryEventFlow(
             events: events, reporter: reporter, console: context.console, encodesLines: jsonLines,
@@ -101,7 +106,10 @@ struct WatchCommand: Command {
             flow.addTasks(to: &group, handler: Shown(printer: printer, reporter: reporter, monitor: monitor))
             if let monitor {
                 group.addTask {
-                    await ChannelLines(printer: printer, reporter: reporter, manager: manager).follow(monitor)
+                    await ChannelLines(
+                        printer: printer, reporter: reporter, manager: manager, verifier: auth.verifier,
+                        wallClock: context.wallClock
+                    ).follow(monitor)
                 }
             }
             if tabled {

@@ -33,6 +33,22 @@ struct DeviceAuthReport: Encodable, Sendable {
         var tlsCertificate: String
     }
 
+    /// `genuine`, `genuine, audio-only`, or the failure with its reason, and whom it pretends
+    /// to be.
+    var summary: String {
+        var text: String
+        if let failure {
+            text = "\(failure): \(reason ?? "")"
+        } else {
+            text = audioOnly ? "genuine, audio-only" : "genuine"
+            if anchorKind == CastTrustAnchor.Kind.custom.rawValue, let anchor {
+                text += " (a root of your own: \(DeviceAuthText.commonName(anchor)))"
+            }
+        }
+        if let impostorOf { text += "; an impostor of \(impostorOf.friendlyName)" }
+        return text
+    }
+
     init(_ verdict: DeviceAuthVerdict, impostorOf: DeviceImpostor? = nil, saved: SavedFiles? = nil) {
         authenticated = verdict.authenticated
         failure = verdict.failure?.code.rawValue

@@ -10,6 +10,10 @@ enum ChannelMetrics {
         var reachable: [MetricFamily.Sample] = [], level: [MetricFamily.Sample] = [], muted: [MetricFamily.Sample] = []
         var standby: [MetricFamily.Sample] = [], app: [MetricFamily.Sample] = [], phases: [MetricFamily.Sample] = []
         var failures: [MetricFamily.Sample] = []
+        var authenticated: [MetricFamily.Sample] = [], authentication: [MetricFamily.Sample] = []
+        let impostors = DeviceImpostor.find(in: fleet.listed.map(\.device)) {
+            entries[$0.uniqueID]?.authentication?.authenticated
+        }
         for member in fleet.listed.prefix(max(0, maxDevices)) {
             guard let entry = entries[member.device.uniqueID] else { continue }
             let id = MetricFamily.Label("unique_id", FleetMetrics.label(member.device.uniqueID))
@@ -35,6 +39,17 @@ enum ChannelMetrics {
             }
             for code in CastChannelError.Code.allCases {
                 failures.append(.init([id, .init("reason", code.rawValue)], value: Double(entry.failures[code] ?? 0)))
+            }
+            if let verdict = entry.authentication {
+                authenticated.append(.init([id], value: verdict.authenticated ? 1 : 0))
+                let impostorOf = impostors[member.device.uniqueID].map { FleetMetrics.label($0.uniqueID) } ?? ""
+                authentication.append(
+                    .init(
+                        [
+                            id, .init("result", verdict.failure?.code.rawValue ?? "genuine"),
+                            .init("audio_only", verdict.audioOnly ? "true" : "false"),
+                            .init("anchor", verdict.anchorKind?.rawValue ?? ""), .init("impostor_of", impostorOf),
+                        ], value: 1))
             }
         }
         return [
@@ -65,6 +80,16 @@ enum ChannelMetrics {
                 "cast_device_channel_failures",
                 help: "Attempts to reach the device over its Cast channel that failed, by reason.", kind: .counter,
                 samples: failures),
+            MetricFamily(
+                "cast_device_authenticated",
+                help:
+                    "1 when the device proved on its last Cast channel that it holds a key a trusted Cast root vouches for (device authentication); 0 when it did not.",
+                kind: .gauge, samples: authenticated),
+            MetricFamily(
+                "cast_device_authentication_info",
+                help:
+                    "The last device-authentication verdict (always 1): result is genuine or the failure's code; anchor the root reached (castRoot, eurekaRoot, custom); impostor_of the unique id of the listed device with its friendly name that passed.",
+                kind: .gauge, samples: authentication),
         ]
     }
 }

@@ -52,9 +52,7 @@ package struct ServeRoutes: Sendable {
             let fleet = monitor.snapshot
             let document = DevicesDocument(
                 backend: fleet.backend, discoveryUp: fleet.discoveryUp, downReason: fleet.downReason,
-                devices: fleet.listed.prefix(max(0, maxDevices)).map { member in
-                    DeviceReport(member.device, receiver: channel?.entry(for: member.device.uniqueID)?.result)
-                })
+                devices: devicesReport(fleet))
             guard let text = try? JSONOutput.string(document, format: .pretty) else {
                 return .text(500, "the device list could not be written as JSON\n")
             }
@@ -76,6 +74,23 @@ package struct ServeRoutes: Sendable {
                 body: Array(page.utf8))
         default:
             return .text(404, "not found: try /, /metrics, /devices or /healthz\n")
+        }
+    }
+}
+
+extension ServeRoutes {
+    /// The listed devices as `/devices` gives them: with `--status`, each with its receiver
+    /// object and its last device-authentication verdict (impostors named).
+    func devicesReport(_ fleet: Fleet) -> [DeviceReport] {
+        let listed = fleet.listed.prefix(max(0, maxDevices))
+        guard let channel else { return listed.map { DeviceReport($0.device) } }
+        let impostors = DeviceImpostor.find(in: fleet.listed.map(\.device)) {
+            channel.entry(for: $0.uniqueID)?.authentication?.authenticated
+        }
+        return listed.map { member in
+            let entry = channel.entry(for: member.device.uniqueID)
+            let auth = entry?.authentication.map { DeviceAuthReport($0, impostorOf: impostors[member.device.uniqueID]) }
+            return DeviceReport(member.device, receiver: entry?.result, auth: auth)
         }
     }
 }

@@ -56,7 +56,13 @@ enum StatusPage {
             <p class="state">Backend <b>\(escape(fleet.backend))</b> (\(escape(fleet.backendReason))): <span class="\(fleet.discoveryUp ? "up" : "down")">\(escape(state))</span>. Serving since \(time(fleet.started, now: now)).</p>
 
             """
-        let channelHeads = channel == nil ? "" : "<th>Playing</th><th>Volume</th><th>Reachable</th>"
+        let channelHeads =
+            channel == nil ? "" : "<th>Playing</th><th>Volume</th><th>Reachable</th><th>Genuine</th>"
+        let impostors = channel.map { channel in
+            DeviceImpostor.find(in: listed.map(\.device)) {
+                channel.entry(for: $0.uniqueID)?.authentication?.authenticated
+            }
+        }
         page +=
             "<div class=\"scroll\"><table id=\"devices\">\n<thead><tr><th>Name</th><th>Kind</th><th>Model</th><th>Address</th><th>Status</th>\(channelHeads)<th>Listed since</th></tr></thead>\n<tbody>\n"
         for member in shownListed {
@@ -77,11 +83,18 @@ enum StatusPage {
                 page +=
                     "<td class=\"app\" data-label=\"Playing\">\(escape(cells[0]))</td><td data-label=\"Volume\">\(escape(cells[1]))</td>"
                 page += "<td class=\"reachable\" data-label=\"Reachable\">\(escape(cells[2]))</td>"
+                let verdict = channel.entry(for: device.uniqueID)?.authentication
+                let auth = DeviceAuthText.column(verdict, impostor: impostors?[device.uniqueID] != nil)
+                let title = verdict.map {
+                    DeviceAuthText.sentence($0, impostorOf: impostors?[device.uniqueID]?.friendlyName)
+                }
+                page +=
+                    "<td class=\"auth\" data-label=\"Genuine\"\(title.map { " title=\"\(escape($0))\"" } ?? "")>\(escape(auth))</td>"
             }
             page += "<td data-label=\"Listed since\">\(time(member.listedSince, now: now))</td></tr>\n"
         }
         if listed.isEmpty {
-            page += "<tr><td colspan=\"\(channel == nil ? 6 : 9)\">No Cast device is listed.</td></tr>\n"
+            page += "<tr><td colspan=\"\(channel == nil ? 6 : 10)\">No Cast device is listed.</td></tr>\n"
         }
         page += "</tbody></table></div>\n"
         if listed.count > shownListed.count {
