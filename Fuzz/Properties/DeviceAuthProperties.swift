@@ -1,4 +1,5 @@
 import CastChannel
+import FoundationEssentials
 
 /// The device-authentication messages and the Cast revocation list:
 /// `DeviceAuthMessage(decoding:)`, `CastCRLBundle(decoding:)` and `CastTBSCRL(decoding:)`, each
@@ -8,6 +9,9 @@ import CastChannel
 ///   hash sizes, lists and entries), re-encodes, and decodes again to the same value.
 /// - A response's CRL, and each list's signed part, is decoded too, with the same properties.
 /// - Errors are `CastChannelError`s of kind `protocol` whose text holds no raw control character.
+/// - The verifier, given the input as the answer, the TLS certificate and a revocation list,
+///   trusting Google's roots only, never calls it authenticated (nobody but Google holds their
+///   keys), names a failure, and says an anchor exactly when the chain passed.
 public enum DeviceAuthProperties {
     static let property = Property(target: "device-auth")
 
@@ -21,6 +25,21 @@ public enum DeviceAuthProperties {
         }
         try checkBundle(bytes)
         try checkTBS(bytes)
+        try checkVerdict(bytes)
+    }
+
+    /// The time every verdict is given at: 2026-12-06T12:00:00Z.
+    static let time = Date(timeIntervalSince1970: 1_796_558_400)
+
+    private static func checkVerdict(_ bytes: [UInt8]) throws(PropertyFailure) {
+        for verifier in [DeviceAuthVerifier(), DeviceAuthVerifier(revocationList: bytes)] {
+            let verdict = verifier.verify(response: bytes, tlsCertificate: bytes, nonceSent: nil, at: time)
+            try property.require(!verdict.authenticated, "arbitrary bytes authenticated against Google's roots")
+            try property.require(!verdict.failures.isEmpty, "a verdict that is not authenticated names no failure")
+            try property.require(
+                (verdict.checks.chain == .passed) == (verdict.anchor != nil),
+                "the chain \(verdict.checks.chain) but the anchor \(verdict.anchor ?? "none")")
+        }
     }
 
     private static func checkBounds(_ message: DeviceAuthMessage) throws(PropertyFailure) {

@@ -1,5 +1,6 @@
 import CastChannel
 import CastDiscovery
+import CastTestSupport
 import Foundation
 import Testing
 
@@ -63,5 +64,43 @@ struct DeviceAuthRoundTripTests {
         let verdict = try #require(asked.deviceAuth).verdict(by: DeviceAuthVerifier(), at: Self.time)
         #expect(verdict.failure?.code == .authError)
         #expect(verdict.failure?.message.contains("INTERNAL_ERROR") == true)
+    }
+
+    @Test("a monitor that authenticates reports each new channel's answer once, as an event and in the states")
+    func monitor() async throws {
+        let authority = try DeviceAuthAuthority(at: Self.time)
+        let server = try ReceiverChannelServer(
+            certificate: try authority.tlsCertificate(commonName: "sim"), handshakeTimeout: .seconds(600))
+        defer { server.stop() }
+        let port = try server.listen(
+            receiver: 0, addresses: ["127.0.0.1"], port: 0, status: "{}",
+            identity: try authority.identity(commonName: "Kept TV", audioOnly: false))
+        try server.start()
+        let monitor = try ReceiverMonitor(states: ReceiverStates(), configuration: .init(authenticates: true))
+        defer { monitor.stop() }
+        try monitor.start()
+        let device = try CastDevice(
+            service: ResolvedService(
+                instanceName: "Kept", hostName: "kept.local", port: port,
+                addresses: [try #require(ServiceAddress("127.0.0.1"))], txt: ["id=71", "fn=Kept TV", "ve=05", "ca=5"]))
+        monitor.watch(device)
+        #expect(
+            await Eventually.wait(timeout: .seconds(60)) {
+                monitor.states.entry(for: device.uniqueID)?.result.deviceAuth != nil
+            })
+        let evidence = monitor.states.entry(for: device.uniqueID)?.result.deviceAuth
+        let trusted = DeviceAuthVerifier(
+            trustStore: .google.adding(try CastTrustAnchor.custom(pemOrDER: Array(authority.rootPEM.utf8))))
+        let verdict = try #require(evidence).verdict(by: trusted, at: Self.time)
+        #expect(verdict.authenticated, "\(verdict.failures)")
+        // The event says it too.
+        var reported: DeviceAuthEvidence?
+        for await event in monitor.events {
+            if case .deviceAuth(let id, let result) = event, id == device.uniqueID {
+                reported = result.deviceAuth
+                break
+            }
+        }
+        #expect(reported == evidence)
     }
 }

@@ -228,8 +228,8 @@ struct ServeCommand: Command {
         wallClock: @Sendable () -> Date
     ) async {
         var verdicts = WatchedVerdicts()
+        let name = { (id: String) in manager.device(withUniqueID: id)?.friendlyName ?? id }
         for await event in channel.events {
-            var auth: DeviceAuthReport?
             switch event {
             case .status:
                 continue
@@ -238,13 +238,15 @@ struct ServeCommand: Command {
                     continue
                 }
                 channel.states.record(authentication: verdict, for: id)
-                guard let report = verdicts.update(id, verdict, manager: manager) else { continue }
-                auth = report
+                for (changed, report) in verdicts.update(id, verdict, manager: manager) {
+                    let line = WatchCommand.ChannelLines.text(
+                        .deviceAuth(uniqueID: changed, result), name: name(changed), auth: report)
+                    console.errorLine("cast-scan: serve: \(line)")
+                }
             case .unreachable, .reachable:
-                break
+                let line = WatchCommand.ChannelLines.text(event, name: name(event.uniqueID))
+                console.errorLine("cast-scan: serve: \(line)")
             }
-            let name = manager.device(withUniqueID: event.uniqueID)?.friendlyName ?? event.uniqueID
-            console.errorLine("cast-scan: serve: \(WatchCommand.ChannelLines.text(event, name: name, auth: auth))")
         }
     }
 

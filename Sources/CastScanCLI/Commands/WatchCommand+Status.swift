@@ -46,15 +46,17 @@ extension WatchCommand {
                     )
                     dropped = now
                 }
-                var auth: DeviceAuthReport?
-                if case .deviceAuth(let id, let result) = event {
-                    guard let verifier, let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: wallClock())
-                    else { continue }
-                    monitor.states.record(authentication: verdict, for: id)
-                    guard let report = verdicts.update(id, verdict, manager: manager) else { continue }
-                    auth = report
+                guard case .deviceAuth(let id, let result) = event else {
+                    if let exit = await show(event) { return exit }
+                    continue
                 }
-                if let exit = await show(event, auth: auth) { return exit }
+                guard let verifier, let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: wallClock())
+                else { continue }
+                monitor.states.record(authentication: verdict, for: id)
+                for (changed, report) in verdicts.update(id, verdict, manager: manager) {
+                    let result = changed == id ? result : monitor.states.entry(for: changed)?.result ?? result
+                    if let exit = await show(.deviceAuth(uniqueID: changed, result), auth: report) { return exit }
+                }
             }
             return nil
         }
@@ -121,20 +123,29 @@ extension WatchCommand {
 }
 
 /// The last verdict of each watched device, and the impostors among them: what `watch
-/// --status` says only when it changes.
+/// --status` and `serve --status` say only when it changes.
 struct WatchedVerdicts {
     private var verdicts: [String: DeviceAuthVerdict] = [:]
     private var said: [String: String] = [:]
 
-    /// Keeps `verdict` for `id`; the report to print when what is said of it changed, else nil.
-    mutating func update(_ id: String, _ verdict: DeviceAuthVerdict, manager: DiscoveryManager) -> DeviceAuthReport? {
+    /// Keeps `verdict` for `id`; the reports to say, by unique ID: `id`'s when what is said of
+    /// it changed, and any other device's whose impostor status changed with it.
+    mutating func update(_ id: String, _ verdict: DeviceAuthVerdict, manager: DiscoveryManager)
+        -> [(id: String, report: DeviceAuthReport)]
+    {
         verdicts[id] = verdict
         let devices = verdicts.keys.compactMap { manager.device(withUniqueID: $0) }
         let impostors = DeviceImpostor.find(in: devices) { [verdicts] in verdicts[$0.uniqueID]?.authenticated }
-        let report = DeviceAuthReport(verdict, impostorOf: impostors[id])
-        let words = "\(report.summary)|\(report.impostorOf?.uniqueID ?? "")"
-        guard said[id] != words else { return nil }
-        said[id] = words
-        return report
+        var changed: [(id: String, report: DeviceAuthReport)] = []
+        for other in [id] + verdicts.keys.filter({ $0 != id }).sorted() {
+            guard let verdict = verdicts[other] else { continue }
+            let report = DeviceAuthReport(verdict, impostorOf: impostors[other])
+            let words = "\(report.summary)|\(report.impostorOf?.uniqueID ?? "")"
+            // Another device is said again only when its impostor status changed.
+            guard said[other] != words, other == id || said[other] != nil else { continue }
+            said[other] = words
+            changed.append((other, report))
+        }
+        return changed
     }
 }

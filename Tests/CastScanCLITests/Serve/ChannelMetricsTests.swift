@@ -92,9 +92,57 @@ struct ChannelMetricsTests {
             ((devices[1]["receiver"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "refused")
         #expect(devices[2]["receiver"] == nil)
         let page = Self.get(routes, "/")
-        #expect(page.contains("<th>Playing</th><th>Volume</th><th>Reachable</th>"))
+        #expect(page.contains("<th>Playing</th><th>Volume</th><th>Reachable</th><th>Genuine</th>"))
         #expect(page.contains("Default &quot;Media&quot; Receiver\\e[2J"))
         #expect(page.contains(">45% muted<") && page.contains(">no: refused<") && page.contains(">not asked<"))
         #expect(!Self.get(Self.routes(channel: nil), "/").contains("<th>Playing</th>"))
+    }
+
+    /// Devices 1 and 2 share a friendly name: 1 passes, 2 does not (untrustedChain); device 3
+    /// has no verdict.
+    static func authenticatedStates() throws -> (ReceiverStates, ServeRoutes) {
+        let states = try states()
+        let genuine = DeviceAuthVerdict(
+            failures: [],
+            checks: .init(tlsCertificate: .passed, signature: .passed, chain: .passed, revocation: .notChecked),
+            anchor: "CN=Cast Root CA", anchorKind: .castRoot, audioOnly: true)
+        let impostor = DeviceAuthVerdict(
+            failures: [DeviceAuthFailure(.untrustedChain, "no path <to> a root")],
+            checks: .init(tlsCertificate: .passed, signature: .passed, chain: .failed, revocation: .notChecked))
+        states.record(authentication: genuine, for: FleetTests.device(1, name: "Lobby").uniqueID)
+        states.record(authentication: impostor, for: FleetTests.device(2, name: "Lobby").uniqueID)
+        var fleet = Fleet(backend: "mdns", reason: "test", started: Date(), forgetAfter: .seconds(600), goneLimit: 10)
+        fleet.list(
+            [FleetTests.device(1, name: "Lobby"), FleetTests.device(2, name: "Lobby"), FleetTests.device(3)], at: Date()
+        )
+        return (states, ServeRoutes(monitor: FleetMonitor(fleet), maxDevices: 10, channel: states))
+    }
+
+    @Test(
+        "authentication: authenticated 1 or 0, the info series with the result and the impostor; none without a verdict"
+    )
+    func authentication() throws {
+        let (_, routes) = try Self.authenticatedStates()
+        let body = Self.get(routes, "/metrics")
+        let one = FleetTests.device(1).uniqueID, two = FleetTests.device(2).uniqueID
+        for line in [
+            #"cast_device_authenticated{unique_id="\#(one)"} 1"#,
+            #"cast_device_authenticated{unique_id="\#(two)"} 0"#,
+            #"cast_device_authentication_info{unique_id="\#(one)",result="genuine",audio_only="true",anchor="castRoot",impostor_of=""} 1"#,
+            #"cast_device_authentication_info{unique_id="\#(two)",result="untrustedChain",audio_only="false",anchor="",impostor_of="\#(one)"} 1"#,
+        ] {
+            #expect(body.contains(line + "\n"), "missing: \(line)")
+        }
+        #expect(!body.contains(#"cast_device_authenticated{unique_id="\#(FleetTests.device(3).uniqueID)"}"#))
+
+        let page = Self.get(routes, "/")
+        #expect(page.contains(">genuine, audio-only<") && page.contains(">impostor: untrustedChain<"))
+        #expect(page.contains("no path &lt;to&gt; a root; an impostor of Lobby"))
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(Self.get(routes, "/devices").utf8)) as? [String: Any])
+        let devices = try #require(document["devices"] as? [[String: Any]])
+        let auth = try #require((devices[1]["receiver"] as? [String: Any])?["auth"] as? [String: Any])
+        #expect(auth["failure"] as? String == "untrustedChain")
+        #expect((auth["impostorOf"] as? [String: Any])?["uniqueID"] as? String == one)
     }
 }
