@@ -108,7 +108,8 @@ var targets: [Target] = [
     // Layer 5: benchmarks. CMallocCounter counts the benchmark process's heap allocations (it
     // defines malloc and its kin over glibc's); only cast-bench links it.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
-    .executableTarget(name: "cast-bench", dependencies: ["CastDiscovery", "CMallocCounter"], path: "Benchmarks/cast-bench"),
+    .executableTarget(
+        name: "cast-bench", dependencies: ["CastDiscovery", "CastChannel", "CMallocCounter"], path: "Benchmarks/cast-bench"),
 
     // Layer 5: fuzzing. The properties each parser of untrusted input must keep, one file per
     // parser; Scripts/fuzz links them into libFuzzer targets (Fuzz/Targets, built with

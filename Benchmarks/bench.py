@@ -199,21 +199,24 @@ def partial_subtype(args, tmp: str) -> dict:
 
 # ---------------------------------------------------------------- the Cast channel
 
-def run_cast_scan_status(bin_dir: str, n: int, state: str, timeout: float = 30) -> dict:
+def run_cast_scan_status(bin_dir: str, n: int, state: str, timeout: float = 30, extra: tuple = ()) -> dict:
     """cast-scan --status --json: the listing and every device's status; recall counts the
-    devices that were listed and reachable."""
-    r = timed([os.path.join(bin_dir, "cast-scan"), "--status", "--json", "--state", state, "--timeout", str(timeout)])
+    devices that were listed and reachable; authenticated, those that proved they are genuine."""
+    r = timed([os.path.join(bin_dir, "cast-scan"), "--status", "--json", "--state", state, "--timeout", str(timeout),
+               *extra])
     reasons: dict[str, int] = {}
     try:
         devices = json.loads(r["stdout"])["devices"]
         reachable = sum(1 for d in devices if (d.get("receiver") or {}).get("reachable") is True)
+        authenticated = sum(1 for d in devices if ((d.get("receiver") or {}).get("auth") or {}).get("authenticated"))
         for d in devices:
             code = ((d.get("receiver") or {}).get("error") or {}).get("code")
             if code:
                 reasons[code] = reasons.get(code, 0) + 1
     except (ValueError, KeyError, TypeError):
-        devices, reachable = [], 0
+        devices, reachable, authenticated = [], 0, 0
     return {"wall": r["wall"], "rc": r["rc"], "count": len(devices), "reachable": reachable,
+            "authenticated": authenticated,
             "recall": reachable / n if n else 1.0, "reasons": reasons, "maxRssKB": r["maxRssKB"], "cpu": r["cpu"],
             "maxThreads": r["maxThreads"]}
 
@@ -231,14 +234,21 @@ def run_pychromecast_status(n: int) -> dict:
 
 
 def channel_status(args, tmp: str) -> dict:
-    """Every device's status: cast-scan --status --json against pychromecast discovering the
-    devices (told the count) and connecting to each until its status came."""
-    tools = {"castScanStatus": [], "pychromecastStatus": []}
+    """Every device's status: cast-scan --status --json (authenticating each device against
+    the lab's root, and with --no-auth) against pychromecast discovering the devices (told the
+    count) and connecting to each until its status came."""
+    tools = {"castScanStatus": [], "castScanStatusNoAuth": [], "pychromecastStatus": []}
+    root = castlab("auth-root").strip()
     for i in range(args.runs):
         for tool in tools:
             time.sleep(1.5)  # clear of the tool before (avahi keeps a browse for a second)
             if tool == "castScanStatus":
-                r = run_cast_scan_status(args.bin, args.size, os.path.join(tmp, f"state-status-{i}.json"))
+                r = run_cast_scan_status(args.bin, args.size, os.path.join(tmp, f"state-status-{i}.json"),
+                                         extra=("--cast-root", root))
+                r["authRecall"] = r["authenticated"] / args.size if args.size else 1.0
+            elif tool == "castScanStatusNoAuth":
+                r = run_cast_scan_status(args.bin, args.size, os.path.join(tmp, f"state-status-noauth-{i}.json"),
+                                         extra=("--no-auth",))
             else:
                 r = run_pychromecast_status(args.size)
             tools[tool].append(r)
@@ -359,6 +369,8 @@ def summarize(runs: list[dict]) -> dict:
     if runs and "complete" in runs[0]:
         out["allComplete"] = all(r["complete"] for r in runs)
     out["minRecall"] = min(r["recall"] for r in runs) if runs else None
+    if runs and "authRecall" in runs[0]:
+        out["minAuthRecall"] = min(r["authRecall"] for r in runs)
     out["exitCodes"] = sorted({r["rc"] for r in runs})
     if runs and "backend" in runs[0]:
         out["backends"] = sorted({r["backend"] or "-" for r in runs})
@@ -769,6 +781,33 @@ def dns_decoding(args, tmp: str) -> dict:
 
 
 
+def auth_verdicts(args) -> dict:
+    """Device-authentication verdicts a second on one core (cast-bench auth: a three-certificate
+    chain with a revocation list), beside `openssl speed rsa2048` on the same machine: its RSA
+    verifications a second over three, the verifier's floor (a warm verdict checks three RSA
+    signatures; the list's two are checked once)."""
+    fixtures = os.path.join(os.path.dirname(HERE), "Fixtures", "deviceauth")
+    seconds = "0.5" if args.smoke else "3"
+    ours, speed = [], []
+    for _ in range(1 if args.smoke else args.runs):
+        r = subprocess.run([os.path.join(args.bin, "cast-bench"), "auth", fixtures, "--seconds", seconds],
+                           capture_output=True, text=True, check=True)
+        ours.append(json.loads(r.stdout))
+        r = subprocess.run(["openssl", "speed", "-seconds", seconds.split(".")[0] if not args.smoke else "1", "rsa2048"],
+                           capture_output=True, text=True, check=True)
+        row = [l for l in r.stdout.splitlines() if l.startswith("rsa 2048 bits")][-1].split()
+        speed.append(float(row[-1]))
+    out = {"warm": stats([o["warm"]["verdictsPerSecond"] for o in ours]),
+           "cold": stats([o["cold"]["verdictsPerSecond"] for o in ours]),
+           "opensslRSA2048VerifyPerSecond": stats(speed)}
+    out["floor"] = out["opensslRSA2048VerifyPerSecond"]["median"] / 3
+    out["ratio"] = out["warm"]["median"] / out["floor"]
+    log(f"device authentication: {out['warm']['median']:.0f} verdicts/s warm, {out['cold']['median']:.0f} cold; "
+        f"openssl speed rsa2048 {out['opensslRSA2048VerifyPerSecond']['median']:.0f} verify/s, floor "
+        f"{out['floor']:.0f}/s (ratio {out['ratio']:.2f})")
+    return out
+
+
 def serve_replay_file(path: str, devices: int, churn_per_second: float, seconds: float) -> None:
     """`devices` Cast devices at once, then churn: every 1/churn_per_second s the oldest goes
     and a new one comes, for `seconds`; the replay then ends."""
@@ -935,6 +974,10 @@ def cmd_offline(args) -> int:
         result["dnsDecoding"] = dns_decoding(args, tmp)
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:
         log(f"DNS decoding figure failed: {exc}")
+    try:
+        result["deviceAuth"] = auth_verdicts(args)
+    except (OSError, ValueError, KeyError, IndexError, subprocess.CalledProcessError) as exc:
+        log(f"device-authentication figure failed: {exc}")
     p["ratioTXTOnly"] = p["castBenchTXTOnly"]["median"] / p["zeroconfOnly"]["median"]
     try:
         result["serve"] = serve_figure(args, tmp)
@@ -1109,7 +1152,7 @@ def report(doc: dict) -> tuple[str, list[str]]:
         lines.append(f"{n:>7} {cells[0]:>22} {cells[1]:>20} {cells[2]:>24} {cells[3]:>20}")
     lines.append("")
     lines.append("Every device's status over the Cast channel (warm): median s (devices that gave their status: lowest of the runs)")
-    lines.append(f"{'devices':>7} {'cast-scan --status':>20} {'pychromecast':>16} {'ratio':>7} {'threads':>8} {'RSS MiB':>8}")
+    lines.append(f"{'devices':>7} {'cast-scan --status':>20} {'--no-auth':>10} {'auth x':>7} {'pychromecast':>16} {'ratio':>7} {'threads':>8} {'RSS MiB':>8}")
     for n in sizes:
         st = doc["lab"][n].get("status")
         if int(n) > 50:
@@ -1120,10 +1163,13 @@ def report(doc: dict) -> tuple[str, list[str]]:
         cs, pc = st["castScanStatus"], st["pychromecastStatus"]
         r = ratio(med(cs, "wall", "median"), med(pc, "wall", "median"))
         st["ratio"] = r
+        if "castScanStatusNoAuth" in st:
+            st["authRatio"] = ratio(med(cs, "wall", "median"), med(st["castScanStatusNoAuth"], "wall", "median"))
         c1 = f"{fmt_s(med(cs, 'wall', 'median'))} ({100 * (cs.get('minRecall') or 0):.0f}%)"
         c2 = f"{fmt_s(med(pc, 'wall', 'median'))} ({100 * (pc.get('minRecall') or 0):.0f}%)"
-        lines.append(f"{n:>7} {c1:>20} {c2:>16} {fmt_s(r):>7} {med(cs, 'maxThreads', 'median') or 0:>8.0f} "
-                     f"{(med(cs, 'maxRssKB', 'median') or 0) / 1024:>8.1f}")
+        na = fmt_s(med(st.get("castScanStatusNoAuth") or {}, "wall", "median"))
+        lines.append(f"{n:>7} {c1:>20} {na:>10} {fmt_s(st.get('authRatio')):>7} {c2:>16} {fmt_s(r):>7} "
+                     f"{med(cs, 'maxThreads', 'median') or 0:>8.0f} {(med(cs, 'maxRssKB', 'median') or 0) / 1024:>8.1f}")
     lines.append("")
     lines.append("cast-scan --json resources (warm; cold in brackets), median; peers' processes for scale")
     lines.append(f"{'devices':>7} {'peak RSS MiB':>18} {'CPU s':>16} {'mdns MiB':>9} {'mdns CPU s':>10} {'avahi-browse MiB':>17} {'pychromecast MiB':>17}")
@@ -1172,6 +1218,11 @@ def report(doc: dict) -> tuple[str, list[str]]:
         f"python-zeroconf + pychromecast CastInfo {p['zeroconfPychromecast']['median']:,.0f} "
         f"(ratio {p['ratio']:.2f}); TXT alone: {p['castBenchTXTOnly']['median']:,.0f} vs zeroconf "
         f"{p['zeroconfOnly']['median']:,.0f} (ratio {p['ratioTXTOnly']:.2f})"))
+    figure("deviceAuth", lambda d: (
+        f"Device-authentication verdicts a second, one core (cast-bench auth: three certificates and a revocation list): "
+        f"{d['warm']['median']:,.0f} warm (three RSA verifications each), {d['cold']['median']:,.0f} cold (a new verifier: "
+        f"certificates parsed, the list verified); openssl speed rsa2048: {d['opensslRSA2048VerifyPerSecond']['median']:,.0f} "
+        f"verifications a second, floor {d['floor']:,.0f} verdicts (ratio {d['ratio']:.2f})"))
     d = figure("dnsDecoding", lambda d: (
         f"mDNS messages decoded per second ({d['distinctPackets']} captured Cast answers, "
         f"{d['recordsPerPacket']:.1f} records each): cast-bench (DNSMessage) {d['castBench']['median']:,.0f}, "
@@ -1275,6 +1326,18 @@ def report(doc: dict) -> tuple[str, list[str]]:
                               "reached": None not in (a, b) and a <= b and again.get("minRecall") == 1.0}
     # Issue 34: the Cast channel.
     st50 = doc.get("lab", {}).get("50", {}).get("status")
+    if st50 and st50.get("authRatio") is not None and st50.get("ratio") is not None:
+        t["auth50"] = {"authRatio": st50["authRatio"], "ratio": st50["ratio"],
+                       "minAuthRecall": st50["castScanStatus"].get("minAuthRecall"),
+                       "target": "--status with authentication <= 1.15 x --no-auth and <= 0.5 x pychromecast, every device authenticated (issue 46)",
+                       "reached": st50["authRatio"] <= 1.15 and st50["ratio"] <= 0.5
+                       and st50["castScanStatus"].get("minAuthRecall") == 1.0}
+    da = doc.get("deviceAuth")
+    if da:
+        t["authVerdicts"] = {"verdictsPerSecond": da["warm"]["median"], "cold": da["cold"]["median"],
+                             "floor": da["floor"], "ratio": da["ratio"],
+                             "target": "warm verdicts a second >= 0.5 x openssl speed rsa2048's verifications a second / 3 (issue 46)",
+                             "reached": da["ratio"] >= 0.5}
     if st50 and st50.get("ratio") is not None:
         w = med(st50, "castScanStatus", "wall", "median")
         rec = st50["castScanStatus"].get("minRecall")

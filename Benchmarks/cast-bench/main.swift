@@ -4,6 +4,7 @@
 //   cast-bench dns PACKETS-FILE [--count N]      whole mDNS messages (DNSMessage)
 //   cast-bench list [--sizes 50,500,5000] [--count N] [--out FILE]
 //                                                one DeviceList change and a snapshot (time, allocations)
+//   cast-bench auth FIXTURES-DIR [--seconds S]    device-authentication verdicts a second
 //
 // RECORDS-FILE holds one record a line: `INSTANCE<TAB>HOST<TAB>PORT<TAB>WIREHEX` (the TXT rdata as a
 // resolver hands it over, in hex). Each of N iterations takes the next record (round robin),
@@ -46,6 +47,9 @@ if arguments.first == "dns" {
 }
 if arguments.first == "list" {
     ListBenchmark.run(Array(arguments.dropFirst()))
+}
+if arguments.first == "auth" {
+    DeviceAuthBenchmark.run(Array(arguments.dropFirst()))
 }
 var count = 200_000
 if let i = arguments.firstIndex(of: "--count") {

@@ -13,10 +13,12 @@ public struct DeviceAuthVerifier: Sendable {
     public static let maximumTLSCertificateLifetime: Int64 = 4 * 86_400
 
     /// The roots trusted.
-    public var trustStore: CastTrustStore
+    public let trustStore: CastTrustStore
     /// A revocation list given by the user (a serialized `CrlBundle`), checked besides any
     /// the receiver sends.
-    public var revocationList: [UInt8]?
+    public let revocationList: [UInt8]?
+    /// The certificates parsed and the lists verified so far, shared by copies of this verifier.
+    private let cache = DeviceAuthCache()
 
     /// A verifier trusting `trustStore`, with a revocation list of your own.
     public init(trustStore: CastTrustStore = .google, revocationList: [UInt8]? = nil) {
@@ -45,13 +47,13 @@ public struct DeviceAuthVerifier: Sendable {
                 failures: [DeviceAuthFailure(.malformed, "the answer carries neither a response nor an error")],
                 checks: .none)
         }
-        guard let device = X509Certificate(der: response.clientAuthCertificate) else {
+        guard let device = cache.certificate(der: response.clientAuthCertificate) else {
             return DeviceAuthVerdict(
                 failures: [DeviceAuthFailure(.malformed, "the device certificate is not DER")], checks: .none)
         }
         var intermediates: [X509Certificate] = []
         for (index, bytes) in response.intermediateCertificates.enumerated() {
-            guard let certificate = X509Certificate(der: bytes) else {
+            guard let certificate = cache.certificate(der: bytes) else {
                 return DeviceAuthVerdict(
                     failures: [DeviceAuthFailure(.malformed, "intermediate certificate \(index + 1) is not DER")],
                     checks: .none,
@@ -111,7 +113,9 @@ public struct DeviceAuthVerifier: Sendable {
                 checks.revocation = .passed
                 for (bytes, _) in lists {
                     let found: DeviceAuthFailure?
-                    switch CastRevocationList.verified(bundle: bytes, anchors: trustStore.crlAnchors, time: time) {
+                    switch CastRevocationList.verified(
+                        bundle: bytes, anchors: trustStore.crlAnchors, time: time, cache: cache)
+                    {
                     case .failure(let failure): found = failure
                     case .success(let list): found = list.revocation(of: path.certificates)
                     }
@@ -132,7 +136,7 @@ public struct DeviceAuthVerifier: Sendable {
 
     /// Why the TLS certificate fails the lifetime rule; nil when it keeps it.
     private func tlsLifetime(_ der: [UInt8], at time: Int64) -> DeviceAuthFailure? {
-        guard let certificate = X509Certificate(der: der) else {
+        guard let certificate = cache.certificate(der: der) else {
             return DeviceAuthFailure(.tlsCertificate, "the TLS certificate cannot be read")
         }
         guard let notBefore = certificate.notBefore, let notAfter = certificate.notAfter else {

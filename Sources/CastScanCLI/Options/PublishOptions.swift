@@ -22,7 +22,7 @@ struct PublishOptions: Sendable {
     static let authRoot = OptionDeclaration.value(
         "auth-root", valueName: "FILE",
         help:
-            "write the root certificate the receivers' device authentication chains to (PEM), for a sender's --cast-root"
+            "write the root certificate (PEM) the receivers' device authentication chains to, for senders to trust"
     )
 
     static let declarations = [backend, script, exactNames, interface, authRoot]

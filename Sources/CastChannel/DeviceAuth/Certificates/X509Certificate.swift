@@ -7,6 +7,18 @@ final class X509Certificate: @unchecked Sendable {
     /// The certificate's own DER bytes.
     let der: [UInt8]
     let pointer: OpaquePointer
+    /// What a verdict reads of every certificate, read once at parsing (a parsed certificate
+    /// is kept by ``DeviceAuthCache`` and judged again on every connection).
+    private let facts: Facts
+
+    private struct Facts {
+        var subject: String
+        var sha256: [UInt8]
+        var keyHash: [UInt8]
+        var audioOnlyPolicy: Bool?
+        var notBefore: Int64?
+        var notAfter: Int64?
+    }
 
     /// Parses one DER certificate; the bytes must hold exactly one.
     init?(der: [UInt8]) {
@@ -26,6 +38,7 @@ final class X509Certificate: @unchecked Sendable {
         }
         self.der = der
         self.pointer = parsed
+        facts = Self.facts(parsed, der: der)
     }
 
     /// Takes ownership of a certificate libcrypto made (freed with this object).
@@ -39,6 +52,20 @@ final class X509Certificate: @unchecked Sendable {
         der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
         CRYPTO_free(out, #fileID, #line)
         self.pointer = pointer
+        facts = Self.facts(pointer, der: der)
+    }
+
+    private static func facts(_ pointer: OpaquePointer, der: [UInt8]) -> Facts {
+        let policy: Bool?
+        switch cast_x509_has_policy(pointer, CastPathValidator.audioOnlyPolicy) {
+        case 1: policy = true
+        case 0: policy = false
+        default: policy = nil
+        }
+        return Facts(
+            subject: text(X509_get_subject_name(pointer)), sha256: Digest.sha256(der),
+            keyHash: Digest.sha256(subjectPublicKeyInfo(pointer)), audioOnlyPolicy: policy,
+            notBefore: seconds(X509_get0_notBefore(pointer)), notAfter: seconds(X509_get0_notAfter(pointer)))
     }
 
     deinit { X509_free(pointer) }
@@ -84,7 +111,7 @@ final class X509Certificate: @unchecked Sendable {
     }
 
     /// The subject, one line in RFC 2253's order (`CN=…,OU=…,O=…`), UTF-8 kept.
-    var subject: String { Self.text(X509_get_subject_name(pointer)) }
+    var subject: String { facts.subject }
     /// The issuer, as ``subject`` writes it.
     var issuer: String { Self.text(X509_get_issuer_name(pointer)) }
 
@@ -121,12 +148,15 @@ final class X509Certificate: @unchecked Sendable {
     }
 
     /// The start of the validity period, seconds since 1970 (UTC); nil when it cannot be read.
-    var notBefore: Int64? { Self.seconds(X509_get0_notBefore(pointer)) }
+    var notBefore: Int64? { facts.notBefore }
     /// The end of the validity period, seconds since 1970 (UTC); nil when it cannot be read.
-    var notAfter: Int64? { Self.seconds(X509_get0_notAfter(pointer)) }
+    var notAfter: Int64? { facts.notAfter }
 
-    /// The SubjectPublicKeyInfo, DER (what revocation lists hash).
-    var subjectPublicKeyInfo: [UInt8] {
+    /// SHA-256 of the SubjectPublicKeyInfo (DER): what revocation lists name a key by.
+    var keyHash: [UInt8] { facts.keyHash }
+
+    /// The SubjectPublicKeyInfo, DER.
+    private static func subjectPublicKeyInfo(_ pointer: OpaquePointer) -> [UInt8] {
         guard let key = X509_get_X509_PUBKEY(pointer) else { return [] }
         var out: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509_PUBKEY(key, &out)
@@ -200,17 +230,12 @@ final class X509Certificate: @unchecked Sendable {
         return X509_verify(pointer, key) == 1
     }
 
-    /// Whether the certificatePolicies extension names `oid`; nil when it cannot be read.
-    func hasPolicy(_ oid: String) -> Bool? {
-        switch cast_x509_has_policy(pointer, oid) {
-        case 1: return true
-        case 0: return false
-        default: return nil
-        }
-    }
+    /// Whether the certificatePolicies extension names Cast's audio-only policy; nil when it
+    /// cannot be read.
+    var hasAudioOnlyPolicy: Bool? { facts.audioOnlyPolicy }
 
     /// SHA-256 of the certificate's DER.
-    var sha256: [UInt8] { Digest.sha256(der) }
+    var sha256: [UInt8] { facts.sha256 }
 
     private static func text(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }

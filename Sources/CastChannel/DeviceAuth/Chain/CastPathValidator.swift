@@ -101,7 +101,7 @@ struct CastPathValidator {
             {
                 return .failure(broken)
             }
-            switch certificate.hasPolicy(Self.audioOnlyPolicy) {
+            switch certificate.hasAudioOnlyPolicy {
             case true?: audioOnly = true
             case false?: break
             case nil: return .failure(rule(certificate, "its certificatePolicies extension cannot be read"))

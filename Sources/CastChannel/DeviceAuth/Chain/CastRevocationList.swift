@@ -2,15 +2,19 @@
 /// of a bundle, its signer certificate issued directly by a CRL anchor and valid at the time of
 /// the check, its RSASSA-PKCS1-v1_5 SHA-256 signature over the `TbsCrl` bytes good, and the
 /// time of the check within its period (never past the signer's notAfter).
-struct CastRevocationList {
+struct CastRevocationList: Sendable {
     let list: CastTBSCRL
     /// The subject of the list's signer.
     let signer: String
+    /// The revoked keys' hashes, for look-ups.
+    let revokedKeys: Set<[UInt8]>
 
-    /// The verified list of a bundle's bytes.
-    static func verified(bundle bytes: [UInt8], anchors: [CastTrustAnchor], time: Int64) -> Result<
-        CastRevocationList, DeviceAuthFailure
-    > {
+    /// The verified list of a bundle's bytes; one `cache` verified before and that holds at
+    /// `time` is taken as it is.
+    static func verified(
+        bundle bytes: [UInt8], anchors: [CastTrustAnchor], time: Int64, cache: DeviceAuthCache
+    ) -> Result<CastRevocationList, DeviceAuthFailure> {
+        if let kept = cache.list(bytes, at: time) { return .success(kept) }
         let bundle: CastCRLBundle
         do { bundle = try CastCRLBundle(decoding: bytes) } catch { return .failure(failure(error.message)) }
         guard
@@ -23,7 +27,7 @@ struct CastRevocationList {
         }
         let list: CastTBSCRL
         do { list = try CastTBSCRL(decoding: tbsBytes) } catch { return .failure(failure(error.message)) }
-        guard let signer = X509Certificate(der: signerBytes) else {
+        guard let signer = cache.certificate(der: signerBytes) else {
             return .failure(failure("its signer certificate is not DER"))
         }
         guard
@@ -57,20 +61,22 @@ struct CastRevocationList {
                 return .failure(failure("a serial number range is incomplete or ends before it starts"))
             }
         }
-        return .success(CastRevocationList(list: list, signer: signer.subject))
+        let verified = CastRevocationList(
+            list: list, signer: signer.subject, revokedKeys: Set(list.revokedPublicKeyHashes))
+        cache.keep(verified, bytes: bytes, from: max(Int64(notBefore), signerNotBefore), until: end)
+        return .success(verified)
     }
 
     /// The first certificate of `path` (the device's first, the anchor's last) the list revokes,
     /// and how: by its key, or by its serial number under its issuer's key.
     func revocation(of path: [X509Certificate]) -> DeviceAuthFailure? {
-        let revokedKeys = Set(list.revokedPublicKeyHashes)
         for (position, certificate) in path.enumerated() {
-            if revokedKeys.contains(Digest.sha256(certificate.subjectPublicKeyInfo)) {
+            if revokedKeys.contains(certificate.keyHash) {
                 return DeviceAuthFailure(
                     .revoked, "\(certificate.subject) is revoked by its key", certificate: certificate.subject)
             }
             guard position + 1 < path.count, let serial = certificate.serialUInt64 else { continue }
-            let issuerKey = Digest.sha256(path[position + 1].subjectPublicKeyInfo)
+            let issuerKey = path[position + 1].keyHash
             for range in list.revokedSerialNumberRanges where range.issuerPublicKeyHash == issuerKey {
                 if let first = range.firstSerialNumber, let last = range.lastSerialNumber, first <= serial,
                     serial <= last
