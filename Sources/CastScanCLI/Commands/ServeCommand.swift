@@ -238,7 +238,7 @@ struct ServeCommand: Command {
                     continue
                 }
                 channel.states.record(authentication: verdict, for: id)
-                for (changed, report) in verdicts.update(id, verdict, manager: manager) {
+                for (changed, report) in verdicts.update(id, verdict, devices: manager.device(withUniqueID:)) {
                     let line = WatchCommand.ChannelLines.text(
                         .deviceAuth(uniqueID: changed, result), name: name(changed), auth: report)
                     console.errorLine("cast-scan: serve: \(line)")

@@ -53,7 +53,7 @@ extension WatchCommand {
                 guard let verifier, let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: wallClock())
                 else { continue }
                 monitor.states.record(authentication: verdict, for: id)
-                for (changed, report) in verdicts.update(id, verdict, manager: manager) {
+                for (changed, report) in verdicts.update(id, verdict, devices: manager.device(withUniqueID:)) {
                     let result = changed == id ? result : monitor.states.entry(for: changed)?.result ?? result
                     if let exit = await show(.deviceAuth(uniqueID: changed, result), auth: report) { return exit }
                 }
@@ -130,11 +130,11 @@ struct WatchedVerdicts {
 
     /// Keeps `verdict` for `id`; the reports to say, by unique ID: `id`'s when what is said of
     /// it changed, and any other device's whose impostor status changed with it.
-    mutating func update(_ id: String, _ verdict: DeviceAuthVerdict, manager: DiscoveryManager)
+    mutating func update(_ id: String, _ verdict: DeviceAuthVerdict, devices listed: (String) -> CastDevice?)
         -> [(id: String, report: DeviceAuthReport)]
     {
         verdicts[id] = verdict
-        let devices = verdicts.keys.compactMap { manager.device(withUniqueID: $0) }
+        let devices = verdicts.keys.compactMap(listed)
         let impostors = DeviceImpostor.find(in: devices) { [verdicts] in verdicts[$0.uniqueID]?.authenticated }
         var changed: [(id: String, report: DeviceAuthReport)] = []
         for other in [id] + verdicts.keys.filter({ $0 != id }).sorted() {

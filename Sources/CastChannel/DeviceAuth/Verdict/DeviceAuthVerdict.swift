@@ -9,7 +9,9 @@ import FoundationEssentials
 public struct DeviceAuthVerdict: Sendable, Hashable, Codable {
     /// One check's outcome.
     public enum Outcome: String, Sendable, Hashable, Codable {
+        /// The check ran and held.
         case passed
+        /// The check ran and failed (the verdict's failures say why).
         case failed
         /// The check did not run: an earlier failure left nothing to check, or (for
         /// revocation) no revocation list was at hand.
