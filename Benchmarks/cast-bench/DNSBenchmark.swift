@@ -11,12 +11,9 @@ enum DNSBenchmark {
     static func run(_ arguments: [String]) -> Never {
         var arguments = arguments
         var count = 200_000
-        if let i = arguments.firstIndex(of: "--count") {
-            guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else {
-                fail("--count wants a positive number")
-            }
+        if let text = takeOption("--count", from: &arguments) {
+            guard let n = Int(text), n > 0 else { fail("--count wants a positive number") }
             count = n
-            arguments.removeSubrange(i...(i + 1))
         }
         guard arguments.count == 1 else { fail("usage: cast-bench dns PACKETS-FILE [--count N]") }
         guard let text = try? String(contentsOfFile: arguments[0], encoding: .utf8) else {

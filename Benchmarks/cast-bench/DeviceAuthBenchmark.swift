@@ -13,12 +13,9 @@ enum DeviceAuthBenchmark {
     static func run(_ arguments: [String]) -> Never {
         var arguments = arguments
         var seconds = 3.0
-        if let i = arguments.firstIndex(of: "--seconds") {
-            guard i + 1 < arguments.count, let value = Double(arguments[i + 1]), value > 0 else {
-                fail("--seconds wants a positive number")
-            }
+        if let text = takeOption("--seconds", from: &arguments) {
+            guard let value = Double(text), value > 0 else { fail("--seconds wants a positive number") }
             seconds = value
-            arguments.removeSubrange(i...(i + 1))
         }
         guard arguments.count == 1 else { fail("usage: cast-bench auth FIXTURES-DIR [--seconds S]") }
         let directory = URL(fileURLWithPath: arguments[0])

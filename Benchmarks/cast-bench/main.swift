@@ -27,6 +27,14 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
+/// Takes `name` and the value after it out of `arguments`; nil when `name` is not there.
+func takeOption(_ name: String, from arguments: inout [String]) -> String? {
+    guard let i = arguments.firstIndex(of: name) else { return nil }
+    guard i + 1 < arguments.count else { fail("\(name) wants a value") }
+    defer { arguments.removeSubrange(i...(i + 1)) }
+    return arguments[i + 1]
+}
+
 func hexBytes(_ text: Substring) -> [UInt8]? {
     guard text.utf8.count % 2 == 0 else { return nil }
     var out: [UInt8] = []
@@ -52,10 +60,9 @@ if arguments.first == "auth" {
     DeviceAuthBenchmark.run(Array(arguments.dropFirst()))
 }
 var count = 200_000
-if let i = arguments.firstIndex(of: "--count") {
-    guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else { fail("--count wants a positive number") }
+if let text = takeOption("--count", from: &arguments) {
+    guard let n = Int(text), n > 0 else { fail("--count wants a positive number") }
     count = n
-    arguments.removeSubrange(i...(i + 1))
 }
 guard arguments.count == 1 else { fail("usage: cast-bench RECORDS-FILE [--count N]") }
 guard let text = try? String(contentsOfFile: arguments[0], encoding: .utf8) else { fail("cannot read \(arguments[0])") }

@@ -139,21 +139,20 @@ public struct DeviceAuthVerifier: Sendable {
         guard let certificate = cache.certificate(der: der) else {
             return DeviceAuthFailure(.tlsCertificate, "the TLS certificate cannot be read")
         }
-        guard let notBefore = certificate.notBefore, let notAfter = certificate.notAfter else {
+        let subject = certificate.subject
+        switch certificate.validityProblem(at: time) {
+        case nil:
+            break
+        case .unreadable:
             return DeviceAuthFailure(
-                .tlsCertificate, "the TLS certificate's validity period cannot be read",
-                certificate: certificate.subject)
-        }
-        if time < notBefore {
+                .tlsCertificate, "the TLS certificate's validity period cannot be read", certificate: subject)
+        case .notYetValid(let start):
             return DeviceAuthFailure(
-                .tlsCertificate, "the TLS certificate is not valid before \(CertificateTime.text(notBefore))",
-                certificate: certificate.subject)
+                .tlsCertificate, "the TLS certificate is not valid before \(start)", certificate: subject)
+        case .expired(let end):
+            return DeviceAuthFailure(.tlsCertificate, "the TLS certificate expired on \(end)", certificate: subject)
         }
-        if time > notAfter {
-            return DeviceAuthFailure(
-                .tlsCertificate, "the TLS certificate expired on \(CertificateTime.text(notAfter))",
-                certificate: certificate.subject)
-        }
+        guard let notAfter = certificate.notAfter else { return nil }
         if notAfter - time > Self.maximumTLSCertificateLifetime {
             return DeviceAuthFailure(
                 .tlsCertificate,

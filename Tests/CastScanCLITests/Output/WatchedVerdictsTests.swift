@@ -9,7 +9,8 @@ import Testing
 @Suite("Watched verdicts")
 struct WatchedVerdictsTests {
     static let genuine = DeviceAuthVerdict(
-        failures: [], checks: .init(tlsCertificate: .passed, signature: .passed, chain: .passed, revocation: .notChecked))
+        failures: [],
+        checks: .init(tlsCertificate: .passed, signature: .passed, chain: .passed, revocation: .notChecked))
     static let untrusted = DeviceAuthVerdict(
         failures: [DeviceAuthFailure(.untrustedChain, "no path")],
         checks: .init(tlsCertificate: .passed, signature: .passed, chain: .failed, revocation: .notChecked))

@@ -152,6 +152,21 @@ final class X509Certificate: @unchecked Sendable {
     /// The end of the validity period, seconds since 1970 (UTC); nil when it cannot be read.
     var notAfter: Int64? { facts.notAfter }
 
+    /// Why the certificate is not valid at `time` (seconds since 1970); nil when it is.
+    func validityProblem(at time: Int64) -> ValidityProblem? {
+        guard let notBefore, let notAfter else { return .unreadable }
+        if time < notBefore { return .notYetValid(notBefore: CertificateTime.text(notBefore)) }
+        if time > notAfter { return .expired(notAfter: CertificateTime.text(notAfter)) }
+        return nil
+    }
+
+    /// Why a certificate is not valid at a time.
+    enum ValidityProblem {
+        case unreadable
+        case notYetValid(notBefore: String)
+        case expired(notAfter: String)
+    }
+
     /// SHA-256 of the SubjectPublicKeyInfo (DER): what revocation lists name a key by.
     var keyHash: [UInt8] { facts.keyHash }
 

@@ -159,25 +159,17 @@ struct CastPathValidator {
     }
 
     private func validity(_ certificate: X509Certificate) -> DeviceAuthFailure? {
-        guard let notBefore = certificate.notBefore, let notAfter = certificate.notAfter else {
-            return rule(certificate, "its validity period cannot be read")
+        let subject = certificate.subject
+        switch certificate.validityProblem(at: time) {
+        case nil: return nil
+        case .unreadable: return rule(certificate, "its validity period cannot be read")
+        case .notYetValid(let start):
+            return DeviceAuthFailure(.expired, "\(subject) is not valid before \(start)", certificate: subject)
+        case .expired(let end): return DeviceAuthFailure(.expired, "\(subject) expired on \(end)", certificate: subject)
         }
-        if time < notBefore {
-            return DeviceAuthFailure(
-                .expired, "\(certificate.subject) is not valid before \(Self.text(notBefore))",
-                certificate: certificate.subject)
-        }
-        if time > notAfter {
-            return DeviceAuthFailure(
-                .expired, "\(certificate.subject) expired on \(Self.text(notAfter))", certificate: certificate.subject)
-        }
-        return nil
     }
 
     private func rule(_ certificate: X509Certificate, _ what: String) -> DeviceAuthFailure {
         DeviceAuthFailure(.certificate, "\(certificate.subject): \(what)", certificate: certificate.subject)
     }
-
-    /// A time as RFC 3339 (UTC, seconds).
-    static func text(_ seconds: Int64) -> String { CertificateTime.text(seconds) }
 }
