@@ -322,3 +322,25 @@ struct DeviceAuthVerifierTests {
         }
     }
 }
+
+/// The verifier's cache: bounded by count and by bytes, the oldest first out.
+@Suite("Device authentication's cache")
+struct DeviceAuthCacheTests {
+    @Test("certificates past the count or the bytes push the oldest out; a parsed one is the same object again")
+    func bounded() throws {
+        let names = ["device", "ica", "root", "crl-root", "tls", "ica-audio"]
+        let ders = try names.map(DeviceAuthFixtures.der)
+        let byCount = DeviceAuthCache(certificates: 3)
+        for der in ders { #expect(byCount.certificate(der: der) != nil) }
+        #expect(byCount.certificateCount.count == 3)
+        let kept = try #require(byCount.certificate(der: ders[5]))
+        #expect(byCount.certificate(der: ders[5]) === kept)
+        let budget = ders[0].count + ders[1].count
+        let byBytes = DeviceAuthCache(certificateBytes: budget)
+        for der in ders.prefix(3) { _ = byBytes.certificate(der: der) }
+        #expect(byBytes.certificateCount.bytes <= budget)
+        #expect(byBytes.certificateCount.count < 3)
+        #expect(byBytes.certificate(der: [0x30, 0x00]) == nil)
+        #expect(byBytes.certificateCount.bytes <= budget)
+    }
+}

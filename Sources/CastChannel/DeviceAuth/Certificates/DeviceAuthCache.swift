@@ -7,14 +7,24 @@ import CastDiscovery
 /// (its key decoder); a list's two signature checks are redone only when it changes. The
 /// signatures over each answer and each path are checked every time.
 final class DeviceAuthCache: Sendable {
-    /// The most certificates kept; past it the oldest go.
-    static let certificateCapacity = 1024
-    /// The most revocation lists kept.
-    static let listCapacity = 16
+    /// The most certificates kept, and the most DER bytes they hold together; past either the
+    /// oldest go (a hostile network's certificates cost at most this much memory).
+    let certificateCapacity: Int
+    let certificateByteCapacity: Int
+    /// The most revocation lists kept (only lists that verified are).
+    let listCapacity: Int
+
+    /// A cache of the given bounds (by default 1,024 certificates, 4 MiB of them, 16 lists).
+    init(certificates: Int = 1024, certificateBytes: Int = 4 * 1024 * 1024, lists: Int = 16) {
+        certificateCapacity = max(1, certificates)
+        certificateByteCapacity = max(1, certificateBytes)
+        listCapacity = max(1, lists)
+    }
 
     private struct State {
         var certificates: [Key: X509Certificate] = [:]
         var certificateOrder: [Key] = []
+        var certificateBytes = 0
         var lists: [Key: (list: CastRevocationList, from: Int64, until: Int64)] = [:]
         var listOrder: [Key] = []
     }
@@ -37,6 +47,11 @@ final class DeviceAuthCache: Sendable {
 
     private let state = LockedValue(State())
 
+    /// How many certificates are kept, and their DER bytes.
+    var certificateCount: (count: Int, bytes: Int) {
+        state.withLock { ($0.certificates.count, $0.certificateBytes) }
+    }
+
     /// The certificate of `der`, parsed once.
     func certificate(der: [UInt8]) -> X509Certificate? {
         let key = Key(der)
@@ -44,11 +59,17 @@ final class DeviceAuthCache: Sendable {
         guard let parsed = X509Certificate(der: der) else { return nil }
         state.withLock { state in
             guard state.certificates[key] == nil else { return }
-            if state.certificateOrder.count >= Self.certificateCapacity {
-                state.certificates[state.certificateOrder.removeFirst()] = nil
+            while !state.certificateOrder.isEmpty,
+                state.certificateOrder.count >= certificateCapacity
+                    || state.certificateBytes + der.count > certificateByteCapacity
+            {
+                let oldest = state.certificateOrder.removeFirst()
+                state.certificates[oldest] = nil
+                state.certificateBytes -= oldest.bytes.count
             }
             state.certificates[key] = parsed
             state.certificateOrder.append(key)
+            state.certificateBytes += der.count
         }
         return parsed
     }
@@ -66,7 +87,7 @@ final class DeviceAuthCache: Sendable {
         state.withLock { state in
             let key = Key(bytes)
             if state.lists[key] == nil {
-                if state.listOrder.count >= Self.listCapacity { state.lists[state.listOrder.removeFirst()] = nil }
+                if state.listOrder.count >= listCapacity { state.lists[state.listOrder.removeFirst()] = nil }
                 state.listOrder.append(key)
             }
             state.lists[key] = (list, from, until)
