@@ -136,6 +136,30 @@ struct ReceiverStatusSweepTests {
         #expect(states.entry(for: "googlecast:none")?.result.error?.code == .resolve)
     }
 
+    @Test("a judge gives each answer its verdict as it comes, recorded beside the result")
+    func judged() async throws {
+        let clock = ManualClock()
+        let states = ReceiverStates()
+        let judged = LockedValue<[String]>([])
+        let sweep = ReceiverStatusSweep(
+            states: states, deadline: clock.now + .seconds(5), clock: clock,
+            probe: { endpoint, _ in
+                var result = ReceiverProbeResult(host: endpoint.host, port: endpoint.port)
+                result.status = ReceiverStatus()
+                return result
+            },
+            judge: { result in
+                judged.withLock { $0.append(result.host) }
+                return .noResponse("judged \(result.host)")
+            })
+        sweep.ask(try Self.device("one", address: "10.0.0.1"))
+        sweep.ask(try Self.device("two", address: "10.0.0.2"))
+        await sweep.finish()
+        #expect(judged.withLock { Set($0) } == ["10.0.0.1", "10.0.0.2"])
+        #expect(states.entry(for: "googlecast:one")?.authentication?.failure?.message == "judged 10.0.0.1")
+        #expect(states.entry(for: "googlecast:two")?.result.isReachable == true)
+    }
+
     @Test("a link-local IPv6 address is asked with its interface as the zone")
     func linkLocal() throws {
         let endpoint = try #require(

@@ -18,6 +18,7 @@ public final class ReceiverStatusSweep: Sendable {
     public let deadline: ContinuousClock.Instant
     private let clock: any DiscoveryClock
     private let probe: @Sendable (ReceiverEndpoint, Duration) async -> ReceiverProbeResult
+    private let judge: (@Sendable (ReceiverProbeResult) -> DeviceAuthVerdict?)?
     private let box = LockedValue(State())
 
     private struct State {
@@ -30,20 +31,23 @@ public final class ReceiverStatusSweep: Sendable {
     }
 
     /// Creates a sweep that records into `states` and ends by `deadline` on `clock`. `probe`
-    /// asks one endpoint within a time-out (``ReceiverProbe/probe(host:port:timeout:)`` unless
-    /// a test gives another).
+    /// asks one endpoint within a time-out (``ReceiverProbe/probe(host:port:timeout:authenticate:)``
+    /// unless a test gives another); `judge`, when given, gives the verdict on each answer to
+    /// the device-authentication challenge as it comes, recorded beside the result.
     public init(
         states: ReceiverStates, deadline: ContinuousClock.Instant, clock: any DiscoveryClock = ContinuousClock(),
         concurrency: Int = defaultConcurrency,
         probe: @escaping @Sendable (ReceiverEndpoint, Duration) async -> ReceiverProbeResult = { endpoint, timeout in
             await ReceiverProbe.probe(host: endpoint.host, port: endpoint.port, timeout: timeout)
-        }
+        },
+        judge: (@Sendable (ReceiverProbeResult) -> DeviceAuthVerdict?)? = nil
     ) {
         self.states = states
         self.deadline = deadline
         self.clock = clock
         self.concurrency = max(1, concurrency)
         self.probe = probe
+        self.judge = judge
     }
 
     /// Asks `device` unless it was asked already (by unique ID); a device with no address is
@@ -110,10 +114,11 @@ public final class ReceiverStatusSweep: Sendable {
         while state.running.count < concurrency, !state.waiting.isEmpty {
             let (id, endpoint) = state.waiting.removeFirst()
             let timeout = max(.zero, deadline - clock.now)
-            let probe = self.probe, states = self.states
+            let probe = self.probe, states = self.states, judge = self.judge
             state.running[id] = Task {
                 let result = await probe(endpoint, timeout)
                 states.record(result, for: id)
+                if let verdict = judge?(result) { states.record(authentication: verdict, for: id) }
                 self.ended(id)
             }
         }

@@ -62,24 +62,25 @@ struct ListCommand: Command {
         let selection = try selectBackend()
         try checkNetwork()
         // With --status each device is asked as soon as it is listed, all by the scan's time-out.
-        let authenticate = auth.verifier != nil
+        // Each answer to the device-authentication challenge is judged as it comes, beside the
+        // other devices' probes, at the wall clock's time then.
+        let verifier = auth.verifier, wallClock = context.wallClock
+        var judge: (@Sendable (ReceiverProbeResult) -> DeviceAuthVerdict?)?
+        if let verifier { judge = { DeviceAuthCheck.verdict($0, by: verifier, at: wallClock()) } }
         let sweep =
             context.arguments.isSet(Self.status)
             ? ReceiverStatusSweep(
                 states: ReceiverStates(), deadline: .now + scanOptions.timeout,
                 probe: { endpoint, timeout in
                     await ReceiverProbe.probe(
-                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: authenticate)
-                }) : nil
+                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: verifier != nil)
+                }, judge: judge) : nil
         let result = try await scan(selection.backend, sweep: sweep)
         let devices = result.devices
         let (step, warnings) = try sender.simulate(devices: devices)
         var listing = Listing(
             selection: selection, result: result, devices: devices, step: step, warnings: warnings, sweep: sweep)
-        if let sweep, let verifier = auth.verifier {
-            listing.auth = DeviceAuthVerdicts(
-                devices, states: sweep.states, verifier: verifier, at: context.wallClock())
-        }
+        if let sweep, verifier != nil { listing.auth = DeviceAuthVerdicts(devices, states: sweep.states) }
         if context.arguments.isSet(JSONOutput.option) {
             context.console.write(try JSONOutput.string(report(listing), format: .pretty))
         } else {

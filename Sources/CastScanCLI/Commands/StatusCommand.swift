@@ -1,5 +1,6 @@
 import CastChannel
 import CastDiscovery
+import FoundationEssentials
 
 /// `cast-scan status HOST[:PORT]...`: asks receivers directly over the Cast channel (no
 /// discovery) what they play and at what volume, or why they cannot be asked, and whether
@@ -56,12 +57,8 @@ struct StatusCommand: Command {
     }
 
     func run() async throws -> ExitCode {
-        let results = await Self.probe(endpoints, timeout: timeoutDuration, authenticate: auth.verifier != nil)
-        let time = context.wallClock()
-        var checks = results.map { result in
-            ReceiverCheck(
-                result: result, verdict: auth.verifier.flatMap { DeviceAuthCheck.verdict(result, by: $0, at: time) })
-        }
+        var checks = await Self.check(
+            endpoints, timeout: timeoutDuration, verifier: auth.verifier, wallClock: context.wallClock)
         if let saveDirectory {
             for index in checks.indices {
                 checks[index].saved = try DeviceAuthCheck.save(checks[index].result, in: saveDirectory)
@@ -75,20 +72,23 @@ struct StatusCommand: Command {
         return checks.allSatisfy(\.passed) ? .ok : .noDevices
     }
 
-    /// Every endpoint's result, in the order given, at most ``concurrency`` asked at once.
-    static func probe(_ endpoints: [ReceiverEndpoint], timeout: Duration, authenticate: Bool) async
-        -> [ReceiverProbeResult]
-    {
-        await withTaskGroup(of: (Int, ReceiverProbeResult).self) { group in
-            var results = [ReceiverProbeResult?](repeating: nil, count: endpoints.count)
+    /// Every endpoint's result and verdict (each judged as its answer comes, at the wall
+    /// clock's time then), in the order given, at most ``concurrency`` asked at once.
+    static func check(
+        _ endpoints: [ReceiverEndpoint], timeout: Duration, verifier: DeviceAuthVerifier?,
+        wallClock: @escaping @Sendable () -> Date
+    ) async -> [ReceiverCheck] {
+        await withTaskGroup(of: (Int, ReceiverCheck).self) { group in
+            var results = [ReceiverCheck?](repeating: nil, count: endpoints.count)
             var next = 0
             func add() {
                 let index = next
                 let endpoint = endpoints[index]
                 group.addTask {
                     let result = await ReceiverProbe.probe(
-                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: authenticate)
-                    return (index, result)
+                        host: endpoint.host, port: endpoint.port, timeout: timeout, authenticate: verifier != nil)
+                    let verdict = verifier.flatMap { DeviceAuthCheck.verdict(result, by: $0, at: wallClock()) }
+                    return (index, ReceiverCheck(result: result, verdict: verdict))
                 }
                 next += 1
             }

@@ -8,13 +8,10 @@ struct DeviceAuthVerdicts: Sendable {
     private(set) var verdicts: [String: DeviceAuthVerdict] = [:]
     private(set) var impostors: [String: DeviceImpostor] = [:]
 
-    /// The verdicts on what `states` holds of `devices`, at `time`.
-    init(_ devices: [CastDevice], states: ReceiverStates, verifier: DeviceAuthVerifier, at time: Date) {
+    /// The verdicts `states` holds of `devices` (each judged as its answer came).
+    init(_ devices: [CastDevice], states: ReceiverStates) {
         for device in devices {
-            guard let result = states.entry(for: device.uniqueID)?.result,
-                let verdict = DeviceAuthCheck.verdict(result, by: verifier, at: time)
-            else { continue }
-            verdicts[device.uniqueID] = verdict
+            if let verdict = states.entry(for: device.uniqueID)?.authentication { verdicts[device.uniqueID] = verdict }
         }
         impostors = DeviceImpostor.find(in: devices) { [verdicts] in verdicts[$0.uniqueID]?.authenticated }
     }
