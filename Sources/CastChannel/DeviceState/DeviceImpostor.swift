@@ -5,7 +5,7 @@ import CastDiscovery
 /// itself as "Conference Room TV").
 ///
 /// A device that announces another's Cast id is not another listed device: the SDK's rules
-/// make both one device (``CastDevice/uniqueID`` is the id), with two copies.
+/// make both one device (`CastDevice.uniqueID` is the id), with two copies.
 public struct DeviceImpostor: Sendable, Hashable, Codable {
     /// The genuine device's unique ID.
     public var uniqueID: String

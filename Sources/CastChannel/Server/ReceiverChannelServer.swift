@@ -39,7 +39,8 @@ public final class ReceiverChannelServer: Sendable {
         var connections = 0
     }
 
-    /// Creates a server presenting `certificate`; nothing listens before ``listen(receiver:addresses:port:status:)``.
+    /// Creates a server presenting `certificate`; nothing listens before
+    /// ``listen(receiver:addresses:port:status:identity:)``.
     ///
     /// - Throws: ``CastChannelError`` when the certificate cannot be used or the loop made.
     public init(
