@@ -178,3 +178,10 @@ static inline int cast_sign_pkcs1(EVP_PKEY *key, int sha256, const unsigned char
     EVP_MD_CTX_free(context);
     return done;
 }
+
+// Whether the last error on the queue is PEM's "no start line": a PEM reader came to the end
+// of its input (every other error is a block that does not parse).
+static inline int cast_pem_error_is_end(void) {
+    unsigned long error = ERR_peek_last_error();
+    return ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE;
+}

@@ -284,6 +284,20 @@ struct DeviceAuthVerifierTests {
         #expect(both.revocationSource == .deviceAndFile)
     }
 
+    @Test("an empty list field is no list; an error beside a response is a refusal; every list given is checked")
+    func listsAndErrors() throws {
+        var message = try DeviceAuthMessage(decoding: F.response())
+        message.response?.crl = []
+        let empty = try F.verdict(message.encoded())
+        #expect(empty.authenticated && empty.checks.revocation == .notChecked && empty.revocationSource == nil)
+        message.error = .internalError
+        #expect(try F.verdict(message.encoded()).failure?.code == .authError)
+        // The device's list does not verify and the given one revokes: both are said.
+        let both = try F.verdict(F.response(crl: "bad-signature"), crl: "revokes-device-key")
+        #expect(both.failures.map(\.code) == [.crl, .revoked])
+        #expect(both.revocationSource == .deviceAndFile)
+    }
+
     @Test("a list whose CRL root is not trusted is refused, though the device's root is")
     func listUnderAnUntrustedRoot() throws {
         let verdict = try F.verdict(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import COpenSSL
 
 /// Checks a receiver's answer to the device-authentication challenge the way Chrome and the
 /// Cast SDK do (Open Screen's `cast_auth_util.cc`): bytes and a time in, a verdict out. It reads
@@ -33,11 +34,13 @@ public struct DeviceAuthVerifier: Sendable {
         -> DeviceAuthVerdict
     {
         let time = CertificateTime.seconds(date)
+        ERR_clear_error()
         let message: DeviceAuthMessage
         do { message = try DeviceAuthMessage(decoding: payload) } catch {
             return DeviceAuthVerdict(failures: [DeviceAuthFailure(.malformed, error.message)], checks: .none)
         }
-        if let error = message.error, message.response == nil {
+        // An error, even beside a response, is a refusal (Open Screen's ParseAuthMessage).
+        if let error = message.error {
             return DeviceAuthVerdict(
                 failures: [DeviceAuthFailure(.authError, "the receiver refused the challenge: \(error.name)")],
                 checks: .none)
@@ -106,8 +109,9 @@ public struct DeviceAuthVerifier: Sendable {
             checks.chain = .passed
             verdictAnchor = path.anchor
             audioOnly = path.audioOnly
+            // An empty list field is no list (Open Screen reads the CRL only when it is not empty).
             let lists = [(response.crl, DeviceAuthVerdict.RevocationSource.device), (revocationList, .file)]
-                .compactMap { bytes, source in bytes.map { ($0, source) } }
+                .compactMap { bytes, source in bytes.flatMap { $0.isEmpty ? nil : ($0, source) } }
             if !lists.isEmpty {
                 revocationSource = lists.count == 2 ? .deviceAndFile : lists[0].1
                 checks.revocation = .passed
@@ -119,10 +123,10 @@ public struct DeviceAuthVerifier: Sendable {
                     case .failure(let failure): found = failure
                     case .success(let list): found = list.revocation(of: path.certificates)
                     }
+                    // Every list is checked, so the verdict names each one it was given.
                     if let found {
                         checks.revocation = .failed
                         failures.append(found)
-                        break
                     }
                 }
             }

@@ -29,20 +29,32 @@ final class DeviceAuthCache: Sendable {
         var listOrder: [Key] = []
     }
 
-    /// Bytes as a dictionary key: hashed by their length and at most 256 bytes from each end
-    /// (a list can be 256 KiB), compared whole.
+    /// Bytes as a dictionary key, hashed as one block (Swift's element-wise hashing of an
+    /// array is many times slower), compared whole. A certificate is hashed whole, so
+    /// certificates that differ only in their middle do not collide; a list (up to 256 KiB, and
+    /// only lists that verified are kept) by its length and 4 KiB from each end.
     private struct Key: Hashable {
         let bytes: [UInt8]
+        let whole: Bool
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: [UInt8], whole: Bool = true) {
+            self.bytes = bytes
+            self.whole = whole
+        }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(bytes.count)
             bytes.withUnsafeBytes { raw in
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(256)))
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(256)))
+                if whole {
+                    hasher.combine(bytes: raw)
+                } else {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(4096)))
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(4096)))
+                }
             }
         }
+
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.bytes == rhs.bytes }
     }
 
     private let state = LockedValue(State())
@@ -77,7 +89,9 @@ final class DeviceAuthCache: Sendable {
     /// The verified list of `bytes` when it was verified before and holds at `time`.
     func list(_ bytes: [UInt8], at time: Int64) -> CastRevocationList? {
         state.withLock { state in
-            guard let kept = state.lists[Key(bytes)], kept.from <= time, time <= kept.until else { return nil }
+            guard let kept = state.lists[Key(bytes, whole: false)], kept.from <= time, time <= kept.until else {
+                return nil
+            }
             return kept.list
         }
     }
@@ -85,7 +99,7 @@ final class DeviceAuthCache: Sendable {
     /// Keeps a list that verified, holding from `from` to `until`.
     func keep(_ list: CastRevocationList, bytes: [UInt8], from: Int64, until: Int64) {
         state.withLock { state in
-            let key = Key(bytes)
+            let key = Key(bytes, whole: false)
             if state.lists[key] == nil {
                 if state.listOrder.count >= listCapacity { state.lists[state.listOrder.removeFirst()] = nil }
                 state.listOrder.append(key)

@@ -23,6 +23,7 @@ final class X509Certificate: @unchecked Sendable {
     /// Parses one DER certificate; the bytes must hold exactly one.
     init?(der: [UInt8]) {
         guard !der.isEmpty, der.count <= 64 * 1024 else { return nil }
+        defer { ERR_clear_error() }
         var parsed: OpaquePointer?
         let consumed = der.withUnsafeBufferPointer { buffer -> Int in
             guard let base = buffer.baseAddress else { return -1 }
@@ -84,30 +85,41 @@ final class X509Certificate: @unchecked Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The most certificates a PEM text may hold.
+    static let maximumPEMCertificates = 64
+
     /// The certificates of a PEM text (`-----BEGIN CERTIFICATE-----` blocks), or DER bytes
-    /// holding one certificate; nil when the bytes are neither, or a block does not parse.
+    /// holding one certificate; nil when the bytes are neither, a block does not parse, or there
+    /// are more than ``maximumPEMCertificates``.
     static func certificates(pemOrDER bytes: [UInt8]) -> [X509Certificate]? {
         let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
         guard bytes.count >= marker.count, bytes.indices.contains(where: { bytes[$0...].starts(with: marker) }) else {
             return X509Certificate(der: bytes).map { [$0] }
         }
         guard bytes.count <= 1024 * 1024 else { return nil }
-        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else { return nil }
-        defer { BIO_free(bio) }
-        var result: [X509Certificate] = []
-        while result.count < 64 {
-            guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else { break }
-            defer { X509_free(certificate) }
-            var out: UnsafeMutablePointer<UInt8>?
-            let length = i2d_X509(certificate, &out)
-            guard length > 0, let out else { return nil }
-            let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
-            CRYPTO_free(out, #fileID, #line)
-            guard let parsed = X509Certificate(der: der) else { return nil }
-            result.append(parsed)
-        }
         ERR_clear_error()
-        return result.isEmpty ? nil : result
+        defer { ERR_clear_error() }
+        // The memory BIO reads the array in place: every read happens inside this closure.
+        let result = bytes.withUnsafeBytes { raw -> [X509Certificate]? in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
+            defer { BIO_free(bio) }
+            var result: [X509Certificate] = []
+            while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
+                defer { X509_free(certificate) }
+                guard result.count < Self.maximumPEMCertificates else { return nil }
+                var out: UnsafeMutablePointer<UInt8>?
+                let length = i2d_X509(certificate, &out)
+                guard length > 0, let out else { return nil }
+                let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+                CRYPTO_free(out, #fileID, #line)
+                guard let parsed = X509Certificate(der: der) else { return nil }
+                result.append(parsed)
+            }
+            // The reader stops at the end of its input, or at a block that does not parse.
+            return cast_pem_error_is_end() == 1 ? result : nil
+        }
+        guard let result, !result.isEmpty else { return nil }
+        return result
     }
 
     /// The subject, one line in RFC 2253's order (`CN=…,OU=…,O=…`), UTF-8 kept.

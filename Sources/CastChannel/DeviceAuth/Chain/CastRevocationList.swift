@@ -30,6 +30,16 @@ struct CastRevocationList: Sendable {
         guard let signer = cache.certificate(der: signerBytes) else {
             return .failure(failure("its signer certificate is not DER"))
         }
+        // The signer is held to the rules of a path's certificates.
+        guard !signer.hasInvalidExtension, !signer.hasUnknownCriticalExtension,
+            CastPathValidator.signatureAlgorithms.contains(signer.signatureAlgorithm), signer.signatureAlgorithmsAgree,
+            (signer.rsaKeyBits ?? 0) >= CastPathValidator.minimumRSABits
+        else {
+            return .failure(
+                failure(
+                    "its signer \(signer.subject) breaks a Cast rule (an extension, its signature algorithm or an RSA key under 2048 bits)"
+                ))
+        }
         guard
             anchors.contains(where: {
                 signer.isIssued(byNameOf: $0.certificate) && signer.isSigned(by: $0.certificate)
