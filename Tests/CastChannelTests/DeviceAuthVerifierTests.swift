@@ -306,21 +306,22 @@ struct DeviceAuthVerifierTests {
     }
 
     @Test("Google's embedded roots: their subjects, their SHA-256 as published, CA and pathlen as issued")
-    func googleRoots() {
-        #expect(CastTrustAnchor.castRoot.subject.hasPrefix("CN=Cast Root CA,OU=Cast,O=Google Inc"))
-        #expect(CastTrustAnchor.castRoot.sha256.hasPrefix("809af147"))
-        #expect(CastTrustAnchor.castRoot.sha256.hasSuffix("d6ca"))
-        #expect(CastTrustAnchor.eurekaRoot.subject.hasPrefix("CN=Eureka Root CA,OU=Google TV"))
-        #expect(CastTrustAnchor.eurekaRoot.sha256.hasPrefix("caf6d1e3"))
-        #expect(CastTrustAnchor.castCRLRoot.subject.hasPrefix("CN=Cast CRL Root CA,OU=Cast"))
-        #expect(CastTrustAnchor.castCRLRoot.sha256.hasPrefix("8b77c602"))
-        #expect(CastTrustAnchor.castRoot.certificate.pathLengthConstraint == 2)
-        #expect(CastTrustAnchor.eurekaRoot.certificate.pathLengthConstraint == nil)
-        #expect(CastTrustAnchor.castCRLRoot.certificate.pathLengthConstraint == 1)
+    func googleRoots() throws {
+        let castRoot = try #require(CastTrustAnchor.castRoot)
+        let eurekaRoot = try #require(CastTrustAnchor.eurekaRoot)
+        let crlRoot = try #require(CastTrustAnchor.castCRLRoot)
+        #expect(castRoot.subject.hasPrefix("CN=Cast Root CA,OU=Cast,O=Google Inc"))
+        #expect(castRoot.sha256.hasPrefix("809af147"))
+        #expect(castRoot.sha256.hasSuffix("d6ca"))
+        #expect(eurekaRoot.subject.hasPrefix("CN=Eureka Root CA,OU=Google TV"))
+        #expect(eurekaRoot.sha256.hasPrefix("caf6d1e3"))
+        #expect(crlRoot.subject.hasPrefix("CN=Cast CRL Root CA,OU=Cast"))
+        #expect(crlRoot.sha256.hasPrefix("8b77c602"))
+        #expect(castRoot.certificate.pathLengthConstraint == 2)
+        #expect(eurekaRoot.certificate.pathLengthConstraint == nil)
+        #expect(crlRoot.certificate.pathLengthConstraint == 1)
         #expect(
-            [CastTrustAnchor.castRoot, .eurekaRoot, .castCRLRoot].allSatisfy {
-                $0.certificate.isCertificateAuthority && $0.isGoogleRoot
-            })
+            [castRoot, eurekaRoot, crlRoot].allSatisfy { $0.certificate.isCertificateAuthority && $0.isGoogleRoot })
         #expect(CastTrustStore.google.deviceAnchors.map(\.kind) == [.castRoot, .eurekaRoot])
     }
 

@@ -74,7 +74,7 @@ extension WatchCommand {
             var receiver = ReceiverStatusReport.Receiver(event.result)
             receiver.auth = auth
             let line = Line(
-                time: Date(), event: kind, uniqueID: event.uniqueID, friendlyName: name, receiver: receiver)
+                time: wallClock(), event: kind, uniqueID: event.uniqueID, friendlyName: name, receiver: receiver)
             if let reporter {
                 do throws(EventReportError) {
                     _ = try await reporter.record(line)
