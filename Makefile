@@ -35,7 +35,7 @@ test: export LIST_DEVICES_BIN = $(SUITES_BUILD)/example/debug/list-devices
 # over real multicast, cast-scan end to end; a soak run,
 # a smoke run of the benchmarks (so they cannot rot), the Prometheus examples and the package.
 test: setup lint
-	swift test --enable-code-coverage
+	Scripts/unit-tests --enable-code-coverage
 	Scripts/coverage
 	Scripts/fuzz quick
 	$(RUN_SUITES) Tests/Scripts/plans/build.plan Tests/Scripts/plans/lab.plan Tests/Scripts/plans/more.plan
@@ -64,9 +64,9 @@ format:
 SANITIZE_SKIP = --skip 'EndToEnd' --skip 'MDNSQuerierTests/flood'
 sanitize: setup
 	swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
-	TSAN_OPTIONS=halt_on_error=0:exitcode=66 swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZE_SKIP)
+	TSAN_OPTIONS=halt_on_error=0:exitcode=66 UNIT_TEST_LOG=.build/sanitize-thread.log Scripts/unit-tests --skip-build --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZE_SKIP)
 	swift build --build-tests --sanitize=address --scratch-path .build/sanitize-address
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt swift test --skip-build --sanitize=address --scratch-path .build/sanitize-address $(SANITIZE_SKIP)
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt UNIT_TEST_LOG=.build/sanitize-address.log Scripts/unit-tests --skip-build --sanitize=address --scratch-path .build/sanitize-address $(SANITIZE_SKIP)
 
 lab-test: setup
 	swift build --build-tests --enable-code-coverage
