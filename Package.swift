@@ -55,7 +55,9 @@ var targets: [Target] = [
 
     // Layer 2: the Cast channel (TLS on port 8009): asks a receiver what it plays. Beside the
     // backends; TLS is Debian's OpenSSL (libssl3), over memory buffers; C stays inside it.
-    .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // COpenSSL builds against OpenSSL's headers (libssl-dev) and loads libssl3 when first used,
+    // so that a command without the channel never maps it.
+    .target(name: "COpenSSL", path: "Sources/COpenSSL"),
     .target(name: "CastChannel", dependencies: ["CastDiscovery", "COpenSSL"]),
     .testTarget(name: "CastChannelTests", dependencies: ["CastChannel", "CastDiscovery", "CastChannelTestSupport", "CastTestSupport"]),
     // What the channel's tests and cast-scan's share: a TLS receiver on loopback.

@@ -2,8 +2,10 @@
 # package-test.sh: what a user installing cast-scan gets.
 #  - The .deb (Scripts/build-deb): extracted with dpkg-deb -x, its binary runs with a clean
 #    environment (no /opt/swift on PATH or LD_LIBRARY_PATH): --version exits 0 and names the
-#    commit; ldd finds every library and no Swift or Foundation one; Depends (every entry
-#    versioned) and Recommends; bind now, relro, no RUNPATH; DEBIAN/md5sums matches.
+#    commit; ldd finds every library and no Swift or Foundation one, and not OpenSSL (loaded
+#    when the channel is used: with libssl.so.3 unreadable a listing works and status exits 69);
+#    Depends (every entry versioned) and Recommends; bind now, relro, no RUNPATH; DEBIAN/md5sums
+#    matches.
 #  - lintian --pedantic: no E: and no W: line (the I: and P: tags left are printed).
 #  - The systemd unit: systemd-analyze verify against the extracted root and once installed
 #    (systemd is not PID 1 here: verify and security --offline work on files), its settings,
@@ -72,6 +74,28 @@ if ! grep -q "not found" <<<"$libs" && ! grep -Eiq "libswift|libFoundation|libdi
 else
   notok "ldd"; diag <<<"$libs"
 fi
+# OpenSSL is loaded by the commands that use the Cast channel, not linked: with libssl.so.3
+# unreadable (an empty file over it, in a mount namespace of this test's own) a listing works,
+# and status says what is missing with 69.
+if ! grep -Eq "libssl|libcrypto" <<<"$libs"; then
+  ok "ldd: neither libssl nor libcrypto is linked"
+else
+  notok "ldd: OpenSSL is linked"; diag <<<"$libs"
+fi
+libssl=$(readlink -f "$(ldconfig -p | awk '$1 == "libssl.so.3" { print $NF; exit }')")
+without_openssl() {
+  unshare --mount --propagation private sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$libssl" \
+    env -i PATH=/usr/bin:/bin "$@"
+}
+without_openssl "$bin" --replay "$here/Fixtures/replay/living-room.json" --json >"$tmp/nossl-list.json" 2>"$tmp/nossl.err"; list_rc=$?
+without_openssl "$bin" status 127.0.0.1:9 --timeout 1 >"$tmp/nossl-status.out" 2>"$tmp/nossl-status.err"; status_rc=$?
+if [ -n "$libssl" ] && [ "$list_rc" = 0 ] && grep -q '"devices"' "$tmp/nossl-list.json" && [ "$status_rc" = 69 ] &&
+   grep -q "OpenSSL (libssl3) cannot be loaded" "$tmp/nossl-status.err"; then
+  ok "without a loadable libssl.so.3 a listing works (0) and status says OpenSSL is missing (69)"
+else
+  notok "without libssl.so.3 ($libssl): listing exit $list_rc, status exit $status_rc"
+  diag <"$tmp/nossl.err"; diag <"$tmp/nossl-status.err"
+fi
 if clean_env "$bin" --replay "$here/Fixtures/replay/living-room.json" --json --state "$tmp/state.json" >"$tmp/list.json" 2>"$tmp/list.err" &&
    "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"]) == 4 and d["toolVersion"], d' "$tmp/list.json"; then
   ok "the extracted binary lists a recorded network as JSON, with toolVersion"
@@ -90,8 +114,8 @@ unversioned=$(dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed -E 's/^ +| +$//g
   grep -Ev '^[a-z0-9][a-z0-9+.-]+ \((>=|<=|=|>>|<<) [^ )]+\)$')
 if [ -z "$unversioned" ] && dpkg-deb -f "$deb" Depends | grep -Eq 'libcurl4 \(>= [0-9]' &&
    dpkg-deb -f "$deb" Depends | grep -Eq 'libmicrohttpd12 \(>= [0-9]' && dpkg-deb -f "$deb" Depends | grep -Eq 'libsystemd0 \(>= [0-9]' &&
-   dpkg-deb -f "$deb" Depends | grep -Eq 'libavahi-client3 \(>= [0-9]'; then
-  ok "every Depends entry has a version (dpkg-shlibdeps, and libcurl4, libmicrohttpd12, libsystemd0 for dlopen)"
+   dpkg-deb -f "$deb" Depends | grep -Eq 'libavahi-client3 \(>= [0-9]' && dpkg-deb -f "$deb" Depends | grep -Eq 'libssl3 \(>= [0-9]'; then
+  ok "every Depends entry has a version (dpkg-shlibdeps, and libssl3, libcurl4, libmicrohttpd12, libsystemd0 for dlopen)"
 else
   notok "Depends entries without a version: $(echo $unversioned)"
 fi

@@ -1,11 +1,20 @@
 // The parts of Debian's OpenSSL 3 (libssl3; headers from libssl-dev) the Cast channel uses: TLS
-// clients and servers over memory BIOs, so the channel does its own socket I/O, and the
-// self-signed certificate of a simulated receiver. Imported only by the CastChannel module. The
-// functions below stand in for OpenSSL's macros, which Swift cannot call, or keep a sequence of
-// calls in C.
+// clients and servers over memory BIOs, so the channel does its own socket I/O; the certificates
+// of device authentication; the self-signed certificate of a simulated receiver. Imported only
+// by the CastChannel module (and its tests' support). The functions below stand in for OpenSSL's
+// macros, which Swift cannot call, or keep a sequence of calls in C.
+//
+// OpenSSL is not linked: Loader.c loads it on first use (see there). Call cast_openssl_load
+// before the first OpenSSL function, where a missing library can be reported.
+#include <stdbool.h>
+#include <stddef.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/bio.h>
+
+// Loads libssl.so.3 and libcrypto.so.3 once; true when every function cast-scan calls was found.
+// False with the reason (dlerror's words) in `reason` (when not NULL) otherwise. Thread-safe.
+bool cast_openssl_load(char *reason, size_t size);
 
 // SNI for a host name (never for an address): SSL_set_tlsext_host_name.
 static inline int cast_ssl_set_host_name(SSL *ssl, const char *name) {

@@ -12,6 +12,7 @@ public final class TLSCertificate: Sendable {
     ///
     /// - Throws: ``CastChannelError`` (`tls`) with OpenSSL's reason when it cannot.
     public init(commonName: String, days: Int = 2) throws(CastChannelError) {
+        try OpenSSLLibrary.load()
         var key: OpaquePointer?
         var certificate: OpaquePointer?
         let serial = Int.random(in: 1...Int(Int32.max))

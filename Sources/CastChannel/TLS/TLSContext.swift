@@ -25,6 +25,7 @@ final class TLSContext: @unchecked Sendable {
     static func client() throws(CastChannelError) -> TLSContext {
         try shared.withLock { shared throws(CastChannelError) -> TLSContext in
             if let shared { return shared }
+            try OpenSSLLibrary.load()
             guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSSession.error("SSL_CTX_new failed") }
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
             SSL_CTX_set_security_level(context, 1)
@@ -38,6 +39,7 @@ final class TLSContext: @unchecked Sendable {
     /// A simulated receiver's context: it presents `certificate` (as a device presents its
     /// own), TLS 1.2 at least, and asks no certificate of the sender.
     static func server(_ certificate: TLSCertificate) throws(CastChannelError) -> TLSContext {
+        try OpenSSLLibrary.load()
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSSession.error("SSL_CTX_new failed") }
         let made = TLSContext(context)
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)

@@ -23,6 +23,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingOptions(String, String)
     /// An option that draws on a terminal (`watch --table`) while standard output is not one.
     case needsTerminal(option: String)
+    /// An option that means something only beside another (`--cast-root` without `--status`).
+    case needsOption(option: String, needed: String)
     /// An option given before a subcommand that does not take it.
     case optionNotAccepted(option: String, command: String)
     /// An environment variable the command reads holds a value it cannot use; `problem` says
@@ -65,6 +67,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
                 "\(safe(option)) redraws in place and needs standard output to be a terminal; use --jsonl for a pipe or a file"
         case .conflictingOptions(let first, let second):
             return "\(quoted(first)) and \(quoted(second)) cannot be used together"
+        case .needsOption(let option, let needed):
+            return "\(quoted(option)) is used only with \(quoted(needed))"
         case .optionNotAccepted(let option, let command):
             return "option \(quoted(option)) does not apply to \(quoted(command))"
         case .invalidEnvironment(let variable, let problem):

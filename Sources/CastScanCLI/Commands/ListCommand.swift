@@ -49,7 +49,7 @@ struct ListCommand: Command {
         let arguments = context.arguments
         scanOptions = try ScanOptions(arguments)
         sender = try SenderOptions(arguments, environment: context.environment)
-        auth = try DeviceAuthOptions(arguments)
+        auth = try DeviceAuthOptions(arguments, asks: arguments.isSet(Self.status))
         // The simulated app browses for the receiver apps the scan filters on (--app-id); with
         // none it has GCKCastOptions' default, the Default Media Receiver.
         if !arguments.values(of: ScanOptions.appID).isEmpty {

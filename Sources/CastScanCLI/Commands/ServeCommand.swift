@@ -45,7 +45,7 @@ struct ServeCommand: Command {
         options = try ScanOptions(context.arguments)
         serve = try ServeOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
-        auth = try DeviceAuthOptions(context.arguments)
+        auth = try DeviceAuthOptions(context.arguments, asks: context.arguments.isSet(Self.status))
     }
 
     func run() async throws -> ExitCode {

@@ -49,7 +49,7 @@ struct WatchCommand: Command {
         self.context = context
         options = try ScanOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
-        auth = try DeviceAuthOptions(context.arguments)
+        auth = try DeviceAuthOptions(context.arguments, asks: context.arguments.isSet(Self.status))
         if context.arguments.isSet(Self.table) {
             if context.arguments.isSet(Self.jsonLines) {
                 throw UsageError.conflictingOptions("--table", "--jsonl")

@@ -28,8 +28,25 @@ struct DeviceAuthOptions: Sendable {
     let verifier: DeviceAuthVerifier?
 
     /// The options given; a file that cannot be read or holds no certificate (or no bundle) is
-    /// a ``CommandFailure`` with exit status 65.
-    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+    /// a ``CommandFailure`` with exit status 65. `asks` says whether the command talks to
+    /// receivers at all (`--status`): when it does not, nothing is read, no verifier is built
+    /// (so OpenSSL is never loaded), and an option here is a usage error. When it does, OpenSSL
+    /// must load: a ``CommandFailure`` with 69 when it cannot.
+    init(_ arguments: ParsedArguments, asks: Bool = true) throws {
+        guard asks else {
+            if let given = Self.declarations.first(where: { arguments.isSet($0) }) {
+                throw UsageError.needsOption(option: given.displayName, needed: "--status")
+            }
+            verifier = nil
+            return
+        }
+        // Asking receivers needs OpenSSL for TLS, with or without authentication: a missing
+        // libssl3 is said now, with 69, rather than as a failure of every receiver.
+        do {
+            try OpenSSLLibrary.load()
+        } catch {
+            throw CommandFailure(message: error.message, exitCode: .unavailable)
+        }
         guard !arguments.isSet(Self.noAuth) else {
             verifier = nil
             return

@@ -149,6 +149,18 @@ struct EndToEndDeviceAuthTests {
         #expect(conflict.status == 64)
     }
 
+    @Test(
+        "a command that asks no receiver reads no authentication option: each without --status is 64, naming it",
+        arguments: [
+            ["--cast-root", "x.pem"], ["watch", "--no-auth"], ["serve", "--cast-crl", "x.crl"],
+        ])
+    func authOptionsNeedStatus(arguments: [String]) async throws {
+        let result = try await CastScanProcess.run(arguments)
+        let option = try #require(arguments.last { $0.hasPrefix("--") })
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("'\(option)' is used only with '--status'"), "\(result.stderr)")
+    }
+
     @Test("--no-auth: no challenge, no auth object, no AUTH column; a receiver without a key is authError")
     func noAuthAndAuthError() async throws {
         let receiver = try LoopbackReceiver(.answer("{}"))

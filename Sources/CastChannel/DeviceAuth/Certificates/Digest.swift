@@ -4,6 +4,7 @@ internal import COpenSSL
 enum Digest {
     /// SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        guard OpenSSLLibrary.isAvailable else { return [] }
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let done = bytes.withUnsafeBytes { data in

@@ -8,6 +8,7 @@ final class PrivateKey: @unchecked Sendable {
     ///
     /// - Throws: ``CastChannelError`` (`tls`) with OpenSSL's reason when it cannot be made.
     init(rsaBits bits: Int32 = 2048) throws(CastChannelError) {
+        try OpenSSLLibrary.load()
         guard let key = cast_make_rsa_key(bits) else {
             throw TLSSession.error("cannot make an RSA key: \(TLSSession.reason())")
         }

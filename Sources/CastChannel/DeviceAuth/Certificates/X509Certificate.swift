@@ -22,7 +22,7 @@ final class X509Certificate: @unchecked Sendable {
 
     /// Parses one DER certificate; the bytes must hold exactly one.
     init?(der: [UInt8]) {
-        guard !der.isEmpty, der.count <= 64 * 1024 else { return nil }
+        guard !der.isEmpty, der.count <= 64 * 1024, OpenSSLLibrary.isAvailable else { return nil }
         defer { ERR_clear_error() }
         var parsed: OpaquePointer?
         let consumed = der.withUnsafeBufferPointer { buffer -> Int in
@@ -96,7 +96,7 @@ final class X509Certificate: @unchecked Sendable {
         guard bytes.count >= marker.count, bytes.indices.contains(where: { bytes[$0...].starts(with: marker) }) else {
             return X509Certificate(der: bytes).map { [$0] }
         }
-        guard bytes.count <= 1024 * 1024 else { return nil }
+        guard bytes.count <= 1024 * 1024, OpenSSLLibrary.isAvailable else { return nil }
         ERR_clear_error()
         defer { ERR_clear_error() }
         // The memory BIO reads the array in place: every read happens inside this closure.
