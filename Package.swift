@@ -77,8 +77,9 @@ var targets: [Target] = [
     // by the one command that uses them. C stays inside it.
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", providers: [.apt(["libsystemd-dev"])]),
-    .target(name: "CastScanServing", dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd"]),
-    .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery"]),
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "CastScanServing", dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd", "CZlib"]),
+    .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery", "CastTestSupport"]),
 
     // Layer 2: publishing simulated Cast receivers through a daemon's API (the Avahi and
     // dns_sd modules' publishers), with the status their Cast channel answers: what a test

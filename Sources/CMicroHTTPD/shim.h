@@ -83,6 +83,20 @@ static inline struct MHD_Daemon *cast_mhd_start(unsigned int flags, const struct
         MHD_OPTION_END);
 }
 
+// Starts a daemon as cast_mhd_start does, on a socket already listening (systemd's socket
+// activation), which it then owns.
+static inline struct MHD_Daemon *cast_mhd_start_on_socket(unsigned int flags, int socket, cast_mhd_limits limits,
+                                                          MHD_AccessHandlerCallback handler, void *context) {
+    return cast_mhd_table()->start_daemon(
+        flags | MHD_USE_EPOLL_INTERNAL_THREAD, 0, NULL, NULL, handler, context,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)socket,
+        MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.memory_limit,
+        MHD_OPTION_END);
+}
+
 static inline void cast_mhd_stop(struct MHD_Daemon *daemon) { cast_mhd_table()->stop_daemon(daemon); }
 
 // The port the daemon listens on (the one the system chose for port 0); 0 when unknown.
@@ -109,4 +123,9 @@ static inline void cast_mhd_release(struct MHD_Response *response) { cast_mhd_ta
 // A request header's value, or NULL.
 static inline const char *cast_mhd_header(struct MHD_Connection *connection, const char *name) {
     return cast_mhd_table()->lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+// A query argument's value (decoded), or NULL.
+static inline const char *cast_mhd_argument(struct MHD_Connection *connection, const char *name) {
+    return cast_mhd_table()->lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, name);
 }

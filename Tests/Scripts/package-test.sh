@@ -7,7 +7,7 @@
 #    Depends (every entry versioned) and Recommends; bind now, relro, no RUNPATH; DEBIAN/md5sums
 #    matches.
 #  - lintian --pedantic: no E: and no W: line (the I: and P: tags left are printed).
-#  - The systemd unit: systemd-analyze verify against the extracted root and once installed
+#  - The systemd units: systemd-analyze verify (the service and the socket) against the extracted root and once installed
 #    (systemd is not PID 1 here: verify and security --offline work on files), its settings,
 #    systemd-analyze security --offline's exposure (printed; at most 2.0), and every system
 #    call of a listing, of a watch with --report and of serve answering a scrape (strace) in its
@@ -152,9 +152,9 @@ fi
 # --- The systemd unit, the service's options and the examples, in the package.
 unit="$tmp/x/lib/systemd/system/cast-scan.service"
 if [ -f "$unit" ] && grep -qx /etc/default/cast-scan "$tmp/control/conffiles" && [ -f "$tmp/x/etc/default/cast-scan" ] &&
-   grep -qx 'CAST_SCAN_OPTIONS="--listen 127.0.0.1:9464"' "$tmp/x/etc/default/cast-scan" &&
+   grep -qx 'CAST_SCAN_OPTIONS=""' "$tmp/x/etc/default/cast-scan" &&
    [ -z "$(find "$tmp/x/etc" -type f ! -path '*/etc/default/cast-scan')" ]; then
-  ok "the unit in /lib/systemd/system, /etc/default/cast-scan a conffile (listening on 127.0.0.1:9464)"
+  ok "the unit in /lib/systemd/system, /etc/default/cast-scan a conffile (no options: serve's default, 127.0.0.1:9464)"
 else
   notok "the unit and /etc/default/cast-scan in the package"; ls -R "$tmp/x/etc" "$tmp/x/lib" "$tmp/control" 2>&1 | diag
 fi
@@ -179,6 +179,14 @@ if command -v systemd-analyze >/dev/null; then
     ok "systemd-analyze verify --root=<the extracted package>: no complaint"
   else
     notok "systemd-analyze verify"; diag <"$tmp/verify.log"
+  fi
+  socket_unit="$tmp/x/lib/systemd/system/cast-scan.socket"
+  if [ -f "$socket_unit" ] && grep -qx 'ListenStream=127.0.0.1:9464' "$socket_unit" &&
+     systemd-analyze verify --man=no --recursive-errors=no --root="$tmp/x" "$socket_unit" >"$tmp/verify-socket.log" 2>&1 &&
+     [ ! -s "$tmp/verify-socket.log" ]; then
+    ok "cast-scan.socket (ListenStream=127.0.0.1:9464): systemd-analyze verify, no complaint"
+  else
+    notok "systemd-analyze verify cast-scan.socket"; diag <"$tmp/verify-socket.log"
   fi
   # That the check can fail here, without systemd as PID 1: an unknown key is reported.
   sed 's/^ProtectClock=yes$/ProtectClok=yes/' "$unit" >"$tmp/x/lib/systemd/system/cast-scan-broken.service"

@@ -3,6 +3,9 @@ import CastDiscovery
 import CastDiscoveryBackends
 import CastDiscoveryReporting
 import CastScanServing
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -65,16 +68,15 @@ struct ServeCommand: Command {
             ? WatchCommand.startMonitor(authenticates: auth.verifier != nil) : nil
         defer { channel?.stop() }
         let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
-        let server: HTTPServer
+        let servers: [HTTPServer]
         do {
-            server = try HTTPServer(listen: serve.listen, limits: .init(connections: serve.maxConnections)) {
-                routes.respond(to: $0)
-            }
+            servers = try startServers(routes)
         } catch {
             console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description))")
             return .unavailable
         }
-        defer { server.stop() }
+        defer { servers.forEach { $0.stop() } }
+        let addresses = servers.map { "http://\($0.address)/" }.joined(separator: ", ")
 
         let reporter = try report?.reporter()
         var reportPrinter: Task<Void, Never>?
@@ -88,10 +90,11 @@ struct ServeCommand: Command {
         defer { manager.stopDiscovery() }
 
         console.errorLine(
-            "cast-scan: serve: listening on http://\(server.address)/ (metrics at /metrics); backend \(selection.name): \(TerminalText.sanitize(selection.reason))"
+            "cast-scan: serve: listening on \(addresses) (metrics at /metrics); backend \(selection.name): \(TerminalText.sanitize(selection.reason))"
         )
         if case .failed(let reason) = ServiceManager.ready(
-            status: "serving on \(server.address), backend \(selection.name)")
+            status:
+                "serving on \(servers.map(\.address.description).joined(separator: ", ")), backend \(selection.name)")
         {
             console.errorLine("cast-scan: serve: cannot tell the service manager it is ready: \(reason)")
         }
@@ -119,11 +122,44 @@ struct ServeCommand: Command {
             return await group.firstExit()
         }
         ServiceManager.stopping()
-        server.stop()
+        servers.forEach { $0.stop() }
         CastScan.decide(outcome)
         await reporter?.finish()
         await reportPrinter?.value
         return outcome
+    }
+
+    /// One server per socket systemd passed (socket activation; `--listen` is then refused), or
+    /// per `--listen` address; all of them or none.
+    private func startServers(_ routes: ServeRoutes) throws(HTTPServerError) -> [HTTPServer] {
+        let limits = HTTPServer.Limits(connections: serve.maxConnections)
+        let handler: HTTPServer.Handler = { routes.respond(to: $0) }
+        let sockets = try SocketActivation.sockets(environment: context.environment, processID: getpid())
+        guard sockets.isEmpty else {
+            guard !context.arguments.isSet(ServeOptions.listen) else {
+                throw .badSocketActivation("sockets were passed, and --listen too: give one or the other")
+            }
+            var started: [HTTPServer] = []
+            for socket in sockets {
+                do {
+                    started.append(try HTTPServer(socket: socket, limits: limits, handler: handler))
+                } catch {
+                    started.forEach { $0.stop() }
+                    throw error
+                }
+            }
+            return started
+        }
+        var started: [HTTPServer] = []
+        for address in serve.listen {
+            do {
+                started.append(try HTTPServer(listen: address, limits: limits, handler: handler))
+            } catch {
+                started.forEach { $0.stop() }
+                throw error
+            }
+        }
+        return started
     }
 
     /// Logs each device change on standard error and applies each event to the fleet (with
@@ -186,6 +222,7 @@ struct ServeCommand: Command {
                 $0.list(missed.devices, generation: missed.generation, at: Date())
                 $0.missedEvents += missed.count
                 $0.backendState = missed.backendState
+                if missed.scanCompletion != nil { $0.firstScanDone = true }
                 if missed.discoveryState == .stopped, $0.stopped == nil {
                     $0.stopped = "stopped while this server was behind"
                 }
@@ -196,6 +233,8 @@ struct ServeCommand: Command {
             console.errorLine("cast-scan: serve: backend \(TerminalText.sanitize(state.description))")
         case .backendStatistics(let statistics):
             monitor.update { $0.statistics = statistics }
+        case .scanCompleted:
+            monitor.update { $0.firstScanDone = true }
         case .discoveryStopped(let reason):
             let text =
                 switch reason {
@@ -215,7 +254,7 @@ struct ServeCommand: Command {
             )
         case .inserted, .updated, .updatedAndMoved, .removed, .discoveryStarted, .willUpdateDeviceList,
             .didUpdateDeviceList,
-            .cacheExhausted, .allForNow, .browseSettled, .scanCompleted, .hadDiscoveredDevicesWhenStarting:
+            .cacheExhausted, .allForNow, .browseSettled, .hadDiscoveredDevicesWhenStarting:
             break
         }
     }

@@ -3,8 +3,10 @@ import CastScanServing
 /// How `cast-scan serve` serves, from the command line.
 struct ServeOptions: Sendable {
     static let listen = OptionDeclaration.value(
-        "listen", valueName: "ADDR:PORT",
-        help: "where to answer HTTP (default 127.0.0.1:9464, loopback only; [::]:9464 opens it to the network)")
+        "listen", valueName: "ADDR:PORT", repeatable: true,
+        help:
+            "where to answer HTTP (default 127.0.0.1:9464, loopback only; [::]:9464 opens it to the network); repeatable. Under systemd socket activation (LISTEN_FDS) the sockets passed instead"
+    )
     static let forgetAfter = OptionDeclaration.value(
         "forget-after", valueName: "SECONDS",
         help:
@@ -19,23 +21,27 @@ struct ServeOptions: Sendable {
 
     static let declarations = [listen, forgetAfter, maxDevices, maxConnections]
 
-    var listen: HTTPListenAddress
+    /// The addresses to listen on, each once, in the order given (the default when none is).
+    var listen: [HTTPListenAddress]
     var forgetAfter: Duration
     var maxDevices: Int
     var maxConnections: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let text = arguments.value(of: Self.listen) {
+        listen = []
+        for text in arguments.values(of: Self.listen) {
+            let address: HTTPListenAddress
             do throws(HTTPServerError) {
-                listen = try HTTPListenAddress(parsing: text)
+                address = try HTTPListenAddress(parsing: text)
             } catch {
                 throw .invalidValue(
                     option: Self.listen.displayName, value: text,
                     expected: "ADDRESS:PORT with a literal address, e.g. 127.0.0.1:9464 or [::]:9464")
             }
-        } else {
-            listen = .loopbackDefault
+            guard !listen.contains(address) else { throw .repeatedOption("\(Self.listen.displayName) \(text)") }
+            listen.append(address)
         }
+        if listen.isEmpty { listen = [.loopbackDefault] }
         let seconds =
             try arguments.value(of: Self.forgetAfter, expected: "a whole number of seconds from 0 to 31536000") {
                 Int($0).flatMap { (0...31_536_000).contains($0) ? $0 : nil }

@@ -70,7 +70,7 @@ enum ChannelMetrics {
             MetricFamily(
                 "cast_device_app_info",
                 help: "The app the receiver runs (not its idle screen), as its last status said (always 1).",
-                kind: .gauge, samples: app),
+                kind: .info, samples: app),
             MetricFamily(
                 "cast_device_probe_seconds",
                 help:
@@ -89,7 +89,7 @@ enum ChannelMetrics {
                 "cast_device_authentication_info",
                 help:
                     "The last device-authentication verdict (always 1): result is genuine or the failure's code; anchor the root reached (castRoot, eurekaRoot, custom); impostor_of the unique id of the listed device with its friendly name that passed.",
-                kind: .gauge, samples: authentication),
+                kind: .info, samples: authentication),
         ]
     }
 }

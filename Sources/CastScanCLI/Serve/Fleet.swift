@@ -55,6 +55,8 @@ package struct Fleet: Sendable {
     let goneLimit: Int
     /// The backend's counters, when it keeps them.
     var statistics: BackendStatistics?
+    /// Whether the discovery manager's first scan has ended (``DiscoveryEvent/scanCompleted(_:)``).
+    var firstScanDone = false
     /// Events the fleet's reader missed (the discovery manager counted them).
     var missedEvents = 0
     /// The report spool's counts, with `--report`.
@@ -76,6 +78,13 @@ package struct Fleet: Sendable {
 
     /// Whether discovery runs: not stopped, and the backend running.
     var discoveryUp: Bool { stopped == nil && backendState == .running }
+
+    /// Why the server is not ready (`/-/ready`): discovery is not up, or its first scan has not
+    /// ended; nil once it is ready.
+    var readinessProblem: String? {
+        if let downReason { return downReason }
+        return firstScanDone ? nil : "the first scan has not ended"
+    }
 
     /// Why discovery is not up, in a few words; nil while it is.
     var downReason: String? {

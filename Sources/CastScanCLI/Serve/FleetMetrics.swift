@@ -27,12 +27,13 @@ enum FleetMetrics {
         }
     }
 
-    /// The families for `fleet` at `now`, with per-device series for at most `maxDevices`
+    /// The families for `fleet` at `now` (the members' families, then last-seen, whose value
+    /// changes with every scrape, then the process's), with per-device series for at most `maxDevices`
     /// devices (listed first, then those gone, the latest gone first); the rest are counted in
     /// `cast_devices_not_exported`.
     static func families(_ fleet: Fleet, at now: Date, maxDevices: Int) -> [MetricFamily] {
         let members = memberSeries(fleet, maxDevices: maxDevices)
-        return members.leading + [members.lastSeenFamily(at: now)] + members.trailing + processFamilies(fleet)
+        return members.leading + members.trailing + [members.lastSeenFamily(at: now)] + processFamilies(fleet)
     }
 
     /// The families of the members, as ``families(_:at:maxDevices:)`` has them.
@@ -77,7 +78,7 @@ enum FleetMetrics {
                     kind: .gauge, samples: up),
                 MetricFamily(
                     "cast_device_info", help: "A device's address, port and where it was found (always 1).",
-                    kind: .gauge, samples: info),
+                    kind: .info, samples: info),
                 MetricFamily(
                     "cast_device_busy", help: "1 while the device says it is busy (TXT st=1).", kind: .gauge,
                     samples: busy),
@@ -109,7 +110,7 @@ enum FleetMetrics {
                 help: "1 while discovery runs; 0 while the backend starts, waits for its daemon or has failed.",
                 kind: .gauge, samples: [.init(value: fleet.discoveryUp ? 1 : 0)]),
             MetricFamily(
-                "cast_discovery_backend_info", help: "The discovery backend in use (always 1).", kind: .gauge,
+                "cast_discovery_backend_info", help: "The discovery backend in use (always 1).", kind: .info,
                 samples: [.init([.init("backend", label(fleet.backend))], value: 1)]),
             MetricFamily(
                 "cast_discovery_missed_events",
@@ -167,7 +168,7 @@ enum FleetMetrics {
         }
         families.append(
             MetricFamily(
-                "cast_scan_build_info", help: "The cast-scan serving (always 1).", kind: .gauge,
+                "cast_scan_build_info", help: "The cast-scan serving (always 1).", kind: .info,
                 samples: [
                     .init([.init("version", BuildInfo.version), .init("commit", label(BuildInfo.commit))], value: 1)
                 ]))

@@ -9,22 +9,24 @@ import Foundation
 #endif
 
 /// The `/metrics` body, its members' part rendered once per ``Fleet/revision`` (per generation
-/// of the discovery manager's list, and per device forgotten) and format, not once per scrape.
+/// of the discovery manager's list, and per device forgotten) and format, not once per scrape,
+/// and compressed once when a scraper asks for gzip.
 ///
-/// Not in the revision, and so read at every scrape: the families of
+/// Not in the revision, and so written at every scrape: the families of
 /// ``FleetMetrics/processFamilies(_:)`` (whether discovery is up, the backend, the missed
-/// events, the querier's and the report spool's counters, the build), and the last-seen value
-/// of a listed device, which is the scrape's time (only the number is written per scrape; its
-/// labels are rendered with the rest). A scrape of an unchanged fleet copies nothing of it.
+/// events, the querier's and the report spool's counters, the build), those `extra` gives (the
+/// server's own), and the last-seen family, whose value for a listed device is the scrape's time
+/// (its series' names and labels are rendered with the rest). A scrape of an unchanged fleet
+/// copies nothing of the members' part.
 final class FleetMetricsCache: Sendable {
     /// One format's members' part, rendered.
     private struct Rendered: Sendable {
-        var leading: String
+        /// Every member family but last-seen.
+        var members: KeptText
         var lastSeenHeader: String
         /// Each last-seen series' name and labels, and its value when the device went (nil:
         /// the scrape's time).
         var lastSeen: [(series: String, value: String?)]
-        var trailing: String
     }
 
     private struct Entry {
@@ -35,7 +37,7 @@ final class FleetMetricsCache: Sendable {
     private let entry = LockedValue<Entry?>(nil)
     /// The channel's families (`serve --status`), rendered once per revision of the fleet and
     /// of the receivers' states, and format.
-    private let channelEntry = LockedValue<(key: ChannelKey, text: String)?>(nil)
+    private let channelEntry = LockedValue<(key: ChannelKey, text: KeptText)?>(nil)
 
     private struct ChannelKey: Hashable {
         var fleet: Fleet.Revision
@@ -52,25 +54,29 @@ final class FleetMetricsCache: Sendable {
 
     /// The body of a scrape of `monitor`'s fleet at `now` in `format`, with per-device series
     /// for at most `maxDevices` devices; with `channel` (`serve --status`), each listed
-    /// device's Cast channel families too.
+    /// device's Cast channel families too; then `extra`'s families.
     func body(
         of monitor: FleetMonitor, format: ExpositionFormat, at now: Date, maxDevices: Int,
-        channel: ReceiverStates? = nil
-    ) -> String {
+        channel: ReceiverStates? = nil, extra: [MetricFamily] = []
+    ) -> ResponseBody {
         let (revision, process) = monitor.update { ($0.revision, FleetMetrics.processFamilies($0)) }
         let rendered = cached(revision, format) ?? render(monitor.snapshot, format: format, maxDevices: maxDevices)
         let nowValue = MetricsExposition.number(FleetMetrics.seconds(now))
-        var body = rendered.leading + rendered.lastSeenHeader
+        var lastSeen = rendered.lastSeenHeader
         for (series, value) in rendered.lastSeen {
-            body += series
-            body += " "
-            body += value ?? nowValue
-            body += "\n"
+            lastSeen += series
+            lastSeen += " "
+            lastSeen += value ?? nowValue
+            lastSeen += "\n"
         }
-        body += rendered.trailing
-        if let channel { body += channelPart(monitor, revision, channel, format: format, maxDevices: maxDevices) }
-        body += MetricsExposition.renderFamilies(process, format: format)
-        body += MetricsExposition.end(format: format)
+        var body = ResponseBody([.kept(rendered.members), .fresh(lastSeen)])
+        if let channel {
+            body.parts.append(.kept(channelPart(monitor, revision, channel, format: format, maxDevices: maxDevices)))
+        }
+        body.parts.append(
+            .fresh(
+                MetricsExposition.renderFamilies(process + extra, format: format)
+                    + MetricsExposition.end(format: format)))
         return body
     }
 
@@ -79,13 +85,14 @@ final class FleetMetricsCache: Sendable {
     private func channelPart(
         _ monitor: FleetMonitor, _ fleetRevision: Fleet.Revision, _ channel: ReceiverStates, format: ExpositionFormat,
         maxDevices: Int
-    ) -> String {
+    ) -> KeptText {
         let key = ChannelKey(fleet: fleetRevision, states: channel.revision, format: format)
         if let text = channelEntry.withLock({ $0?.key == key ? $0?.text : nil }) { return text }
         let fleet = monitor.snapshot
         let (revision, entries) = channel.snapshot()
-        let text = MetricsExposition.renderFamilies(
-            ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format)
+        let text = KeptText(
+            MetricsExposition.renderFamilies(
+                ChannelMetrics.families(fleet, entries: entries, maxDevices: maxDevices), format: format))
         // Kept under the revisions of what was rendered (newer than the key's, if anything changed).
         channelEntry.withLock { $0 = (ChannelKey(fleet: fleet.revision, states: revision, format: format), text) }
         return text
@@ -101,15 +108,14 @@ final class FleetMetricsCache: Sendable {
         let members = FleetMetrics.memberSeries(fleet, maxDevices: maxDevices)
         let lastSeen = FleetMetrics.lastSeenFamily([])
         let rendered = Rendered(
-            leading: MetricsExposition.renderFamilies(members.leading, format: format),
+            members: KeptText(MetricsExposition.renderFamilies(members.leading + members.trailing, format: format)),
             lastSeenHeader: MetricsExposition.header(lastSeen, format: format),
             lastSeen: members.lastSeen.map { series in
                 (
                     MetricsExposition.series(lastSeen, series.labels),
                     series.goneAt.map { MetricsExposition.number(FleetMetrics.seconds($0)) }
                 )
-            },
-            trailing: MetricsExposition.renderFamilies(members.trailing, format: format))
+            })
         entry.withLock { entry in
             if entry?.revision != fleet.revision { entry = Entry(revision: fleet.revision) }
             entry?.rendered[format] = rendered

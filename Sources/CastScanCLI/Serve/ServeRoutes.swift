@@ -6,7 +6,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `cast-scan serve` answers: `/metrics`, `/devices`, `/healthz` and the status page `/`.
+/// What `cast-scan serve` answers: `/metrics`, `/devices`, `/sd` (Prometheus' HTTP service
+/// discovery), `/-/healthy` (the process answers), `/-/ready` (discovery has a source and its
+/// first scan is done), `/healthz` (discovery is up) and the status page `/`. `/metrics`,
+/// `/devices` and `/sd` are compressed with gzip for a client that asks for it.
 package struct ServeRoutes: Sendable {
     /// The body of `GET /devices`.
     struct DevicesDocument: Encodable {
@@ -21,6 +24,9 @@ package struct ServeRoutes: Sendable {
         var devices: [DeviceReport]
     }
 
+    /// The paths answered; `cast_scan_http_requests_total`'s handlers.
+    static let handlers: Set<String> = ["/", "/metrics", "/devices", "/sd", "/-/healthy", "/-/ready", "/healthz"]
+
     let monitor: FleetMonitor
     /// The most devices a page or a scrape holds.
     let maxDevices: Int
@@ -28,6 +34,8 @@ package struct ServeRoutes: Sendable {
     var channel: ReceiverStates? = nil
     /// The `/metrics` body's members' part, rendered once per revision of the fleet.
     let metrics = FleetMetricsCache()
+    /// The requests answered, by handler and code.
+    let requests = HTTPRequestCounts(handlers: handlers)
 
     /// The routes over `monitor`'s fleet (what the memberwise initializer was, reachable from
     /// the fuzz targets of `Fuzz/`).
@@ -37,17 +45,29 @@ package struct ServeRoutes: Sendable {
         self.channel = channel
     }
 
-    /// The response to `request` at `now`.
+    /// The response to `request` at `now`, counted.
     package func respond(to request: HTTPRequest, at now: Date = Date()) -> HTTPResponse {
+        let response = answer(request, at: now)
+        requests.count(handler: request.path, code: response.status)
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, at now: Date) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "method not allowed: only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }
         let noStore = [(name: "Cache-Control", value: "no-store")]
+        let coding = ContentCoding(acceptEncoding: request.header("Accept-Encoding"))
         switch request.path {
         case "/metrics":
             let format = ExpositionFormat(accept: request.accept)
-            let body = metrics.body(of: monitor, format: format, at: now, maxDevices: maxDevices, channel: channel)
-            return HTTPResponse(status: 200, contentType: format.contentType, headers: noStore, body: Array(body.utf8))
+            // This scrape is counted once answered: its body holds the requests before it.
+            let body = metrics.body(
+                of: monitor, format: format, at: now, maxDevices: maxDevices, channel: channel,
+                extra: [requests.family()] + ProcessMetrics.families(started: monitor.snapshot.started))
+            return Self.encoded(
+                body, contentType: format.contentType, coding: coding, headers: noStore, vary: "Accept, Accept-Encoding"
+            )
         case "/devices":
             let fleet = monitor.snapshot
             let document = DevicesDocument(
@@ -56,7 +76,25 @@ package struct ServeRoutes: Sendable {
             guard let text = try? JSONOutput.string(document, format: .pretty) else {
                 return .text(500, "the device list could not be written as JSON\n")
             }
-            return HTTPResponse(status: 200, contentType: "application/json", headers: noStore, body: Array(text.utf8))
+            return Self.encoded(
+                ResponseBody([.fresh(text)]), contentType: "application/json", coding: coding, headers: noStore,
+                vary: "Accept-Encoding")
+        case "/sd":
+            let targets = ServiceDiscoveryTargets(monitor.snapshot, maxDevices: maxDevices)
+            guard let text = try? JSONOutput.string(targets, format: .lines) else {
+                return .text(500, "the targets could not be written as JSON\n")
+            }
+            return Self.encoded(
+                ResponseBody([.fresh(text)]), contentType: "application/json", coding: coding, headers: noStore,
+                vary: "Accept-Encoding")
+        case "/-/healthy":
+            return .text(200, "cast-scan is healthy.\n", headers: noStore)
+        case "/-/ready":
+            let fleet = monitor.snapshot
+            if let reason = fleet.readinessProblem {
+                return .text(503, "not ready: \(TerminalText.sanitize(reason))\n", headers: noStore)
+            }
+            return .text(200, "cast-scan is ready.\n", headers: noStore)
         case "/healthz":
             let fleet = monitor.snapshot
             if let reason = fleet.downReason {
@@ -73,8 +111,21 @@ package struct ServeRoutes: Sendable {
                 headers: noStore + [("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")],
                 body: Array(page.utf8))
         default:
-            return .text(404, "not found: try /, /metrics, /devices or /healthz\n")
+            return .text(404, "not found: try /, /metrics, /devices, /sd, /-/healthy, /-/ready or /healthz\n")
         }
+    }
+
+    /// `body` as `coding` asks (identity when gzip fails), with `Vary` naming what chose it.
+    static func encoded(
+        _ body: ResponseBody, contentType: String, coding: ContentCoding, headers: [(name: String, value: String)],
+        vary: String
+    ) -> HTTPResponse {
+        var headers = headers + [(name: "Vary", value: vary)]
+        if coding == .gzip, let compressed = body.gzip() {
+            headers.append((name: "Content-Encoding", value: "gzip"))
+            return HTTPResponse(status: 200, contentType: contentType, headers: headers, body: compressed)
+        }
+        return HTTPResponse(status: 200, contentType: contentType, headers: headers, body: body.bytes)
     }
 }
 

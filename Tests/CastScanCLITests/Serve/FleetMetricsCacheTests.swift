@@ -26,7 +26,7 @@ import Testing
     func renderedOncePerGeneration(format: ExpositionFormat) {
         let monitor = monitor()
         let cache = FleetMetricsCache()
-        let first = cache.body(of: monitor, format: format, at: Self.start + 1, maxDevices: 10)
+        let first = cache.body(of: monitor, format: format, at: Self.start + 1, maxDevices: 10).text
         #expect(first == uncached(monitor, format, at: Self.start + 1))
         #expect(cache.renderCount == 1)
 
@@ -36,7 +36,7 @@ import Testing
             $0.missedEvents = 7
             $0.backendState = .daemonLost
         }
-        let second = cache.body(of: monitor, format: format, at: Self.start + 5, maxDevices: 10)
+        let second = cache.body(of: monitor, format: format, at: Self.start + 5, maxDevices: 10).text
         #expect(cache.renderCount == 1)
         #expect(second == uncached(monitor, format, at: Self.start + 5))
         #expect(second.contains("cast_discovery_up 0") && second.contains(" 7\n"))
@@ -46,13 +46,13 @@ import Testing
             $0.apply(.removed(FleetTests.device(1), at: 0), generation: 4, at: Self.start + 6)
         }
         #expect(applied)
-        let third = cache.body(of: monitor, format: format, at: Self.start + 7, maxDevices: 10)
+        let third = cache.body(of: monitor, format: format, at: Self.start + 7, maxDevices: 10).text
         #expect(cache.renderCount == 2)
         #expect(third == uncached(monitor, format, at: Self.start + 7))
 
         // Forgetting a device that went changes the series too.
         monitor.update { $0.forget(at: Self.start + 1000) }
-        let fourth = cache.body(of: monitor, format: format, at: Self.start + 1001, maxDevices: 10)
+        let fourth = cache.body(of: monitor, format: format, at: Self.start + 1001, maxDevices: 10).text
         #expect(cache.renderCount == 3)
         #expect(fourth == uncached(monitor, format, at: Self.start + 1001))
     }

@@ -17,11 +17,7 @@ struct Daemon: @unchecked Sendable {
         throws(HTTPServerError) -> Daemon
     {
         guard loaded else { throw .libraryMissing }
-        let cLimits = cast_mhd_limits(
-            connection_limit: UInt32(clamping: max(1, limits.connections)),
-            per_address_limit: 0,
-            timeout_seconds: UInt32(clamping: max(1, limits.idleTimeoutSeconds)),
-            memory_limit: max(4096, limits.requestHeadBytes))
+        let cLimits = limits.c
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         var flags: UInt32 = 0  // the shim adds the epoll polling thread
         let handle: OpaquePointer?
@@ -61,6 +57,23 @@ struct Daemon: @unchecked Sendable {
         return Daemon(handle: handle, port: bound == 0 ? address.port : bound)
     }
 
+    /// Starts on `socket`, which is listening already (socket activation) at `address`.
+    static func start(socket: Int32, address: HTTPListenAddress, limits: HTTPServer.Limits, context: RequestContext)
+        throws(HTTPServerError) -> Daemon
+    {
+        guard loaded else { throw .libraryMissing }
+        let flags = UInt32(address.isIPv4 ? 0 : MHD_USE_IPv6.rawValue)
+        errno = 0
+        let started = cast_mhd_start_on_socket(
+            flags, socket, limits.c, answer, Unmanaged.passUnretained(context).toOpaque())
+        guard let started else {
+            let code = errno
+            let reason = code == 0 ? "libmicrohttpd refused the socket" : String(cString: strerror(code))
+            throw .cannotListen(address, reason: reason)
+        }
+        return Daemon(handle: started, port: address.port)
+    }
+
     func stop() { cast_mhd_stop(handle) }
 }
 
@@ -69,12 +82,30 @@ struct Daemon: @unchecked Sendable {
 private let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
     guard let context, let connection else { return .NO }
     let server = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
-    let accept = cast_mhd_header(connection, "Accept").map { String(cString: $0) }
+    var headers: [String: String] = [:]
+    for name in HTTPRequest.headerNames {
+        if let value = cast_mhd_header(connection, name) { headers[name] = String(cString: value) }
+    }
+    var query: [String: String] = [:]
+    for name in HTTPRequest.queryNames {
+        if let value = cast_mhd_argument(connection, name) { query[name] = String(cString: value) }
+    }
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
-        accept: accept)
+        query: query, headers: headers)
     return queue(server.handler(request), on: connection) ? .YES : .NO
+}
+
+extension HTTPServer.Limits {
+    /// The limits as the shim takes them.
+    fileprivate var c: cast_mhd_limits {
+        cast_mhd_limits(
+            connection_limit: UInt32(clamping: max(1, connections)),
+            per_address_limit: 0,
+            timeout_seconds: UInt32(clamping: max(1, idleTimeoutSeconds)),
+            memory_limit: max(4096, requestHeadBytes))
+    }
 }
 
 /// Hands `response` to libmicrohttpd for `connection`; false when it cannot be (out of memory).

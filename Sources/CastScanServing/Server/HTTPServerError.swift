@@ -7,6 +7,9 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The server did not start on that address: in use, not an address of this machine, or
     /// not permitted.
     case cannotListen(HTTPListenAddress, reason: String)
+    /// The sockets systemd passed (`LISTEN_FDS`) cannot be served: not listening TCP sockets,
+    /// or too many.
+    case badSocketActivation(String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,8 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
             "GNU libmicrohttpd is not installed (libmicrohttpd.so.12): apt-get install libmicrohttpd12"
         case .cannotListen(let address, let reason):
             "cannot listen on \(address): \(reason)"
+        case .badSocketActivation(let reason):
+            "socket activation (LISTEN_FDS): \(reason)"
         }
     }
 }

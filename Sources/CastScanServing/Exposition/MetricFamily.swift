@@ -7,6 +7,10 @@ public struct MetricFamily: Sendable, Hashable {
         /// A count that only goes up (restarting at 0 with the process); its samples are named
         /// with `_total`.
         case counter
+        /// Facts as labels on one sample of value 1; the family's name ends in `_info`.
+        /// OpenMetrics' `info` type (named without `_info` in its `# TYPE` line); a gauge in
+        /// Prometheus' text format, which has no such type.
+        case info
     }
 
     /// One sample: label values by label name, in order, and the value.
@@ -35,11 +39,12 @@ public struct MetricFamily: Sendable, Hashable {
         }
     }
 
-    /// The family's name: for a counter without `_total` (the samples carry it).
+    /// The family's name: for a counter without `_total` (the samples carry it); for an info
+    /// family with `_info`.
     public var name: String
     /// One line saying what it measures.
     public var help: String
-    /// Gauge or counter.
+    /// Gauge, counter or info.
     public var kind: Kind
     /// The samples.
     public var samples: [Sample]

@@ -1,6 +1,6 @@
 import CastDiscovery
 
-/// An HTTP/1.1 server on one address, answering each request with a handler: GNU
+/// An HTTP/1.1 server on one address (or one socket systemd passed), answering each request with a handler: GNU
 /// libmicrohttpd with its own polling thread. Requests are answered one at a time on that
 /// thread, so a handler must be quick; a slow or silent client only holds its own connection
 /// until ``Limits/idleTimeoutSeconds``.
@@ -39,6 +39,16 @@ public final class HTTPServer: Sendable {
         context = RequestContext(handler: handler)
         let started = try Daemon.start(address, limits: limits, context: context)
         self.address = HTTPListenAddress(host: address.host, port: started.port)
+        daemon = LockedValue(started)
+    }
+
+    /// Starts answering requests with `handler` on `socket`, a listening TCP socket passed by
+    /// systemd (``SocketActivation``), which the server then owns.
+    public init(socket: Int32, limits: Limits = Limits(), handler: @escaping Handler) throws(HTTPServerError) {
+        context = RequestContext(handler: handler)
+        let address = try HTTPListenAddress(boundTo: socket)
+        let started = try Daemon.start(socket: socket, address: address, limits: limits, context: context)
+        self.address = address
         daemon = LockedValue(started)
     }
 

@@ -1,4 +1,7 @@
 import CastDiscovery
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a server listens: an IPv4 or IPv6 address and a TCP port (0: one the system picks).
 public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
@@ -38,6 +41,38 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
             guard let address = IPv4Address(hostText) else { throw invalid }
             self.init(host: .ipv4(address), port: port)
         }
+    }
+
+    /// The address `socket` is bound to.
+    init(boundTo socket: Int32) throws(HTTPServerError) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard got == 0 else { throw .badSocketActivation("descriptor \(socket): \(String(cString: strerror(errno)))") }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            let address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            self.init(
+                host: .ipv4(IPv4Address(value: UInt32(bigEndian: address.sin_addr.s_addr))),
+                port: UInt16(bigEndian: address.sin_port))
+        case AF_INET6:
+            let address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+            guard let host = IPv6Address(bytes: bytes) else {
+                throw .badSocketActivation("descriptor \(socket): not an IPv6 address")
+            }
+            self.init(host: .ipv6(host), port: UInt16(bigEndian: address.sin6_port))
+        default:
+            throw .badSocketActivation("descriptor \(socket) is not an IPv4 or IPv6 socket")
+        }
+    }
+
+    /// Whether the address is IPv4.
+    var isIPv4: Bool {
+        if case .ipv4 = host { return true }
+        return false
     }
 
     /// The default: loopback only, Prometheus' port for this exporter (9464).

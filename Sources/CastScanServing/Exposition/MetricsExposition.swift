@@ -29,9 +29,18 @@ public enum MetricsExposition {
 
     /// A family's `# HELP` and `# TYPE` lines.
     public static func header(_ family: MetricFamily, format: ExpositionFormat) -> String {
-        let typeName = format == .prometheusText && family.kind == .counter ? family.name + "_total" : family.name
-        return
-            "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n# TYPE \(typeName) \(family.kind.rawValue)\n"
+        let typeName: String
+        var kind = family.kind.rawValue
+        switch (family.kind, format) {
+        case (.counter, .prometheusText): typeName = family.name + "_total"
+        case (.info, .prometheusText):
+            typeName = family.name
+            kind = MetricFamily.Kind.gauge.rawValue
+        case (.info, .openMetrics):
+            typeName = family.name.hasSuffix("_info") ? String(family.name.dropLast(5)) : family.name
+        default: typeName = family.name
+        }
+        return "# HELP \(typeName) \(escapeHelp(family.help, format: format))\n# TYPE \(typeName) \(kind)\n"
     }
 
     /// A sample's name and labels (`name{label="value",...}`), escaped, without its value.
