@@ -24,6 +24,8 @@ typedef struct {
     enum MHD_Result (*queue_response)(struct MHD_Connection *connection, unsigned int status, struct MHD_Response *response);
     void (*destroy_response)(struct MHD_Response *response);
     const char *(*lookup_connection_value)(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key);
+    void (*suspend_connection)(struct MHD_Connection *connection);
+    void (*resume_connection)(struct MHD_Connection *connection);
 } cast_mhd_api;
 
 // The table, in a function so that Swift's importer emits it (a static variable in a header
@@ -49,9 +51,12 @@ static inline bool cast_mhd_load(void) {
         (enum MHD_Result (*)(struct MHD_Connection *, unsigned int, struct MHD_Response *))dlsym(library, "MHD_queue_response"),
         (void (*)(struct MHD_Response *))dlsym(library, "MHD_destroy_response"),
         (const char *(*)(struct MHD_Connection *, enum MHD_ValueKind, const char *))dlsym(library, "MHD_lookup_connection_value"),
+        (void (*)(struct MHD_Connection *))dlsym(library, "MHD_suspend_connection"),
+        (void (*)(struct MHD_Connection *))dlsym(library, "MHD_resume_connection"),
     };
     if (!api.start_daemon || !api.stop_daemon || !api.get_daemon_info || !api.create_response_from_buffer ||
-        !api.add_response_header || !api.queue_response || !api.destroy_response || !api.lookup_connection_value) {
+        !api.add_response_header || !api.queue_response || !api.destroy_response || !api.lookup_connection_value ||
+        !api.suspend_connection || !api.resume_connection) {
         dlclose(library);
         return false;
     }
@@ -69,12 +74,14 @@ typedef struct {
 } cast_mhd_limits;
 
 // Starts a daemon with its own polling thread (epoll) on `address`, calling `handler` with
-// `context` for each request.
+// `context` for each request and `completed` with it when a request ends (answered, or its
+// connection closed). Requests may be suspended and resumed (answered later).
 static inline struct MHD_Daemon *cast_mhd_start(unsigned int flags, const struct sockaddr *address,
                                                 cast_mhd_limits limits, MHD_AccessHandlerCallback handler,
-                                                void *context) {
+                                                MHD_RequestCompletedCallback completed, void *context) {
     return cast_mhd_table()->start_daemon(
-        flags | MHD_USE_EPOLL_INTERNAL_THREAD, 0, NULL, NULL, handler, context,
+        flags | MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, handler, context,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
@@ -86,9 +93,11 @@ static inline struct MHD_Daemon *cast_mhd_start(unsigned int flags, const struct
 // Starts a daemon as cast_mhd_start does, on a socket already listening (systemd's socket
 // activation), which it then owns.
 static inline struct MHD_Daemon *cast_mhd_start_on_socket(unsigned int flags, int socket, cast_mhd_limits limits,
-                                                          MHD_AccessHandlerCallback handler, void *context) {
+                                                          MHD_AccessHandlerCallback handler,
+                                                          MHD_RequestCompletedCallback completed, void *context) {
     return cast_mhd_table()->start_daemon(
-        flags | MHD_USE_EPOLL_INTERNAL_THREAD, 0, NULL, NULL, handler, context,
+        flags | MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, handler, context,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)socket,
         MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
@@ -123,6 +132,16 @@ static inline void cast_mhd_release(struct MHD_Response *response) { cast_mhd_ta
 // A request header's value, or NULL.
 static inline const char *cast_mhd_header(struct MHD_Connection *connection, const char *name) {
     return cast_mhd_table()->lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+// Holds a request's answer until cast_mhd_resume: the handler is called again for it then.
+static inline void cast_mhd_suspend(struct MHD_Connection *connection) {
+    cast_mhd_table()->suspend_connection(connection);
+}
+
+// Lets a suspended request go on (from any thread).
+static inline void cast_mhd_resume(struct MHD_Connection *connection) {
+    cast_mhd_table()->resume_connection(connection);
 }
 
 // A query argument's value (decoded), or NULL.

@@ -102,6 +102,20 @@ scrape_configs:
   - job_name: cast-scan
     static_configs:
       - targets: ["127.0.0.1:9464"]
+  # Every listed device found through /sd and probed through /probe, as blackbox_exporter's
+  # hosts are: the target becomes the probe's parameter, serve the address scraped.
+  - job_name: cast-probe
+    metrics_path: /probe
+    http_sd_configs:
+      - url: http://127.0.0.1:9464/sd
+        refresh_interval: 1s
+    relabel_configs:
+      - source_labels: [__address__]
+        target_label: __param_target
+      - source_labels: [__param_target]
+        target_label: instance
+      - target_label: __address__
+        replacement: 127.0.0.1:9464
 YAML
 "$castlab" exec prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
   --web.listen-address=127.0.0.1:9090 --log.level=warn >"$tmp/prometheus.log" 2>&1 &
@@ -131,6 +145,44 @@ got_kinds=$(promql 'sum by (kind) (cast_devices) > 0' | "$PY" -c '
 import json,sys
 print(" ".join(sorted("%s=%s" % (json.loads(l.rsplit(" ",1)[0])["kind"], l.rsplit(" ",1)[1].strip()) for l in sys.stdin if l.strip())))')
 [ "$got_kinds" = "$want_kinds" ] && ok "PromQL sum by (kind) (cast_devices): $got_kinds" || notok "PromQL by kind: got '$got_kinds', want '$want_kinds'"
+
+# ---------------------------------------------------------------- /sd and /probe
+# Every listed device is a target; those whose Cast channel answers (the lab's devices with a
+# receiver and no failure mode) probe_success 1, the others (added later: no channel) 0.
+sd_count=$(get /sd | tail -n +2 | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')
+answering=$("$PY" -c '
+import json, sys
+print(sum(1 for d in json.load(open(sys.argv[1]))["devices"] if d.get("receiver") and not d["receiver"].get("failure")))' "$tmp/lab.json")
+probes_as_expected() {
+  [ "$(promql 'count(probe_success{job="cast-probe"})' | awk '{print $NF}')" = "$sd_count" ] &&
+    [ "$(promql 'count(probe_success{job="cast-probe"} == 1)' | awk '{print $NF}')" = "$answering" ]
+}
+if took=$(wait_for 30 probes_as_expected); then
+  ok "Prometheus finds the $sd_count listed devices through /sd and probes each through /probe: $answering with probe_success 1 (${took} s)"
+else
+  notok "/sd and /probe: want $sd_count targets, $answering succeeding"; promql 'probe_success' | diag; diag <"$tmp/prometheus.log"
+fi
+# A device whose channel stops answering (a firewall drops it): probe_success 0, from a probe
+# that gave up within the scrape's time-out (0.9 s, less serve's half-second offset); back to
+# 1 when it answers again.
+read -r blocked_instance blocked_target < <("$PY" -c '
+import json, sys
+for d in json.load(open(sys.argv[1]))["devices"]:
+    if d.get("receiver") and not d["receiver"].get("failure") and d.get("ipv4"):
+        ipv4 = d["ipv4"] if isinstance(d["ipv4"], str) else d["ipv4"][0]
+        print(d["instance"], "%s:%d" % (ipv4, d["port"])); break' "$tmp/lab.json")
+probe_is() { [ "$(promql "probe_success{job=\"cast-probe\",instance=\"$blocked_target\"}" | awk '{print $NF}')" = "$1" ]; }
+"$castlab" channel block "$blocked_instance" >"$tmp/block.log" 2>&1
+if took=$(wait_for 30 probe_is 0) &&
+   duration=$(promql "probe_duration_seconds{job=\"cast-probe\",instance=\"$blocked_target\"}" | awk '{print $NF}') &&
+   awk -v d="$duration" 'BEGIN { exit !(d > 0 && d <= 0.9) }' &&
+   "$castlab" channel unblock "$blocked_instance" >>"$tmp/block.log" 2>&1 && back=$(wait_for 30 probe_is 1); then
+  ok "a device whose channel is dropped: probe_success 0 after ${took} s, its probe ${duration} s (within the scrape time-out); 1 again ${back} s after"
+else
+  notok "probe_success of $blocked_instance ($blocked_target) when its channel is dropped"; diag <"$tmp/block.log"
+  promql "probe_success{job=\"cast-probe\"}" | diag
+  "$castlab" channel unblock "$blocked_instance" >/dev/null 2>&1
+fi
 
 # ---------------------------------------------------------------- promtool and the page
 get /metrics | tail -n +2 >"$tmp/scrape.txt"

@@ -48,7 +48,8 @@ struct ServeCommand: Command {
         options = try ScanOptions(context.arguments)
         serve = try ServeOptions(context.arguments)
         report = try ReportOptions.ifGiven(context.arguments, environment: context.environment)
-        auth = try DeviceAuthOptions(context.arguments, asks: context.arguments.isSet(Self.status))
+        // /probe asks receivers whether or not --status does.
+        auth = try DeviceAuthOptions(context.arguments)
     }
 
     func run() async throws -> ExitCode {
@@ -67,7 +68,10 @@ struct ServeCommand: Command {
             try context.arguments.isSet(Self.status)
             ? WatchCommand.startMonitor(authenticates: auth.verifier != nil) : nil
         defer { channel?.stop() }
-        let routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
+        var routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
+        routes.probe = ProbeRoute(
+            monitor: monitor, allowed: serve.probeAllowed, verifier: auth.verifier, clock: ContinuousClock(),
+            wallClock: context.wallClock)
         let servers: [HTTPServer]
         do {
             servers = try startServers(routes)
@@ -133,7 +137,7 @@ struct ServeCommand: Command {
     /// per `--listen` address; all of them or none.
     private func startServers(_ routes: ServeRoutes) throws(HTTPServerError) -> [HTTPServer] {
         let limits = HTTPServer.Limits(connections: serve.maxConnections)
-        let handler: HTTPServer.Handler = { routes.respond(to: $0) }
+        let answerer: HTTPServer.Answerer = { routes.answer($0) }
         let sockets = try SocketActivation.sockets(environment: context.environment, processID: getpid())
         guard sockets.isEmpty else {
             guard !context.arguments.isSet(ServeOptions.listen) else {
@@ -142,7 +146,7 @@ struct ServeCommand: Command {
             var started: [HTTPServer] = []
             for socket in sockets {
                 do {
-                    started.append(try HTTPServer(socket: socket, limits: limits, handler: handler))
+                    started.append(try HTTPServer(socket: socket, limits: limits, answerer: answerer))
                 } catch {
                     started.forEach { $0.stop() }
                     throw error
@@ -153,7 +157,7 @@ struct ServeCommand: Command {
         var started: [HTTPServer] = []
         for address in serve.listen {
             do {
-                started.append(try HTTPServer(listen: address, limits: limits, handler: handler))
+                started.append(try HTTPServer(listen: address, limits: limits, answerer: answerer))
             } catch {
                 started.forEach { $0.stop() }
                 throw error

@@ -19,13 +19,21 @@ struct ServeOptions: Sendable {
         "max-connections", valueName: "N",
         help: "HTTP connections open at once, 1 to 10000 (default 64); more wait until one closes")
 
-    static let declarations = [listen, forgetAfter, maxDevices, maxConnections]
+    static let probeAllow = OptionDeclaration.value(
+        "probe-allow", valueName: "CIDR", repeatable: true,
+        help:
+            "/probe may also ask receivers in this address range (e.g. 10.20.0.0/16), listed or not; without it only the listed devices' addresses"
+    )
+
+    static let declarations = [listen, forgetAfter, maxDevices, maxConnections, probeAllow]
 
     /// The addresses to listen on, each once, in the order given (the default when none is).
     var listen: [HTTPListenAddress]
     var forgetAfter: Duration
     var maxDevices: Int
     var maxConnections: Int
+    /// `--probe-allow`: ranges `/probe` may ask besides the listed devices.
+    var probeAllowed: [AddressRange]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         listen = []
@@ -42,6 +50,15 @@ struct ServeOptions: Sendable {
             listen.append(address)
         }
         if listen.isEmpty { listen = [.loopbackDefault] }
+        probeAllowed = []
+        for text in arguments.values(of: Self.probeAllow) {
+            guard let range = AddressRange(text) else {
+                throw .invalidValue(
+                    option: Self.probeAllow.displayName, value: text,
+                    expected: "an address range ADDRESS/LENGTH, e.g. 10.20.0.0/16 or fd00::/8")
+            }
+            probeAllowed.append(range)
+        }
         let seconds =
             try arguments.value(of: Self.forgetAfter, expected: "a whole number of seconds from 0 to 31536000") {
                 Int($0).flatMap { (0...31_536_000).contains($0) ? $0 : nil }

@@ -25,7 +25,9 @@ package struct ServeRoutes: Sendable {
     }
 
     /// The paths answered; `cast_scan_http_requests_total`'s handlers.
-    static let handlers: Set<String> = ["/", "/metrics", "/devices", "/sd", "/-/healthy", "/-/ready", "/healthz"]
+    static let handlers: Set<String> = [
+        "/", "/metrics", "/devices", "/sd", "/probe", "/-/healthy", "/-/ready", "/healthz",
+    ]
 
     let monitor: FleetMonitor
     /// The most devices a page or a scrape holds.
@@ -36,6 +38,8 @@ package struct ServeRoutes: Sendable {
     let metrics = FleetMetricsCache()
     /// The requests answered, by handler and code.
     let requests = HTTPRequestCounts(handlers: handlers)
+    /// `/probe`; nil when the server does not probe (404).
+    var probe: ProbeRoute? = nil
 
     /// The routes over `monitor`'s fleet (what the memberwise initializer was, reachable from
     /// the fuzz targets of `Fuzz/`).
@@ -45,14 +49,34 @@ package struct ServeRoutes: Sendable {
         self.channel = channel
     }
 
-    /// The response to `request` at `now`, counted.
+    /// The answer to `request` at `now`: `/probe` later, the rest at once; counted when given.
+    package func answer(_ request: HTTPRequest, at now: Date = Date()) -> HTTPAnswer {
+        guard request.path == "/probe", request.method == "GET" || request.method == "HEAD", let probe else {
+            return .now(respond(to: request, at: now))
+        }
+        switch probe.answer(request) {
+        case .now(let response):
+            requests.count(handler: request.path, code: response.status)
+            return .now(response)
+        case .later(let start):
+            let requests = requests
+            return .later { respond in
+                start { response in
+                    requests.count(handler: request.path, code: response.status)
+                    respond(response)
+                }
+            }
+        }
+    }
+
+    /// The response to `request` at `now`, counted (`/probe` is not answered here: 404).
     package func respond(to request: HTTPRequest, at now: Date = Date()) -> HTTPResponse {
-        let response = answer(request, at: now)
+        let response = immediate(request, at: now)
         requests.count(handler: request.path, code: response.status)
         return response
     }
 
-    private func answer(_ request: HTTPRequest, at now: Date) -> HTTPResponse {
+    private func immediate(_ request: HTTPRequest, at now: Date) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "method not allowed: only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }

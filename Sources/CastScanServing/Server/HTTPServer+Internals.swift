@@ -31,7 +31,7 @@ struct Daemon: @unchecked Sendable {
             socketAddress.sin_addr.s_addr = host.value.bigEndian
             handle = withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    cast_mhd_start(flags, $0, cLimits, answer, contextPointer)
+                    cast_mhd_start(flags, $0, cLimits, answer, completed, contextPointer)
                 }
             }
         case .ipv6(let host):
@@ -44,7 +44,7 @@ struct Daemon: @unchecked Sendable {
             }
             handle = withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    cast_mhd_start(flags, $0, cLimits, answer, contextPointer)
+                    cast_mhd_start(flags, $0, cLimits, answer, completed, contextPointer)
                 }
             }
         }
@@ -65,7 +65,7 @@ struct Daemon: @unchecked Sendable {
         let flags = UInt32(address.isIPv4 ? 0 : MHD_USE_IPv6.rawValue)
         errno = 0
         let started = cast_mhd_start_on_socket(
-            flags, socket, limits.c, answer, Unmanaged.passUnretained(context).toOpaque())
+            flags, socket, limits.c, answer, completed, Unmanaged.passUnretained(context).toOpaque())
         guard let started else {
             let code = errno
             let reason = code == 0 ? "libmicrohttpd refused the socket" : String(cString: strerror(code))
@@ -78,9 +78,16 @@ struct Daemon: @unchecked Sendable {
 }
 
 /// libmicrohttpd's request callback: the first call for a request answers it (GET and HEAD
-/// carry no body; any other method is refused before its body is read).
-private let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
-    guard let context, let connection else { return .NO }
+/// carry no body; any other method is refused before its body is read), or holds it (suspended)
+/// for an answer given later; the call after that answer's resume queues it.
+private let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, state in
+    guard let context, let connection, let state else { return .NO }
+    if let held = state.pointee {
+        // Resumed: the answer is there (the resume came after it).
+        let waiting = Unmanaged<WaitingRequest>.fromOpaque(held).takeUnretainedValue()
+        guard let response = waiting.response else { return .NO }
+        return queue(response, on: connection) ? .YES : .NO
+    }
     let server = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
     var headers: [String: String] = [:]
     for name in HTTPRequest.headerNames {
@@ -94,7 +101,43 @@ private let answer: MHD_AccessHandlerCallback = { context, connection, url, meth
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: query, headers: headers)
-    return queue(server.handler(request), on: connection) ? .YES : .NO
+    switch server.answerer(request) {
+    case .now(let response):
+        return queue(response, on: connection) ? .YES : .NO
+    case .later(let start):
+        let waiting = WaitingRequest(connection: connection)
+        guard server.hold(waiting) else {
+            return queue(.text(503, "the server is stopping\n"), on: connection) ? .YES : .NO
+        }
+        // Released by `completed`, when the request ends.
+        state.pointee = Unmanaged.passRetained(waiting).toOpaque()
+        cast_mhd_suspend(connection)
+        start { [weak server] response in server?.answer(waiting, with: response) }
+        return .YES
+    }
+}
+
+/// libmicrohttpd's request-completed callback: releases a request held for a later answer.
+private let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
+    guard let state, let held = state.pointee else { return }
+    Unmanaged<WaitingRequest>.fromOpaque(held).release()
+    state.pointee = nil
+}
+
+/// A request suspended until its answer comes: the answer, set once, then its connection resumed.
+final class WaitingRequest: @unchecked Sendable {
+    // The connection is only resumed, once, under RequestContext's lock; the response is set
+    // before that resume and read by the server's thread after it.
+    private let connection: OpaquePointer
+    private(set) var response: HTTPResponse?
+
+    init(connection: OpaquePointer) { self.connection = connection }
+
+    /// Sets the answer and resumes the connection. Called once, under the context's lock.
+    func resume(with response: HTTPResponse) {
+        self.response = response
+        cast_mhd_resume(connection)
+    }
 }
 
 extension HTTPServer.Limits {

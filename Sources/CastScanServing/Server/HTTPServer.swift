@@ -1,12 +1,15 @@
 import CastDiscovery
 
-/// An HTTP/1.1 server on one address (or one socket systemd passed), answering each request with a handler: GNU
-/// libmicrohttpd with its own polling thread. Requests are answered one at a time on that
-/// thread, so a handler must be quick; a slow or silent client only holds its own connection
-/// until ``Limits/idleTimeoutSeconds``.
+/// An HTTP/1.1 server on one address (or one socket systemd passed), answering each request
+/// with a handler: GNU libmicrohttpd with its own polling thread. Requests are handled one at a
+/// time on that thread, so a handler must be quick, and answers what takes time later
+/// (``HTTPAnswer/later(_:)``); a slow or silent client only holds its own connection until
+/// ``Limits/idleTimeoutSeconds``.
 public final class HTTPServer: Sendable {
-    /// Answers one request. Called on the server's thread.
+    /// Answers one request at once. Called on the server's thread.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// Answers one request, at once or later. Called on the server's thread.
+    public typealias Answerer = @Sendable (HTTPRequest) -> HTTPAnswer
 
     /// What the server holds at most.
     public struct Limits: Sendable, Hashable {
@@ -33,41 +36,88 @@ public final class HTTPServer: Sendable {
     private let context: RequestContext
 
     /// Starts listening on `address` and answering requests with `handler`.
-    public init(listen address: HTTPListenAddress, limits: Limits = Limits(), handler: @escaping Handler)
+    public convenience init(listen address: HTTPListenAddress, limits: Limits = Limits(), handler: @escaping Handler)
         throws(HTTPServerError)
     {
-        context = RequestContext(handler: handler)
+        try self.init(listen: address, limits: limits, answerer: { .now(handler($0)) })
+    }
+
+    /// Starts listening on `address` and answering requests with `answerer`.
+    public init(listen address: HTTPListenAddress, limits: Limits = Limits(), answerer: @escaping Answerer)
+        throws(HTTPServerError)
+    {
+        context = RequestContext(answerer: answerer)
         let started = try Daemon.start(address, limits: limits, context: context)
         self.address = HTTPListenAddress(host: address.host, port: started.port)
         daemon = LockedValue(started)
     }
 
-    /// Starts answering requests with `handler` on `socket`, a listening TCP socket passed by
+    /// Starts answering requests with `answerer` on `socket`, a listening TCP socket passed by
     /// systemd (``SocketActivation``), which the server then owns.
-    public init(socket: Int32, limits: Limits = Limits(), handler: @escaping Handler) throws(HTTPServerError) {
-        context = RequestContext(handler: handler)
+    public init(socket: Int32, limits: Limits = Limits(), answerer: @escaping Answerer) throws(HTTPServerError) {
+        context = RequestContext(answerer: answerer)
         let address = try HTTPListenAddress(boundTo: socket)
         let started = try Daemon.start(socket: socket, address: address, limits: limits, context: context)
         self.address = address
         daemon = LockedValue(started)
     }
 
-    /// Stops listening and closes every connection; waits for a request being answered.
-    /// Calling it again does nothing.
+    /// Stops listening and closes every connection; waits for a request being answered, and
+    /// ends those waiting for a later answer (503 when it can still be sent). Calling it again
+    /// does nothing.
     public func stop() {
         let running = daemon.withLock { current -> Daemon? in
             defer { current = nil }
             return current
         }
-        running?.stop()
+        guard let running else { return }
+        context.stopWaiting()
+        running.stop()
     }
 
     deinit { stop() }
 }
 
-/// What the server's callback needs: the handler (kept alive by the server).
+/// What the server's callbacks need: the answerer (kept alive by the server), and the requests
+/// waiting for a later answer.
 final class RequestContext: Sendable {
-    let handler: HTTPServer.Handler
+    let answerer: HTTPServer.Answerer
+    private let waiting = LockedValue(Waiting())
 
-    init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
+    private struct Waiting {
+        var stopped = false
+        var requests: [ObjectIdentifier: WaitingRequest] = [:]
+    }
+
+    init(answerer: @escaping HTTPServer.Answerer) { self.answerer = answerer }
+
+    /// Keeps `request` until it is answered; false once the server is stopping (answer it now).
+    func hold(_ request: WaitingRequest) -> Bool {
+        waiting.withLock { waiting in
+            guard !waiting.stopped else { return false }
+            waiting.requests[ObjectIdentifier(request)] = request
+            return true
+        }
+    }
+
+    /// Gives `request` its answer and lets the server go on with it, once: under the lock, so
+    /// that the server never stops between the two.
+    func answer(_ request: WaitingRequest, with response: HTTPResponse) {
+        waiting.withLock { waiting in
+            guard waiting.requests.removeValue(forKey: ObjectIdentifier(request)) != nil else { return }
+            request.resume(with: response)
+        }
+    }
+
+    /// Answers every waiting request 503 and takes no more: before the daemon stops, which
+    /// must not hold a suspended connection.
+    func stopWaiting() {
+        waiting.withLock { waiting in
+            waiting.stopped = true
+            for request in waiting.requests.values {
+                request.resume(with: .text(503, "the server is stopping\n"))
+            }
+            waiting.requests.removeAll()
+        }
+    }
 }
