@@ -78,7 +78,11 @@ var targets: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "CastScanServing", dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd", "CZlib"]),
+    .systemLibrary(name: "CYAML", path: "Sources/CYAML", providers: [.apt(["libyaml-dev"])]),
+    .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+    .target(
+        name: "CastScanServing",
+        dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd", "CZlib", "CYAML", "CCrypt", "COpenSSL"]),
     .testTarget(name: "CastScanServingTests", dependencies: ["CastScanServing", "CastDiscovery", "CastTestSupport"]),
 
     // Layer 2: publishing simulated Cast receivers through a daemon's API (the Avahi and

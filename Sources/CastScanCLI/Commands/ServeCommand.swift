@@ -54,6 +54,13 @@ struct ServeCommand: Command {
 
     func run() async throws -> ExitCode {
         let console = context.console
+        let access = try webAccess()
+        if context.arguments.isSet(ServeOptions.checkConfig) {
+            console.errorLine(
+                "cast-scan: serve: the configuration reads"
+                    + (access.path.map { " (--web-config \(TerminalText.sanitize($0)))" } ?? ""))
+            return .ok
+        }
         let selection: BackendSelection
         do {
             selection = try options.backend(live: true)
@@ -74,7 +81,7 @@ struct ServeCommand: Command {
             wallClock: context.wallClock)
         let servers: [HTTPServer]
         do {
-            servers = try startServers(routes)
+            servers = try startServers(routes, access: access)
         } catch {
             console.errorLine("cast-scan: serve: \(TerminalText.sanitize(error.description))")
             return .unavailable
@@ -133,11 +140,33 @@ struct ServeCommand: Command {
         return outcome
     }
 
+    /// The web configuration (`--web-config`), read and checked; 78 with the reason when it does
+    /// not read, or asks for TLS, which this server does not serve yet.
+    private func webAccess() throws(CommandFailure) -> WebAccess {
+        let console = context.console
+        let access: WebAccess
+        do {
+            access = try WebAccess(
+                path: context.arguments.value(of: ServeOptions.webConfig),
+                waitingLogins: min(64, max(1, serve.maxConnections / 4)), clock: ContinuousClock(),
+                log: { console.errorLine("cast-scan: serve: \(TerminalText.sanitize($0))") })
+        } catch {
+            throw CommandFailure(message: "serve: --web-config: \(error.message)", exitCode: .configuration)
+        }
+        if access.configuration.tls != nil {
+            throw CommandFailure(
+                message:
+                    "serve: --web-config: tls_server_config: this version of cast-scan does not serve TLS yet; put a TLS-terminating proxy in front, or leave TLS out",
+                exitCode: .configuration)
+        }
+        return access
+    }
+
     /// One server per socket systemd passed (socket activation; `--listen` is then refused), or
     /// per `--listen` address; all of them or none.
-    private func startServers(_ routes: ServeRoutes) throws(HTTPServerError) -> [HTTPServer] {
+    private func startServers(_ routes: ServeRoutes, access: WebAccess) throws(HTTPServerError) -> [HTTPServer] {
         let limits = HTTPServer.Limits(connections: serve.maxConnections)
-        let answerer: HTTPServer.Answerer = { routes.answer($0) }
+        let answerer: HTTPServer.Answerer = { request in access.answer(request) { routes.answer($0) } }
         let sockets = try SocketActivation.sockets(environment: context.environment, processID: getpid())
         guard sockets.isEmpty else {
             guard !context.arguments.isSet(ServeOptions.listen) else {

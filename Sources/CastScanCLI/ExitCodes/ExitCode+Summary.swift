@@ -15,6 +15,7 @@ extension ExitCode {
             "a path to write is not a regular file, or a spool not a directory: refused and left alone (EX_CANTCREAT)"
         case .ioError: "standard output or the event spool could not be written (EX_IOERR)"
         case .eventsRemain: "report send left events in the spool (EX_TEMPFAIL)"
+        case .configuration: "serve's --web-config file does not read, or asks for what serve cannot do (EX_CONFIG)"
         case .interrupted: "ended by SIGINT before it was done (watch exits 0)"
         case .terminated: "ended by SIGTERM before it was done (watch exits 0)"
         }

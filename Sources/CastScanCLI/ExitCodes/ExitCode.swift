@@ -45,6 +45,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// `report send` could not deliver every stored event: the rest stay in the spool for the
     /// next try (`EX_TEMPFAIL`).
     case eventsRemain = 75
+    /// A configuration file the command was given does not read, or asks for what it cannot
+    /// do (`serve --web-config`: `EX_CONFIG`); `serve --check-config` says so without serving.
+    case configuration = 78
     /// Interrupted by `SIGINT` (Ctrl-C) before it was done: 128 + 2, as shells report it.
     /// `watch` is the exception: a signal is how it is meant to end, so it exits 0.
     case interrupted = 130

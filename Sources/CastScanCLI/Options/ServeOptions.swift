@@ -25,7 +25,18 @@ struct ServeOptions: Sendable {
             "/probe may also ask receivers in this address range (e.g. 10.20.0.0/16), listed or not; without it only the listed devices' addresses"
     )
 
-    static let declarations = [listen, forgetAfter, maxDevices, maxConnections, probeAllow]
+    static let webConfig = OptionDeclaration.value(
+        "web-config", valueName: "FILE",
+        help:
+            "the web configuration file Prometheus' exporters share (exporter-toolkit's format): basic_auth_users (bcrypt) and http_server_config.headers; read again when it changes"
+    )
+    static let checkConfig = OptionDeclaration.flag(
+        "check-config",
+        help:
+            "read everything serve would start with (the options, --web-config and the files it names), then exit: 0, or 78 with the reason"
+    )
+
+    static let declarations = [listen, forgetAfter, maxDevices, maxConnections, probeAllow, webConfig, checkConfig]
 
     /// The addresses to listen on, each once, in the order given (the default when none is).
     var listen: [HTTPListenAddress]
