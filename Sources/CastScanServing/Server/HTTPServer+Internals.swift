@@ -106,12 +106,15 @@ private let answer: MHD_AccessHandlerCallback = { context, connection, url, meth
         return queue(response, on: connection) ? .YES : .NO
     case .later(let start):
         let waiting = WaitingRequest(connection: connection)
+        // Released by `completed`, when the request ends.
+        let retained = Unmanaged.passRetained(waiting)
+        state.pointee = retained.toOpaque()
         guard server.hold(waiting) else {
+            retained.release()
+            state.pointee = nil
             return queue(.text(503, "the server is stopping\n"), on: connection) ? .YES : .NO
         }
-        // Released by `completed`, when the request ends.
-        state.pointee = Unmanaged.passRetained(waiting).toOpaque()
-        cast_mhd_suspend(connection)
+        // After the suspension (libmicrohttpd: never resume what is not suspended).
         start { [weak server] response in server?.answer(waiting, with: response) }
         return .YES
     }
@@ -132,6 +135,9 @@ final class WaitingRequest: @unchecked Sendable {
     private(set) var response: HTTPResponse?
 
     init(connection: OpaquePointer) { self.connection = connection }
+
+    /// Suspends the connection: called once, by the server's thread, under the context's lock.
+    func suspend() { cast_mhd_suspend(connection) }
 
     /// Sets the answer and resumes the connection. Called once, under the context's lock.
     func resume(with response: HTTPResponse) {

@@ -91,11 +91,14 @@ final class RequestContext: Sendable {
 
     init(answerer: @escaping HTTPServer.Answerer) { self.answerer = answerer }
 
-    /// Keeps `request` until it is answered; false once the server is stopping (answer it now).
+    /// Suspends `request` until it is answered; false once the server is stopping (answer it
+    /// now). Under the lock: a stop cannot resume it before it is suspended (which libmicrohttpd
+    /// does not allow).
     func hold(_ request: WaitingRequest) -> Bool {
         waiting.withLock { waiting in
             guard !waiting.stopped else { return false }
             waiting.requests[ObjectIdentifier(request)] = request
+            request.suspend()
             return true
         }
     }
