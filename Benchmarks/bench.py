@@ -832,6 +832,28 @@ def serve_replay_file(path: str, devices: int, churn_per_second: float, seconds:
         json.dump({"version": 1, "description": f"{devices} devices churning", "events": out}, f)
 
 
+def scrape_sizes(port: int) -> dict:
+    """One scrape's body as sent plain and with gzip (Prometheus asks with Accept-Encoding:
+    gzip), in bytes; the gzip body must gunzip to an exposition of the same families."""
+    import gzip as gzip_module
+    import http.client
+    sizes = {}
+    for coding in ("identity", "gzip"):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/metrics", headers={"Accept-Encoding": coding})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        assert r.status == 200 and body, r.status
+        if coding == "gzip":
+            assert r.getheader("Content-Encoding") == "gzip", r.getheaders()
+            plain = gzip_module.decompress(body)
+            assert plain.count(b"\n# TYPE ") > 10, plain[:200]
+        sizes[coding] = len(body)
+    sizes["ratio"] = sizes["identity"] / sizes["gzip"]
+    return sizes
+
+
 def scrape_ms(port: int, count: int) -> list[float]:
     """`count` scrapes of /metrics, one connection each (as Prometheus does when the target
     closes), each timed from connect to the last byte, in ms."""
@@ -887,6 +909,7 @@ def serve_figure(args, tmp: str) -> dict:
         time.sleep(1.5)  # the 500 are listed; the churn has begun
         count = 30 if args.smoke else 200
         ours = scrape_ms(port, count)
+        sizes = scrape_sizes(port)
         samples = []
         t0 = time.time()
         while time.time() - t0 < seconds - 2:
@@ -903,14 +926,15 @@ def serve_figure(args, tmp: str) -> dict:
     finally:
         peer_server.shutdown()
     warm = [kb for t, kb in samples if t >= min(60.0, seconds / 4)] or [kb for _, kb in samples]
-    out = {"devices": devices, "churnPerSecond": churn, "seconds": seconds,
+    out = {"devices": devices, "churnPerSecond": churn, "seconds": seconds, "scrapeBytes": sizes,
            "scrapeMs": stats(ours), "scrapeMsAtEnd": stats(late), "prometheusClientScrapeMs": stats(peer),
            "ratio": statistics.median(ours) / statistics.median(peer),
            "rssKB": samples, "rssFirstWarmKB": warm[0], "rssLastKB": warm[-1], "rssMaxKB": max(warm),
            "rssGrowth": warm[-1] / warm[0]}
     log(f"serve, {devices} devices churning {churn:.0f}/s for {seconds:.0f} s: scrape {out['scrapeMs']['median']:.2f} ms "
         f"(prometheus_client {out['prometheusClientScrapeMs']['median']:.2f} ms, ratio {out['ratio']:.2f}); "
-        f"RSS {warm[0] / 1024:.1f} -> {warm[-1] / 1024:.1f} MiB")
+        f"RSS {warm[0] / 1024:.1f} -> {warm[-1] / 1024:.1f} MiB; "
+        f"{sizes['identity']} bytes plain, {sizes['gzip']} gzip ({sizes['ratio']:.1f} x smaller)")
     return out
 
 
@@ -1246,6 +1270,11 @@ def report(doc: dict) -> tuple[str, list[str]]:
     # Targets
     t = {}
     if sv:
+        if sv.get("scrapeBytes"):
+            b = sv["scrapeBytes"]
+            t["serveGzip"] = {"plain": b["identity"], "gzip": b["gzip"], "ratio": b["ratio"],
+                              "target": "a gzip scrape of 500 devices at least 5 x smaller than the plain one (issue 47)",
+                              "reached": b["ratio"] >= 5}
         t["serveScrape"] = {"ms": sv["scrapeMs"]["median"], "target": "a scrape of 500 devices under 10 ms (issue 27)",
                             "reached": sv["scrapeMs"]["median"] < 10 and sv["scrapeMsAtEnd"]["median"] < 10}
         t["serveFlat"] = {"growth": sv["rssGrowth"], "target": "RSS flat over the watch: last <= 1.1 x first warm sample (issue 27)",
@@ -1286,6 +1315,13 @@ def report(doc: dict) -> tuple[str, list[str]]:
     cold_all = {n: med(doc["lab"][n], "cold", "ratios", "castScanToAvahiBrowse") for n in sizes}
     t["coldAllSizes"] = {"ratios": cold_all, "target": "<= 1.05",
                          "reached": all(v is not None and v <= 1.05 for v in cold_all.values())}
+    w1 = doc.get("lab", {}).get("1")
+    if w1:
+        rss = med(w1, "warm", "castScanDefault", "maxRssKB", "median")
+        if rss:
+            t["listingMemory1"] = {"peakRssMiB": rss / 1024,
+                                   "target": "a default one-shot listing (no channel) under 17.5 MiB: OpenSSL not loaded (issue 46)",
+                                   "reached": rss < 17.5 * 1024}
     w500 = doc.get("lab", {}).get("500")
     if w500:
         rss = max(med(w500, "warm", "castScan", "maxRssKB", "median") or 0,

@@ -12,7 +12,8 @@
 #    authorised scraper keeps scraping: its answers stay quick, the flood is refused (429) past
 #    what may wait, and every request gets an answer;
 #  - the file read again when it changes (a new user works), and a broken change keeping the
-#    last good configuration, said on standard error;
+#    last good configuration, said on standard error; SIGHUP reads it at once, with no request
+#    (and does not end serve);
 #  - --check-config: 0 for a good file, 78 with the reason for a bad one.
 # CAST_SCAN_BIN_DIR: the bin directory of a finished debug build (make test's); unset, it builds.
 # Ends with "N passed, M failed".
@@ -155,6 +156,17 @@ if [ "$said" = yes ] && [ "$(status erin:dave123)" = 200 ] && [ "$(status "")" =
   ok "a broken change keeps the last good configuration (still 200 for erin, 401 without), and says why"
 else
   notok "a broken change"; diag <"$tmp/serve.err"
+fi
+# SIGHUP: no request comes, yet the file is read again, at once.
+before=$(grep -c "read again" "$tmp/serve.err")
+write_config "  frank: $(grep -E '^  dave:' "$fixtures/exporter-toolkit/web_config_users_noTLS.good.yml" | awk '{print $2}')"$'\n'
+kill -HUP "${pids[0]}"
+reread=""
+for i in $(seq 100); do [ "$(grep -c "read again" "$tmp/serve.err")" -gt "$before" ] && { reread=yes; break; }; sleep 0.1; done
+if [ "$reread" = yes ] && kill -0 "${pids[0]}" 2>/dev/null && [ "$(status frank:dave123)" = 200 ]; then
+  ok "SIGHUP reads the file again at once (no request needed; frank logs in), and serve goes on"
+else
+  notok "SIGHUP: read again '$reread'"; diag <"$tmp/serve.err"
 fi
 test_cleanup; pids=()
 

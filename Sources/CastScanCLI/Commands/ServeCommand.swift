@@ -123,6 +123,13 @@ struct ServeCommand: Command {
                     return nil
                 }
             }
+            if access.path != nil {
+                // SIGHUP: the web configuration (and the files it names) read again now.
+                group.addTask {
+                    for await _ in SignalStream.reloads() { access.reload() }
+                    return nil
+                }
+            }
             let ticker = ServeTicker(
                 monitor: monitor, reporter: reporter, interval: Self.tick, clock: ContinuousClock())
             group.addTask {

@@ -62,6 +62,19 @@ enum SignalStream {
         return stream
     }
 
+    /// Each `SIGHUP` from now on (several before one is read count as one), for a command that
+    /// reads its configuration again on it (`serve`). Until a command asks, `SIGHUP` keeps its
+    /// default action (it ends the process, as a terminal's hang-up should).
+    static func reloads() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        guard let hub else {
+            continuation.finish()
+            return stream
+        }
+        hub.onReload { continuation.yield() }
+        return stream
+    }
+
     /// The pipe, its thread and the handlers, made once per process.
     private static let hub: Hub? = Hub()
 
@@ -72,6 +85,8 @@ enum SignalStream {
             /// Called once, with the first signal; one per caller of `whenCaught`, which only
             /// the process's few waits on its end are.
             var actions: [@Sendable (Int32) -> Void] = []
+            /// Called on every `SIGHUP`, once one is installed.
+            var reloadActions: [@Sendable () -> Void] = []
         }
 
         private let state = LockedValue(State())
@@ -98,6 +113,15 @@ enum SignalStream {
 
         var caught: Int32? { state.withLock { $0.caught } }
 
+        /// Calls `action` on every `SIGHUP` from now on; the first call installs its handler.
+        func onReload(_ action: @escaping @Sendable () -> Void) {
+            let first = state.withLock { state -> Bool in
+                state.reloadActions.append(action)
+                return state.reloadActions.count == 1
+            }
+            if first { setAction(SIGHUP, reloadPipeHandler, flags: SA_RESTART) }
+        }
+
         func whenCaught(_ action: @escaping @Sendable (Int32) -> Void) {
             let caught = state.withLock { state -> Int32? in
                 if state.caught == nil { state.actions.append(action) }
@@ -121,6 +145,10 @@ enum SignalStream {
         }
 
         private func deliver(_ signal: Int32) {
+            if signal == SIGHUP {
+                for action in state.withLock({ $0.reloadActions }) { action() }
+                return
+            }
             let actions = state.withLock { state -> [@Sendable (Int32) -> Void] in
                 guard state.caught == nil else { return [] }
                 state.caught = signal
@@ -147,6 +175,15 @@ private func signalPipeHandler(_ number: Int32) {
     let saved = errno
     setAction(SIGINT, SIG_DFL)
     setAction(SIGTERM, SIG_DFL)
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
+}
+
+/// The `SIGHUP` handler (async-signal-safe calls only): its number into the pipe; it stays
+/// installed, so every `SIGHUP` is a request to read the configuration again.
+private func reloadPipeHandler(_ number: Int32) {
+    let saved = errno
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(signalPipeWriteEnd, &byte, 1)
     errno = saved
