@@ -61,6 +61,8 @@ struct ServeCommand: Command {
                     + (access.path.map { " (--web-config \(TerminalText.sanitize($0)))" } ?? ""))
             return .ok
         }
+        // From now on SIGHUP asks for a reload; it no longer ends the process.
+        let reloads = SignalStream.reloads()
         let selection: BackendSelection
         do {
             selection = try options.backend(live: true)
@@ -123,12 +125,17 @@ struct ServeCommand: Command {
                     return nil
                 }
             }
-            if access.path != nil {
-                // SIGHUP: the web configuration (and the files it names) read again now.
-                group.addTask {
-                    for await _ in SignalStream.reloads() { access.reload() }
-                    return nil
+            // SIGHUP: the web configuration (and the files it names) read again now; a service
+            // is not ended by it.
+            group.addTask {
+                for await _ in reloads {
+                    if access.path == nil {
+                        console.errorLine("cast-scan: serve: SIGHUP: no --web-config to read again")
+                    } else {
+                        access.reload()
+                    }
                 }
+                return nil
             }
             let ticker = ServeTicker(
                 monitor: monitor, reporter: reporter, interval: Self.tick, clock: ContinuousClock())
