@@ -26,6 +26,8 @@ typedef struct {
     const char *(*lookup_connection_value)(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key);
     void (*suspend_connection)(struct MHD_Connection *connection);
     void (*resume_connection)(struct MHD_Connection *connection);
+    enum MHD_Result (*add_connection)(struct MHD_Daemon *daemon, MHD_socket client_socket,
+                                      const struct sockaddr *addr, socklen_t addrlen);
 } cast_mhd_api;
 
 // The table, in a function so that Swift's importer emits it (a static variable in a header
@@ -53,10 +55,12 @@ static inline bool cast_mhd_load(void) {
         (const char *(*)(struct MHD_Connection *, enum MHD_ValueKind, const char *))dlsym(library, "MHD_lookup_connection_value"),
         (void (*)(struct MHD_Connection *))dlsym(library, "MHD_suspend_connection"),
         (void (*)(struct MHD_Connection *))dlsym(library, "MHD_resume_connection"),
+        (enum MHD_Result (*)(struct MHD_Daemon *, MHD_socket, const struct sockaddr *, socklen_t))dlsym(
+            library, "MHD_add_connection"),
     };
     if (!api.start_daemon || !api.stop_daemon || !api.get_daemon_info || !api.create_response_from_buffer ||
         !api.add_response_header || !api.queue_response || !api.destroy_response || !api.lookup_connection_value ||
-        !api.suspend_connection || !api.resume_connection) {
+        !api.suspend_connection || !api.resume_connection || !api.add_connection) {
         dlclose(library);
         return false;
     }
@@ -132,6 +136,30 @@ static inline void cast_mhd_release(struct MHD_Response *response) { cast_mhd_ta
 // A request header's value, or NULL.
 static inline const char *cast_mhd_header(struct MHD_Connection *connection, const char *name) {
     return cast_mhd_table()->lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+// Starts a daemon as cast_mhd_start does, with no socket of its own: it serves the connections
+// handed to it with cast_mhd_add (a TLS front's decrypted side). `limits.connection_limit` must
+// stay above what is handed to it: libmicrohttpd 0.9.75 can deadlock when an added connection
+// meets its limit.
+static inline struct MHD_Daemon *cast_mhd_start_without_socket(cast_mhd_limits limits, MHD_AccessHandlerCallback handler,
+                                                               MHD_RequestCompletedCallback completed, void *context) {
+    return cast_mhd_table()->start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL, handler,
+        context,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.memory_limit,
+        MHD_OPTION_END);
+}
+
+// Hands `socket` (which the daemon then owns and closes) to a daemon started without a socket,
+// as a connection from `address`; false when it refused it (closed too).
+static inline bool cast_mhd_add(struct MHD_Daemon *daemon, int socket, const struct sockaddr *address,
+                                socklen_t length) {
+    return cast_mhd_table()->add_connection(daemon, (MHD_socket)socket, address, length) == MHD_YES;
 }
 
 // Holds a request's answer until cast_mhd_resume: the handler is called again for it then.

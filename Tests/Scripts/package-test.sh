@@ -182,6 +182,18 @@ if command -v systemd-analyze >/dev/null; then
   else
     notok "systemd-analyze verify"; diag <"$tmp/verify.log"
   fi
+  # The drop-in the unit's comments and docs/serving.md give for --web-config's credentials.
+  mkdir -p "$tmp/x/etc/systemd/system/cast-scan.service.d"
+  sed -n 's/^#   \(LoadCredential=.*\|ExecStart=.*\)$/\1/p' "$unit" >"$tmp/x/etc/systemd/system/cast-scan.service.d/web.conf"
+  sed -i '1i [Service]' "$tmp/x/etc/systemd/system/cast-scan.service.d/web.conf"
+  if [ "$(grep -c '^LoadCredential=' "$tmp/x/etc/systemd/system/cast-scan.service.d/web.conf")" = 3 ] &&
+     systemd-analyze verify --man=no --recursive-errors=no --root="$tmp/x" "$unit" >"$tmp/verify-dropin.log" 2>&1 &&
+     [ ! -s "$tmp/verify-dropin.log" ]; then
+    ok "the unit with the LoadCredential drop-in its comments give (--web-config %d/web.yml): systemd-analyze verify, no complaint"
+  else
+    notok "the LoadCredential drop-in"; diag <"$tmp/x/etc/systemd/system/cast-scan.service.d/web.conf"; diag <"$tmp/verify-dropin.log"
+  fi
+  rm -rf "$tmp/x/etc/systemd"
   socket_unit="$tmp/x/lib/systemd/system/cast-scan.socket"
   if [ -f "$socket_unit" ] && grep -qx 'ListenStream=127.0.0.1:9464' "$socket_unit" &&
      systemd-analyze verify --man=no --recursive-errors=no --root="$tmp/x" "$socket_unit" >"$tmp/verify-socket.log" 2>&1 &&

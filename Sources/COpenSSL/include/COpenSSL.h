@@ -194,3 +194,39 @@ static inline int cast_pem_error_is_end(void) {
     unsigned long error = ERR_peek_last_error();
     return ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE;
 }
+
+// What a TLS server of `cast-scan serve --web-config` sets that OpenSSL keeps behind macros.
+
+// A verify callback that takes any client certificate: asked for, not verified
+// (RequestClientCert, RequireAnyClientCert).
+static inline int cast_ssl_accept_any_certificate(int preverified, X509_STORE_CTX *context) {
+    (void)preverified;
+    (void)context;
+    return 1;
+}
+
+// SSL_CTX_set_verify with `verify` false: the certificate is asked for (and, with
+// SSL_VERIFY_FAIL_IF_NO_PEER_CERT in `mode`, required) but not checked against the CAs.
+static inline void cast_ssl_ctx_set_client_verify(SSL_CTX *context, int mode, int verify) {
+    SSL_CTX_set_verify(context, mode, verify ? NULL : cast_ssl_accept_any_certificate);
+}
+
+// The protocol versions allowed: SSL_CTX_set_min_proto_version and _max_; 1 on success.
+static inline int cast_ssl_ctx_set_versions(SSL_CTX *context, int minimum, int maximum) {
+    return SSL_CTX_set_min_proto_version(context, minimum) == 1 && SSL_CTX_set_max_proto_version(context, maximum) == 1;
+}
+
+// The key-exchange groups, by OpenSSL's names (`P-256:X25519`): SSL_CTX_set1_groups_list.
+static inline int cast_ssl_ctx_set_groups(SSL_CTX *context, const char *groups) {
+    return (int)SSL_CTX_set1_groups_list(context, groups);
+}
+
+// SSL_write may write part of a buffer, and the buffer may move between retries.
+static inline void cast_ssl_ctx_set_partial_writes(SSL_CTX *context) {
+    SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+}
+
+// The server's cipher order, not the client's (prefer_server_cipher_suites).
+static inline void cast_ssl_ctx_prefer_server_ciphers(SSL_CTX *context) {
+    SSL_CTX_set_options(context, SSL_OP_CIPHER_SERVER_PREFERENCE);
+}

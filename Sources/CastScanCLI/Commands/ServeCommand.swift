@@ -89,7 +89,8 @@ struct ServeCommand: Command {
             return .unavailable
         }
         defer { servers.forEach { $0.stop() } }
-        let addresses = servers.map { "http://\($0.address)/" }.joined(separator: ", ")
+        let scheme = access.configuration.tls == nil ? "http" : "https"
+        let addresses = servers.map { "\(scheme)://\($0.address)/" }.joined(separator: ", ")
 
         let reporter = try report?.reporter()
         var reportPrinter: Task<Void, Never>?
@@ -155,7 +156,7 @@ struct ServeCommand: Command {
     }
 
     /// The web configuration (`--web-config`), read and checked; 78 with the reason when it does
-    /// not read, or asks for TLS, which this server does not serve yet.
+    /// not read.
     private func webAccess() throws(CommandFailure) -> WebAccess {
         let console = context.console
         let access: WebAccess
@@ -167,12 +168,6 @@ struct ServeCommand: Command {
         } catch {
             throw CommandFailure(message: "serve: --web-config: \(error.message)", exitCode: .configuration)
         }
-        if access.configuration.tls != nil {
-            throw CommandFailure(
-                message:
-                    "serve: --web-config: tls_server_config: this version of cast-scan does not serve TLS yet; put a TLS-terminating proxy in front, or leave TLS out",
-                exitCode: .configuration)
-        }
         return access
     }
 
@@ -181,6 +176,8 @@ struct ServeCommand: Command {
     private func startServers(_ routes: ServeRoutes, access: WebAccess) throws(HTTPServerError) -> [HTTPServer] {
         let limits = HTTPServer.Limits(connections: serve.maxConnections)
         let answerer: HTTPServer.Answerer = { request in access.answer(request) { routes.answer($0) } }
+        let tls = access.configuration.tls != nil
+        let clock = ContinuousClock()
         let sockets = try SocketActivation.sockets(environment: context.environment, processID: getpid())
         guard sockets.isEmpty else {
             guard !context.arguments.isSet(ServeOptions.listen) else {
@@ -189,7 +186,11 @@ struct ServeCommand: Command {
             var started: [HTTPServer] = []
             for socket in sockets {
                 do {
-                    started.append(try HTTPServer(socket: socket, limits: limits, answerer: answerer))
+                    started.append(
+                        tls
+                            ? try HTTPServer(
+                                socket: socket, limits: limits, tls: access, clock: clock, answerer: answerer)
+                            : try HTTPServer(socket: socket, limits: limits, answerer: answerer))
                 } catch {
                     started.forEach { $0.stop() }
                     throw error
@@ -200,7 +201,10 @@ struct ServeCommand: Command {
         var started: [HTTPServer] = []
         for address in serve.listen {
             do {
-                started.append(try HTTPServer(listen: address, limits: limits, answerer: answerer))
+                started.append(
+                    tls
+                        ? try HTTPServer(listen: address, limits: limits, tls: access, clock: clock, answerer: answerer)
+                        : try HTTPServer(listen: address, limits: limits, answerer: answerer))
             } catch {
                 started.forEach { $0.stop() }
                 throw error

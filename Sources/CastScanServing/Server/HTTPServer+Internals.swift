@@ -74,6 +74,32 @@ struct Daemon: @unchecked Sendable {
         return Daemon(handle: started, port: address.port)
     }
 
+    /// Starts with no socket of its own: it serves what ``add(_:address:length:)`` hands it
+    /// (a TLS frontend's decrypted side). Its limit is kept well above what the frontend hands
+    /// it at once (`limits.connections`): libmicrohttpd 0.9.75 can deadlock when a connection
+    /// added meets its limit.
+    static func startWithoutSocket(limits: HTTPServer.Limits, context: RequestContext) throws(HTTPServerError)
+        -> Daemon
+    {
+        guard loaded else { throw .libraryMissing }
+        var cLimits = limits.c
+        cLimits.connection_limit = UInt32(clamping: max(1, limits.connections) * 2 + 16)
+        guard
+            let handle = cast_mhd_start_without_socket(
+                cLimits, answer, completed, Unmanaged.passUnretained(context).toOpaque())
+        else { throw .cannotStart("libmicrohttpd refused to start") }
+        return Daemon(handle: handle, port: 0)
+    }
+
+    /// Hands `socket` (a connected socket, which the daemon then owns) to a daemon started
+    /// without a socket, as a connection from `address`.
+    func add(_ socket: Int32, address: sockaddr_storage, length: socklen_t) -> Bool {
+        var address = address
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { cast_mhd_add(handle, socket, $0, length) }
+        }
+    }
+
     func stop() { cast_mhd_stop(handle) }
 }
 

@@ -1,4 +1,7 @@
 import CastDiscovery
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An HTTP/1.1 server on one address (or one socket systemd passed), answering each request
 /// with a handler: GNU libmicrohttpd with its own polling thread. Requests are handled one at a
@@ -34,6 +37,8 @@ public final class HTTPServer: Sendable {
 
     private let daemon: LockedValue<Daemon?>
     private let context: RequestContext
+    /// The TLS side, when the server speaks TLS.
+    private let frontend: TLSFrontend?
 
     /// Starts listening on `address` and answering requests with `handler`.
     public convenience init(listen address: HTTPListenAddress, limits: Limits = Limits(), handler: @escaping Handler)
@@ -50,6 +55,55 @@ public final class HTTPServer: Sendable {
         let started = try Daemon.start(address, limits: limits, context: context)
         self.address = HTTPListenAddress(host: address.host, port: started.port)
         daemon = LockedValue(started)
+        frontend = nil
+    }
+
+    /// Starts listening on `address` (or serving `socket`, a listening socket systemd passed)
+    /// with TLS as `access`'s web configuration asks (its `tls_server_config`; a new context when
+    /// its files change), answering requests with `answerer`. TLS is OpenSSL's; the decrypted
+    /// connections go to libmicrohttpd.
+    public init(
+        listen address: HTTPListenAddress? = nil, socket: Int32? = nil, limits: Limits = Limits(),
+        tls access: WebAccess,
+        clock: ContinuousClock, answerer: @escaping Answerer
+    ) throws(HTTPServerError) {
+        let listening: Int32, bound: HTTPListenAddress
+        if let socket {
+            listening = socket
+            bound = try HTTPListenAddress(boundTo: socket)
+        } else if let address {
+            (listening, bound) = try ListeningSocket.open(address)
+        } else {
+            throw .cannotStart("no address and no socket to listen on")
+        }
+        let context = RequestContext(answerer: answerer)
+        let started: Daemon
+        do {
+            _ = try access.tlsContext()
+            started = try Daemon.startWithoutSocket(limits: limits, context: context)
+        } catch let error as HTTPServerError {
+            close(listening)
+            throw error
+        } catch let error as WebConfigurationError {
+            close(listening)
+            throw .cannotStart(error.message)
+        } catch {
+            close(listening)
+            throw .cannotStart("\(error)")
+        }
+        self.context = context
+        self.address = bound
+        daemon = LockedValue(started)
+        do {
+            frontend = try TLSFrontend(
+                listening: listening, maximumConnections: limits.connections,
+                handshakeTimeout: .seconds(Int64(max(1, limits.idleTimeoutSeconds))), clock: clock,
+                context: { access.currentTLSContext() },
+                hand: { socket, address, length in started.add(socket, address: address, length: length) })
+        } catch {
+            started.stop()
+            throw error
+        }
     }
 
     /// Starts answering requests with `answerer` on `socket`, a listening TCP socket passed by
@@ -60,6 +114,7 @@ public final class HTTPServer: Sendable {
         let started = try Daemon.start(socket: socket, address: address, limits: limits, context: context)
         self.address = address
         daemon = LockedValue(started)
+        frontend = nil
     }
 
     /// Stops listening and closes every connection; waits for a request being answered, and
@@ -71,6 +126,8 @@ public final class HTTPServer: Sendable {
             return current
         }
         guard let running else { return }
+        // No new connection reaches the daemon once the frontend stopped.
+        frontend?.stop()
         context.stopWaiting()
         running.stop()
     }

@@ -10,6 +10,8 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The sockets systemd passed (`LISTEN_FDS`) cannot be served: not listening TCP sockets,
     /// or too many.
     case badSocketActivation(String)
+    /// What the server needs (a thread, a pipe, a TLS context) could not be had.
+    case cannotStart(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
             "cannot listen on \(address): \(reason)"
         case .badSocketActivation(let reason):
             "socket activation (LISTEN_FDS): \(reason)"
+        case .cannotStart(let reason):
+            "cannot start the server: \(reason)"
         }
     }
 }

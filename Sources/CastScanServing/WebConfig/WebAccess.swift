@@ -33,6 +33,10 @@ public final class WebAccess: Sendable {
         /// a changed hash is checked again: exporter-toolkit's fix of CVE-2022-46146).
         var outcomes: [String: Bool] = [:]
         var outcomeOrder: [String] = []
+        /// Counts the configurations read (a TLS context is made again when it moves).
+        var generation = 0
+        /// The TLS context of a generation.
+        var tls: (generation: Int, context: TLSServerContext)?
     }
 
     /// Reads the file at `path` (nil: none); throws when it does not read, with the reason.
@@ -59,6 +63,35 @@ public final class WebAccess: Sendable {
     /// Reads the file again when it (or a file it names) changed, now; keeps the last good
     /// configuration when the new one does not read. What a `SIGHUP` asks for.
     public func reload() { refresh(force: true) }
+
+    /// The TLS context of the configuration in use, made when it was read (again); throws
+    /// when there is no `tls_server_config` or OpenSSL refuses it.
+    func tlsContext() throws(WebConfigurationError) -> TLSServerContext {
+        let (generation, configuration, made) = state.withLock { ($0.generation, $0.configuration, $0.tls) }
+        if let made, made.generation == generation { return made.context }
+        guard let tls = configuration.tls else { throw WebConfigurationError("the web configuration has no TLS") }
+        let context = try TLSServerContext(tls)
+        state.withLock { $0.tls = (generation, context) }
+        return context
+    }
+
+    /// The TLS context for a new connection: the files looked at (at most once a second), a new
+    /// context when they changed, or the last good one when it cannot be made (said); nil when
+    /// there never was one.
+    func currentTLSContext() -> TLSServerContext? {
+        refresh(force: false)
+        do {
+            return try tlsContext()
+        } catch {
+            log("TLS: the changed files do not make a context; the last good one stays: \(error.message)")
+            // Keep the last one as this generation's, so that it is said once.
+            return state.withLock { state -> TLSServerContext? in
+                guard let context = state.tls?.context else { return nil }
+                state.tls = (state.generation, context)
+                return context
+            }
+        }
+    }
 
     /// The answer to `request`: `inner`'s, when no login is asked or the request's
     /// credentials are good; 401 with `WWW-Authenticate: Basic` otherwise; 429 when too many
@@ -126,6 +159,7 @@ public final class WebAccess: Sendable {
                 state.configuration = configuration
                 state.signature = Self.signature(path, configuration)
                 state.refused = nil
+                state.generation += 1
                 state.outcomes.removeAll()
                 state.outcomeOrder.removeAll()
             }
