@@ -52,6 +52,7 @@ checks += [("watchMemory.1000.maxRssKB.median", True), ("watchMemory.10000.maxRs
            ("parsing.castBench.median", True), ("parsing.zeroconfPychromecast.median", True),
            ("parsing.ratio", True), ("parsing.ratioTXTOnly", True),
            ("dnsDecoding.castBench.median", True), ("dnsDecoding.zeroconf.median", True), ("dnsDecoding.ratio", True),
+           ("serve.scrapeBytes.ratio", True), ("serveLoad.tlsLoginGzip.scrapesPerSecond", True),
            ("machine.nproc", True), ("date", None)]
 for path, positive in checks:
     v = get(doc, path)
