@@ -22,19 +22,7 @@ replay="$here/Fixtures/replay/living-room.json"
 for tool in curl promtool systemd-socket-activate gzip; do
   command -v "$tool" >/dev/null || bail_out "$tool is on PATH (Scripts/setup --lab installs it)"
 done
-if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
-  bin=$CAST_SCAN_BIN_DIR/cast-scan
-else
-  (cd "$here" && swift build --product cast-scan >"$tmp/build" 2>&1) || { diag <"$tmp/build"; bail_out "cast-scan builds"; }
-  bin=$(cd "$here" && swift build --show-bin-path)/cast-scan
-fi
-[ -x "$bin" ] || bail_out "no cast-scan at $bin"
-
-pids=()
-test_cleanup() {
-  local pid
-  for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-}
+. "$here/Tests/Scripts/serve-lib.sh"
 
 # wait_for FILE PATTERN: until FILE has a line matching PATTERN (at most 60 s: a guard, not a wait).
 wait_for() {
@@ -122,7 +110,7 @@ if grep -Eq '^cast_scan_http_requests_total\{handler="/metrics",code="200"\} [0-
 else
   notok "the server's own families"; grep -E '^(cast_scan_http|process_)' "$tmp/again.txt" | diag
 fi
-test_cleanup; pids=()
+stop_serves
 
 # Socket activation: systemd-socket-activate listens, then runs serve with the socket as fd 3.
 port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -137,7 +125,7 @@ if [ "$code" = 200 ] && wait_for "$tmp/activated.err" "listening on http://127\.
 else
   notok "socket activation: /-/healthy $code"; diag <"$tmp/activated.err"
 fi
-test_cleanup; pids=()
+stop_serves
 port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 systemd-socket-activate -l "127.0.0.1:$port" "$bin" serve --replay "$replay" --listen 127.0.0.1:0 2>"$tmp/both.err" &
 pids+=($!)

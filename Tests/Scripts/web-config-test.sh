@@ -32,19 +32,7 @@ replay="$here/Fixtures/replay/living-room.json"
 for tool in curl promtool; do
   command -v "$tool" >/dev/null || bail_out "$tool is on PATH (Scripts/setup --lab installs it)"
 done
-if [ -n "${CAST_SCAN_BIN_DIR:-}" ]; then
-  bin=$CAST_SCAN_BIN_DIR/cast-scan
-else
-  (cd "$here" && swift build --product cast-scan >"$tmp/build" 2>&1) || { diag <"$tmp/build"; bail_out "cast-scan builds"; }
-  bin=$(cd "$here" && swift build --show-bin-path)/cast-scan
-fi
-[ -x "$bin" ] || bail_out "no cast-scan at $bin"
-
-pids=()
-test_cleanup() {
-  local pid
-  for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-}
+. "$here/Tests/Scripts/serve-lib.sh"
 
 # --- The same verdict as promtool, file by file.
 same=0 differ=()
@@ -78,11 +66,9 @@ write_config() {
   } >"$config.new" && mv "$config.new" "$config"
 }
 write_config
-"$bin" serve --replay "$replay" --listen 127.0.0.1:0 --web-config "$config" 2>"$tmp/serve.err" &
-pids+=($!)
-for i in $(seq 600); do grep -Eq 'listening on http://127\.0\.0\.1:[0-9]+/' "$tmp/serve.err" && break; sleep 0.1; done
-url=$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$tmp/serve.err" | head -1)
-[ -n "$url" ] || { diag <"$tmp/serve.err"; bail_out "serve --web-config says where it listens"; }
+start_serve "$tmp/serve.err" --replay "$replay" --listen 127.0.0.1:0 --web-config "$config" ||
+  { diag <"$tmp/serve.err"; bail_out "serve --web-config says where it listens"; }
+url=$served
 
 # status USER:PASSWORD [PATH]: the status code, the head in $tmp/head.
 status() {
@@ -170,7 +156,7 @@ if [ "$reread" = yes ] && kill -0 "${pids[0]}" 2>/dev/null && [ "$(status frank:
 else
   notok "SIGHUP: read again '$reread'"; diag <"$tmp/serve.err"
 fi
-test_cleanup; pids=()
+stop_serves
 
 # --- TLS.
 command -v openssl >/dev/null || bail_out "openssl is on PATH (Scripts/setup --lab installs it)"
@@ -186,11 +172,9 @@ tls_server_config:
 basic_auth_users:
 $(grep -E '^  carol:' "$toolkit/web_config_users_noTLS.good.yml")
 YAML
-"$bin" serve --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/tls.yml" 2>"$tmp/tls.err" &
-pids+=($!)
-for i in $(seq 600); do grep -Eq 'listening on https://127\.0\.0\.1:[0-9]+/' "$tmp/tls.err" && break; sleep 0.1; done
-tls_url=$(grep -Eo 'https://127\.0\.0\.1:[0-9]+' "$tmp/tls.err" | head -1)
-[ -n "$tls_url" ] || { diag <"$tmp/tls.err"; bail_out "serve with TLS says where it listens"; }
+start_serve "$tmp/tls.err" --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/tls.yml" ||
+  { diag <"$tmp/tls.err"; bail_out "serve with TLS says where it listens"; }
+tls_url=$served
 tls_get() { curl -s -o /dev/null -w '%{http_code}' --cacert "$toolkit/server.crt" "$@"; }
 with_login=$(tls_get -u carol:carol123 "$tls_url/metrics")
 without=$(tls_get "$tls_url/metrics")
@@ -215,7 +199,7 @@ if [ "$rotated" = 200 ] && [ "$(tls_get -u carol:carol123 "$tls_url/metrics")" =
 else
   notok "rotation: $rotated"; diag <"$tmp/tls.err"
 fi
-test_cleanup; pids=()
+stop_serves
 
 # Mutual TLS: exporter-toolkit's RequireAndVerifyClientCert file (its client CA, its clients).
 cat >"$tmp/mtls.yml" <<YAML
@@ -225,10 +209,8 @@ tls_server_config:
   client_auth_type: RequireAndVerifyClientCert
   client_ca_file: $toolkit/client_selfsigned.pem
 YAML
-"$bin" serve --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/mtls.yml" 2>"$tmp/mtls.err" &
-pids+=($!)
-for i in $(seq 600); do grep -Eq 'listening on https://127\.0\.0\.1:[0-9]+/' "$tmp/mtls.err" && break; sleep 0.1; done
-mtls_url=$(grep -Eo 'https://127\.0\.0\.1:[0-9]+' "$tmp/mtls.err" | head -1)
+start_serve "$tmp/mtls.err" --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/mtls.yml"
+mtls_url=$served
 none_code=$(tls_get "$mtls_url/metrics")
 other_code=$(tls_get --cert "$toolkit/client2_selfsigned.pem" --key "$toolkit/client2_selfsigned.key" "$mtls_url/metrics")
 good_code=$(tls_get --cert "$toolkit/client_selfsigned.pem" --key "$toolkit/client_selfsigned.key" "$mtls_url/metrics")
@@ -237,14 +219,12 @@ if [ "$none_code" = 000 ] && [ "$other_code" = 000 ] && [ "$good_code" = 200 ]; 
 else
   notok "mutual TLS: none $none_code, other $other_code, right $good_code"; diag <"$tmp/mtls.err"
 fi
-test_cleanup; pids=()
+stop_serves
 
 # Prometheus scrapes over TLS with basic_auth: up 1; the same target with a wrong password: up 0.
 if command -v prometheus >/dev/null; then
-  "$bin" serve --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/tls.yml" 2>"$tmp/tls2.err" &
-  pids+=($!)
-  for i in $(seq 600); do grep -Eq 'listening on https://127\.0\.0\.1:[0-9]+/' "$tmp/tls2.err" && break; sleep 0.1; done
-  target=$(grep -Eo 'https://127\.0\.0\.1:[0-9]+' "$tmp/tls2.err" | head -1); target=${target#https://}
+  start_serve "$tmp/tls2.err" --replay "$replay" --listen 127.0.0.1:0 --web-config "$tmp/tls.yml"
+  target=${served#https://}
   prom_port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   cat >"$tmp/prometheus.yml" <<YAML
 global:
@@ -281,7 +261,7 @@ print(" ".join(sorted("%s=%s" % (x["metric"]["job"], x["value"][1]) for x in r))
   else
     notok "Prometheus over TLS: '$ups'"; diag <"$tmp/prometheus.log"
   fi
-  test_cleanup; pids=()
+  stop_serves
 else
   notok "prometheus is on PATH (Scripts/setup --lab installs it)"
 fi

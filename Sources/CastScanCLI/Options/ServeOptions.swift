@@ -5,7 +5,7 @@ struct ServeOptions: Sendable {
     static let listen = OptionDeclaration.value(
         "listen", valueName: "ADDR:PORT", repeatable: true,
         help:
-            "where to answer HTTP (default 127.0.0.1:9464, loopback only; [::]:9464 opens it to the network); repeatable. Under systemd socket activation (LISTEN_FDS) the sockets passed instead"
+            "where to answer HTTP (default 127.0.0.1:9464, loopback only; [::]:9464 opens it to the network); give several to listen on each. Under systemd socket activation (LISTEN_FDS) the sockets passed instead"
     )
     static let forgetAfter = OptionDeclaration.value(
         "forget-after", valueName: "SECONDS",

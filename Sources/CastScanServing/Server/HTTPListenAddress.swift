@@ -69,6 +69,30 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with the address as a `sockaddr_in` or `sockaddr_in6`, and its length.
+    func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        switch host {
+        case .ipv4(let host):
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            socketAddress.sin_addr.s_addr = host.value.bigEndian
+            return withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        case .ipv6(let host):
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { bytes in
+                for (index, byte) in host.bytes.enumerated() { bytes[index] = byte }
+            }
+            return withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+    }
+
     /// Whether the address is IPv4.
     var isIPv4: Bool {
         if case .ipv4 = host { return true }

@@ -19,34 +19,14 @@ struct Daemon: @unchecked Sendable {
         guard loaded else { throw .libraryMissing }
         let cLimits = limits.c
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
-        var flags: UInt32 = 0  // the shim adds the epoll polling thread
-        let handle: OpaquePointer?
+        // The shim adds the epoll polling thread.
+        let flags =
+            address.isIPv4
+            ? 0 : UInt32(address.isIPv6Unspecified ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue)
         // errno is what a failed bind or listen left: the reason said.
         errno = 0
-        switch address.host {
-        case .ipv4(let host):
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = address.port.bigEndian
-            socketAddress.sin_addr.s_addr = host.value.bigEndian
-            handle = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    cast_mhd_start(flags, $0, cLimits, answer, completed, contextPointer)
-                }
-            }
-        case .ipv6(let host):
-            flags |= UInt32(address.isIPv6Unspecified ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue)
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = address.port.bigEndian
-            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { bytes in
-                for (index, byte) in host.bytes.enumerated() { bytes[index] = byte }
-            }
-            handle = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    cast_mhd_start(flags, $0, cLimits, answer, completed, contextPointer)
-                }
-            }
+        let handle = address.withSocketAddress { socketAddress, _ in
+            cast_mhd_start(flags, socketAddress, cLimits, answer, completed, contextPointer)
         }
         guard let handle else {
             let code = errno

@@ -20,31 +20,7 @@ enum ListeningSocket {
             var only: Int32 = address.isIPv6Unspecified ? no : yes
             _ = setsockopt(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
         }
-        let bound: Int32
-        switch address.host {
-        case .ipv4(let host):
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = address.port.bigEndian
-            socketAddress.sin_addr.s_addr = host.value.bigEndian
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        case .ipv6(let host):
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = address.port.bigEndian
-            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { bytes in
-                for (index, byte) in host.bytes.enumerated() { bytes[index] = byte }
-            }
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        }
+        let bound = address.withSocketAddress { bind(socket, $0, $1) }
         guard bound == 0, listen(socket, backlog) == 0 else {
             let reason = String(cString: strerror(errno))
             close(socket)

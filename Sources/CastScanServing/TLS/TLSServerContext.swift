@@ -12,12 +12,7 @@ final class TLSServerContext: @unchecked Sendable {
 
     /// A context for `tls`; a ``WebConfigurationError`` saying what OpenSSL refused.
     init(_ tls: WebConfiguration.TLS) throws(WebConfigurationError) {
-        var reason = [CChar](repeating: 0, count: 256)
-        guard reason.withUnsafeMutableBufferPointer({ cast_openssl_load($0.baseAddress, $0.count) }) else {
-            throw WebConfigurationError(
-                "TLS needs OpenSSL (libssl3), which cannot be loaded: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
-            )
-        }
+        try TLSKeyPair.loadOpenSSL()
         ERR_clear_error()
         defer { ERR_clear_error() }
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw Self.failure("cannot make a TLS context") }

@@ -9,12 +9,7 @@ enum TLSKeyPair {
     static func check(certificateFile: String, keyFile: String) throws(WebConfigurationError) {
         let certificateBytes = try read(certificateFile, "cert_file")
         let keyBytes = try read(keyFile, "key_file")
-        var reason = [CChar](repeating: 0, count: 256)
-        guard reason.withUnsafeMutableBufferPointer({ cast_openssl_load($0.baseAddress, $0.count) }) else {
-            throw WebConfigurationError(
-                "TLS needs OpenSSL (libssl3), which cannot be loaded: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
-            )
-        }
+        try loadOpenSSL()
         ERR_clear_error()
         defer { ERR_clear_error() }
         let certificate = certificateBytes.withUnsafeBytes { raw -> OpaquePointer? in
@@ -39,6 +34,14 @@ enum TLSKeyPair {
             throw WebConfigurationError(
                 "tls_server_config: the key in \(keyFile) is not the one the certificate in \(certificateFile) names")
         }
+    }
+
+    /// Loads OpenSSL if it is not yet; why not when it cannot be.
+    static func loadOpenSSL() throws(WebConfigurationError) {
+        var reason = [CChar](repeating: 0, count: 256)
+        guard !reason.withUnsafeMutableBufferPointer({ cast_openssl_load($0.baseAddress, $0.count) }) else { return }
+        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw WebConfigurationError("TLS needs OpenSSL (libssl3), which cannot be loaded: \(text)")
     }
 
     private static func read(_ path: String, _ field: String) throws(WebConfigurationError) -> [UInt8] {

@@ -151,14 +151,19 @@ struct EndToEndDeviceAuthTests {
 
     @Test(
         "a command that asks no receiver reads no authentication option: each without --status is 64, naming it",
-        arguments: [
-            ["--cast-root", "x.pem"], ["watch", "--no-auth"], ["serve", "--cast-crl", "x.crl"],
-        ])
+        arguments: [["--cast-root", "x.pem"], ["watch", "--no-auth"]])
     func authOptionsNeedStatus(arguments: [String]) async throws {
         let result = try await CastScanProcess.run(arguments)
         let option = try #require(arguments.last { $0.hasPrefix("--") })
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("'\(option)' is used only with '--status'"), "\(result.stderr)")
+    }
+
+    @Test("serve reads the authentication options without --status: /probe asks receivers too")
+    func serveReadsAuthOptions() async throws {
+        let result = try await CastScanProcess.run(["serve", "--cast-crl", "missing.crl", "--check-config"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("--cast-crl missing.crl: no such file"), "\(result.stderr)")
     }
 
     @Test("--no-auth: no challenge, no auth object, no AUTH column; a receiver without a key is authError")
