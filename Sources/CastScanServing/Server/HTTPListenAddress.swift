@@ -78,7 +78,9 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
             socketAddress.sin_port = port.bigEndian
             socketAddress.sin_addr.s_addr = host.value.bigEndian
             return withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         case .ipv6(let host):
             var socketAddress = sockaddr_in6()
@@ -88,7 +90,9 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
                 for (index, byte) in host.bytes.enumerated() { bytes[index] = byte }
             }
             return withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         }
     }
