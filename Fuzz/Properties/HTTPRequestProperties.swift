@@ -8,16 +8,19 @@ import Foundation
 #endif
 
 /// `cast-scan serve`'s request handling: the request libmicrohttpd hands over (`HTTPRequest`:
-/// method, path, `Accept`), `ExpositionFormat(accept:)` and `ServeRoutes.respond(to:at:)`.
+/// method, path, the headers the server reads), `ExpositionFormat(accept:)`,
+/// `ContentCoding(acceptEncoding:)`, `WebAccess.credentials(_:)` and `ServeRoutes.respond(to:at:)`.
 ///
 /// The input is a request head as a client sends it (`METHOD TARGET HTTP/1.1`, header lines,
 /// an empty line), cut as libmicrohttpd cuts it: the path is the target before `?`, its `%XX`
-/// decoded and cut at a NUL; `Accept` is the first such header. What follows the head is the TXT
+/// decoded and cut at a NUL; each header the server reads is its first line. What follows the head is the TXT
 /// record (wire format) of one more device in the fleet, beside two from the fixtures, so the
 /// pages show names from the input. Asked of a fleet that runs and of one that is down:
-/// - Never traps. GET and HEAD of `/metrics`, `/devices`, `/healthz` and `/` answer 200 (503 for
-///   `/healthz` when down), any other path 404, any other method 405 with `Allow: GET, HEAD`.
-/// - `/metrics` answers in the format `Accept` asks for (OpenMetrics ends with `# EOF`).
+/// - Never traps. GET and HEAD of `/metrics`, `/devices`, `/sd`, `/-/healthy`, `/-/ready`,
+///   `/healthz` and `/` answer 200 (503 for `/healthz` and `/-/ready` when down), any other path
+///   404, any other method 405 with `Allow: GET, HEAD`.
+/// - `/metrics` answers in the format `Accept` asks for (OpenMetrics ends with `# EOF`), gzip only
+///   when `Accept-Encoding` asks for it, with `Vary`.
 /// - No header holds a control character; no body holds a raw control character but `\n`.
 /// - `/devices` is JSON; the page never shows a name holding `<` unescaped.
 public enum HTTPRequestProperties {
@@ -44,13 +47,17 @@ public enum HTTPRequestProperties {
 
     public static func check(_ bytes: [UInt8]) throws(PropertyFailure) {
         let (request, body) = parse(bytes)
+        _ = WebAccess.credentials(request.header("Authorization"))
         let device = try TXTRecordProperties.checkDevice(TXTRecord(wireFormat: body), instanceName: "Fuzz-HTTP")
         for running in [true, false] {
             var fleet = Fleet(
                 backend: "mdns", reason: "fuzz", started: now.addingTimeInterval(-60), forgetAfter: .seconds(600),
                 goneLimit: 10)
             fleet.list(fixedDevices + [device], at: now)
-            if running { fleet.backendState = .running }
+            if running {
+                fleet.backendState = .running
+                fleet.firstScanDone = true
+            }
             let routes = ServeRoutes(monitor: FleetMonitor(fleet), maxDevices: 10)
             let response = routes.respond(to: request, at: now)
             try checkResponse(response, to: request, running: running, device: device)
@@ -71,14 +78,15 @@ public enum HTTPRequestProperties {
         let target = words.count > 1 ? words[1] : []
         let pathBytes = target.prefix { $0 != UInt8(ascii: "?") }
         let path = cString(percentDecoded(pathBytes))
-        var accept: String?
+        var headers: [String: String] = [:]
+        let wanted = Set(HTTPRequest.headerNames.map { $0.lowercased() })
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            guard name.lowercased() == "accept", accept == nil else { continue }
-            accept = cString(line[(colon + 1)...].drop { $0 == 32 || $0 == 9 })
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            guard wanted.contains(name), headers[name] == nil else { continue }
+            headers[name] = cString(line[(colon + 1)...].drop { $0 == 32 || $0 == 9 })
         }
-        return (HTTPRequest(method: method, path: path.isEmpty ? "/" : path, accept: accept), body)
+        return (HTTPRequest(method: method, path: path.isEmpty ? "/" : path, headers: headers), body)
     }
 
     /// Bytes as `String(cString:)` reads them: up to the first NUL, invalid UTF-8 repaired.
@@ -122,6 +130,20 @@ public enum HTTPRequestProperties {
         for (name, value) in [("Content-Type", response.contentType)] + response.headers.map({ ($0.name, $0.value) }) {
             try property.requireNoRawControl(name + value, in: "a header of \(what)")
         }
+        let gzip = response.headers.contains { $0.name == "Content-Encoding" && $0.value == "gzip" }
+        if gzip {
+            // The body is gzip's bytes: asked for, and said to vary by it.
+            try property.require(
+                ContentCoding(acceptEncoding: request.header("Accept-Encoding")) == .gzip
+                    && response.headers.contains { $0.name == "Vary" && $0.value.contains("Accept-Encoding") }
+                    && response.body.starts(with: [0x1F, 0x8B]),
+                "\(what) is gzip, unasked or without Vary")
+            return
+        }
+        try property.require(
+            ContentCoding(acceptEncoding: request.header("Accept-Encoding")) == .identity
+                || !["/metrics", "/devices", "/sd"].contains(request.path) || response.status != 200,
+            "\(what) is not gzip although asked")
         let text = String(decoding: response.body, as: UTF8.self)
         try property.require(
             String(validating: response.body, as: UTF8.self) != nil, "the body of \(what) is not UTF-8")
@@ -142,7 +164,7 @@ public enum HTTPRequestProperties {
             if format == .openMetrics {
                 try property.require(text.hasSuffix("# EOF\n"), "an OpenMetrics body does not end with # EOF")
             }
-        case "/devices":
+        case "/devices", "/sd":
             try property.require(
                 response.status == 200 && response.contentType == "application/json",
                 "\(what) answered \(response.status)")
@@ -151,8 +173,10 @@ public enum HTTPRequestProperties {
             } catch {
                 throw property.fail("the body of \(what) is not JSON: \(error)")
             }
-        case "/healthz":
+        case "/healthz", "/-/ready":
             try property.require(response.status == (running ? 200 : 503), "\(what) answered \(response.status)")
+        case "/-/healthy":
+            try property.require(response.status == 200, "\(what) answered \(response.status)")
         case "/":
             try property.require(
                 response.status == 200 && response.contentType.hasPrefix("text/html"),

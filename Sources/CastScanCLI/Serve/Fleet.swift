@@ -56,7 +56,7 @@ package struct Fleet: Sendable {
     /// The backend's counters, when it keeps them.
     var statistics: BackendStatistics?
     /// Whether the discovery manager's first scan has ended (``DiscoveryEvent/scanCompleted(_:)``).
-    var firstScanDone = false
+    package var firstScanDone = false
     /// Events the fleet's reader missed (the discovery manager counted them).
     var missedEvents = 0
     /// The report spool's counts, with `--report`.

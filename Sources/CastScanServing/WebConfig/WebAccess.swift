@@ -176,7 +176,7 @@ public final class WebAccess: Sendable {
     }
 
     /// The user and password of a `Basic` Authorization header; nil for any other.
-    static func credentials(_ header: String?) -> (String, String)? {
+    package static func credentials(_ header: String?) -> (String, String)? {
         guard let header, header.utf8.count <= 4096 else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
