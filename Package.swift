@@ -66,7 +66,7 @@ var targets: [Target] = [
     // Layer 2: event reports, stored in SQLite and posted with libcurl (Debian's libraries,
     // installed by Scripts/setup). C stays inside it.
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
     .target(name: "CastDiscoveryReporting", dependencies: ["CastDiscovery", "CSQLite", "CCurl"]),
     .testTarget(
         name: "CastDiscoveryReportingTests", dependencies: ["CastDiscoveryReporting", "CastDiscovery", "CastTestSupport"]
@@ -75,11 +75,11 @@ var targets: [Target] = [
     // Layer 4 support: what `cast-scan serve` needs to be a service: HTTP (GNU libmicrohttpd)
     // and the service manager's notifications (libsystemd), both Debian's, loaded with dlopen
     // by the one command that uses them. C stays inside it.
-    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", providers: [.apt(["libsystemd-dev"])]),
-    .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-    .systemLibrary(name: "CYAML", path: "Sources/CYAML", providers: [.apt(["libyaml-dev"])]),
-    .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+    .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),  // headers: libmicrohttpd-dev
+    .target(name: "CSystemd", path: "Sources/CSystemd"),  // headers: libsystemd-dev
+    .target(name: "CZlib", path: "Sources/CZlib"),  // headers: zlib1g-dev
+    .target(name: "CYAML", path: "Sources/CYAML"),  // headers: libyaml-dev
+    .target(name: "CCrypt", path: "Sources/CCrypt"),  // headers: libcrypt-dev
     .target(
         name: "CastScanServing",
         dependencies: ["CastDiscovery", "CMicroHTTPD", "CSystemd", "CZlib", "CYAML", "CCrypt", "COpenSSL"]),

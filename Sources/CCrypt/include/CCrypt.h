@@ -2,8 +2,7 @@
 // hashes of `cast-scan serve --web-config`'s basic_auth_users.
 //
 // Loaded with dlopen when a password is first checked, not linked: only `serve` with users
-// uses it. One Swift file imports this module (PasswordCheck.swift): the slot is a static in an
-// inline function, one per object file that uses it, so only that file may.
+// uses it. The table is defined once, in this target's C file.
 #include <crypt.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -12,10 +11,12 @@
 
 typedef char *(*cast_crypt_rn_function)(const char *phrase, const char *setting, void *data, int size);
 
-static inline cast_crypt_rn_function *cast_crypt_slot(void) {
-    static cast_crypt_rn_function function;
-    return &function;
-}
+// The one table of the process (defined in ccrypt.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_crypt_rn_function cast_crypt_slot_storage;
+
+static inline cast_crypt_rn_function *cast_crypt_slot(void) { return &cast_crypt_slot_storage; }
 
 // Loads libcrypt's crypt_rn; false when it is missing. Call once (PasswordCheck does, from a
 // Swift static).

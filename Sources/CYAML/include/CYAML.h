@@ -2,8 +2,7 @@
 // the web configuration file Prometheus' exporters share.
 //
 // Loaded with dlopen when a configuration is first read, not linked: only `serve` with that
-// option uses it. One Swift file imports this module (YAMLDocument.swift): the table is a
-// static in an inline function, one per object file that uses it, so only that file may.
+// option uses it. The table is defined once, in this target's C file.
 #include <yaml.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -22,10 +21,12 @@ typedef struct {
     yaml_node_t *(*document_get_root_node)(yaml_document_t *document);
 } cast_yaml_api;
 
-static inline cast_yaml_api *cast_yaml_table(void) {
-    static cast_yaml_api table;
-    return &table;
-}
+// The one table of the process (defined in cyaml.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_yaml_api cast_yaml_table_storage;
+
+static inline cast_yaml_api *cast_yaml_table(void) { return &cast_yaml_table_storage; }
 
 // Loads libyaml; false (with nothing loaded) when it is missing. Call once, before any other
 // function here (YAMLDocument does, from a Swift static).

@@ -3,8 +3,8 @@
 // Loaded with dlopen the first time a report is sent, not linked: libcurl brings its TLS,
 // HTTP/2, SSH and LDAP libraries, about 5 MiB resident in every cast-scan process, which only
 // `watch --report` and `report send` need. curl_easy_setopt and curl_easy_getinfo are variadic,
-// which Swift cannot call: one typed wrapper per argument type. Only CastDiscoveryReporting
-// imports this module, so the function table exists once.
+// which Swift cannot call: one typed wrapper per argument type. The table is defined once, in
+// this target's C file.
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -22,12 +22,12 @@ typedef struct {
     void (*slist_free_all)(struct curl_slist *list);
 } cast_curl_api;
 
-// The table, in a function so that Swift's importer emits it (a static variable in a header
-// is not emitted; one inside an inline function is).
-static inline cast_curl_api *cast_curl_table(void) {
-    static cast_curl_api table;
-    return &table;
-}
+// The one table of the process (defined in ccurl.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_curl_api cast_curl_table_storage;
+
+static inline cast_curl_api *cast_curl_table(void) { return &cast_curl_table_storage; }
 
 // Loads libcurl and its functions, and initialises it; false (with nothing loaded) when it is
 // missing. Call once, before any other function here (CollectorClient does, from a Swift

@@ -3,8 +3,7 @@
 //
 // Loaded with dlopen the first time a notification is due, not linked: libsystemd brings
 // libgcrypt, liblzma, libzstd, liblz4 and libcap into every cast-scan process, and only
-// `serve` under systemd uses one call of it. One Swift file imports this module
-// (ServiceManager.swift): the slot is a static in an inline function, one per object file.
+// `serve` under systemd uses one call of it. The slot is defined once, in this target's C file.
 #include <systemd/sd-daemon.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -12,10 +11,12 @@
 
 typedef int (*cast_sd_notify_function)(int unset_environment, const char *state);
 
-static inline cast_sd_notify_function *cast_sd_notify_slot(void) {
-    static cast_sd_notify_function function;
-    return &function;
-}
+// The one table of the process (defined in csystemd.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_sd_notify_function cast_sd_notify_slot_storage;
+
+static inline cast_sd_notify_function *cast_sd_notify_slot(void) { return &cast_sd_notify_slot_storage; }
 
 // Loads libsystemd's sd_notify; false when it is missing. Call once (ServiceManager does,
 // from a Swift static).

@@ -1,8 +1,7 @@
 // zlib (Debian's zlib1g; headers from zlib1g-dev) for `cast-scan serve`'s gzip answers.
 //
 // Loaded with dlopen when a server first compresses, not linked, as libmicrohttpd is: only
-// `serve` uses it. One Swift file imports this module (Deflate.swift): the table is a static in
-// an inline function, one per object file that uses it, so only that file may.
+// `serve` uses it. The table is defined once, in this target's C file.
 #include <zlib.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -19,10 +18,12 @@ typedef struct {
     unsigned long (*crc32_combine)(unsigned long first, unsigned long second, long second_length);
 } cast_zlib_api;
 
-static inline cast_zlib_api *cast_zlib_table(void) {
-    static cast_zlib_api table;
-    return &table;
-}
+// The one table of the process (defined in czlib.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_zlib_api cast_zlib_table_storage;
+
+static inline cast_zlib_api *cast_zlib_table(void) { return &cast_zlib_table_storage; }
 
 // Loads zlib; false (with nothing loaded) when it is missing. Call once, before any other
 // function here (Deflate does, from a Swift static, which runs it once, thread-safely).

@@ -4,9 +4,8 @@
 // Loaded with dlopen when a server starts, not linked: libmicrohttpd brings GnuTLS and its
 // libraries (nettle, hogweed, gmp, p11-kit, idn2, ...), several MiB resident in every
 // cast-scan process, which only `serve` needs. MHD_start_daemon and MHD_get_daemon_info are
-// variadic, which Swift cannot call: typed wrappers here. One Swift file imports this module
-// (HTTPServer+Internals.swift): the table is a static in an inline function, one per object
-// file that uses it, so only that file may.
+// variadic, which Swift cannot call: typed wrappers here. The table is defined once, in this
+// target's C file.
 #include <microhttpd.h>
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -30,12 +29,12 @@ typedef struct {
                                       const struct sockaddr *addr, socklen_t addrlen);
 } cast_mhd_api;
 
-// The table, in a function so that Swift's importer emits it (a static variable in a header
-// is not emitted; one inside an inline function is).
-static inline cast_mhd_api *cast_mhd_table(void) {
-    static cast_mhd_api table;
-    return &table;
-}
+// The one table of the process (defined in cmicrohttpd.c): a static in an inline function
+// would be one per object file that uses it, and an optimiser that inlines across files
+// would read a copy never filled.
+extern cast_mhd_api cast_mhd_table_storage;
+
+static inline cast_mhd_api *cast_mhd_table(void) { return &cast_mhd_table_storage; }
 
 // Loads libmicrohttpd and its functions; false (with nothing loaded) when it is missing.
 // Call once, before any other function here (HTTPServer does, from a Swift static, which runs

@@ -1,0 +1,3 @@
+#include "CMicroHTTPD.h"
+
+cast_mhd_api cast_mhd_table_storage;

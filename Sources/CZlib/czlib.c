@@ -1,0 +1,3 @@
+#include "CZlib.h"
+
+cast_zlib_api cast_zlib_table_storage;
