@@ -79,7 +79,7 @@ struct ServeCommand: Command {
         defer { channel?.stop() }
         var routes = ServeRoutes(monitor: monitor, maxDevices: serve.maxDevices, channel: channel?.states)
         routes.probe = ProbeRoute(
-            monitor: monitor, allowed: serve.probeAllowed, verifier: auth.verifier, clock: ContinuousClock(),
+            monitor: monitor, allowed: serve.probeAllowed, verifier: auth.verifier, clock: Self.clock,
             wallClock: context.wallClock)
         let servers: [HTTPServer]
         do {
@@ -139,7 +139,7 @@ struct ServeCommand: Command {
                 return nil
             }
             let ticker = ServeTicker(
-                monitor: monitor, reporter: reporter, interval: Self.tick, clock: ContinuousClock())
+                monitor: monitor, reporter: reporter, interval: Self.tick, clock: Self.clock)
             group.addTask {
                 await ticker.run()
                 return nil
@@ -163,7 +163,7 @@ struct ServeCommand: Command {
         do {
             access = try WebAccess(
                 path: context.arguments.value(of: ServeOptions.webConfig),
-                waitingLogins: min(64, max(1, serve.maxConnections / 4)), clock: ContinuousClock(),
+                waitingLogins: min(64, max(1, serve.maxConnections / 4)), clock: Self.clock,
                 log: { console.errorLine("cast-scan: serve: \(TerminalText.sanitize($0))") })
         } catch {
             throw CommandFailure(message: "serve: --web-config: \(error.message)", exitCode: .configuration)
@@ -171,13 +171,19 @@ struct ServeCommand: Command {
         return access
     }
 
+    /// The one monotonic clock of serve's probes, logins, TLS handshakes and reloads.
+    private static let clock = ContinuousClock()
+
     /// One server per socket systemd passed (socket activation; `--listen` is then refused), or
     /// per `--listen` address; all of them or none.
     private func startServers(_ routes: ServeRoutes, access: WebAccess) throws(HTTPServerError) -> [HTTPServer] {
         let limits = HTTPServer.Limits(connections: serve.maxConnections)
-        let answerer: HTTPServer.Answerer = { request in access.answer(request) { routes.answer($0) } }
+        let wallClock = context.wallClock
+        let answerer: HTTPServer.Answerer = { request in
+            access.answer(request) { routes.answer($0, at: wallClock()) }
+        }
         let tls = access.configuration.tls != nil
-        let clock = ContinuousClock()
+        let clock = Self.clock
         let sockets = try SocketActivation.sockets(environment: context.environment, processID: getpid())
         guard sockets.isEmpty else {
             guard !context.arguments.isSet(ServeOptions.listen) else {

@@ -50,7 +50,7 @@ package struct ServeRoutes: Sendable {
     }
 
     /// The answer to `request` at `now`: `/probe` later, the rest at once; counted when given.
-    package func answer(_ request: HTTPRequest, at now: Date = Date()) -> HTTPAnswer {
+    package func answer(_ request: HTTPRequest, at now: Date) -> HTTPAnswer {
         guard request.path == "/probe", request.method == "GET" || request.method == "HEAD", let probe else {
             return .now(respond(to: request, at: now))
         }
